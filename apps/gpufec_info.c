@@ -1,0 +1,72 @@
+/* gpufec-info: lists the built-in codes and describes or exports one. */
+#include <gpufec/gpufec.h>
+
+#include <stdio.h>
+#include <string.h>
+
+static int fail(const char* what, const gpufec_diag* d, gpufec_status st)
+{
+    fprintf(stderr, "gpufec-info: %s: %s\n", what, d && d->message[0] ? d->message : gpufec_status_str(st));
+    return 2;
+}
+
+static void describe(const char* name, const gpufec_code_info* i)
+{
+    printf("%-24s %8u %8u %7.4f %9u %6u %6u\n", name, i->n, i->k, i->rate, i->edges,
+           i->max_var_degree, i->max_check_degree);
+}
+
+int main(int argc, char** argv)
+{
+    const char* code_name = NULL;
+    const char* export_path = NULL;
+    int list = 0;
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--list-codes") == 0)
+            list = 1;
+        else if (strcmp(argv[a], "--code") == 0 && a + 1 < argc)
+            code_name = argv[++a];
+        else if (strcmp(argv[a], "--export-alist") == 0 && a + 1 < argc)
+            export_path = argv[++a];
+        else if (strcmp(argv[a], "--cuda") == 0) {
+            printf("CUDA backend usable: %s\n", gpufec_cuda_available() ? "yes" : "no");
+            return 0;
+        } else {
+            fprintf(stderr, "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --cuda\n");
+            return 2;
+        }
+    }
+    if (!list && !code_name) {
+        fprintf(stderr, "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --cuda\n");
+        return 2;
+    }
+    if (list || code_name)
+        printf("%-24s %8s %8s %7s %9s %6s %6s\n", "# name", "N", "K", "rate", "edges", "dv_max", "dc_max");
+    for (size_t i = 0; list && i < gpufec_code_builtin_count(); i++) {
+        gpufec_code* c;
+        gpufec_diag d;
+        gpufec_status st = gpufec_code_open(&c, gpufec_code_builtin_name(i), &d);
+        if (st)
+            return fail(gpufec_code_builtin_name(i), &d, st);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        describe(gpufec_code_builtin_name(i), &info);
+        gpufec_code_destroy(c);
+    }
+    if (code_name) {
+        gpufec_code* c;
+        gpufec_diag d;
+        gpufec_status st = gpufec_code_open(&c, code_name, &d);
+        if (st)
+            return fail(code_name, &d, st);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        describe(code_name, &info);
+        if (export_path && (st = gpufec_code_export_alist(c, export_path))) {
+            gpufec_code_destroy(c);
+            return fail(export_path, NULL, st);
+        }
+        gpufec_code_destroy(c);
+    }
+    return 0;
+}

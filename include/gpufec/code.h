@@ -1,0 +1,87 @@
+/* gr-gpufec public C API: binary LDPC code objects (parity-check matrix + systematic encoder). */
+#ifndef GPUFEC_CODE_H
+#define GPUFEC_CODE_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Opaque, immutable once created: one code object may be shared by any number of decoders and
+ * threads. */
+typedef struct gpufec_code gpufec_code;
+
+typedef struct {
+    uint32_t n;           /* codeword length (columns of H) */
+    uint32_t m;           /* number of parity checks (rows of H) */
+    uint32_t k;           /* information bits: n - rank(H) over GF(2) */
+    uint32_t rank;        /* GF(2) rank of H (< m for matrices with redundant rows) */
+    uint32_t edges;       /* non-zero entries of H */
+    uint32_t max_var_degree;
+    uint32_t max_check_degree;
+    double rate;          /* k / n */
+} gpufec_code_info;
+
+/* Limits the readers enforce so that no input can make them allocate without bound. */
+#define GPUFEC_MAX_CODE_LENGTH 4000000u /* columns */
+#define GPUFEC_MAX_EDGES 64000000u
+
+/* Reads a MacKay alist matrix. Accepts '#' comment lines, CRLF line ends, index lists padded
+ * with zeros or not. Rejects every inconsistency with GPUFEC_ERR_PARSE and, when diag is not
+ * NULL, a message naming the line. */
+GPUFEC_API gpufec_status gpufec_code_from_alist_file(gpufec_code** out, const char* path,
+                                                     gpufec_diag* diag);
+GPUFEC_API gpufec_status gpufec_code_from_alist_text(gpufec_code** out, const char* text,
+                                                     size_t length, gpufec_diag* diag);
+
+/* Reads a quasi-cyclic prototype matrix: one line per block row, one entry per block column,
+ * an entry s >= 0 is the Z x Z identity cyclically shifted right by s (row r has its one in
+ * column (r + s) mod Z), '-' or -1 is the zero block. `lifting` is Z; 0 takes Z from a
+ * "Z=<n>" in a leading '#' comment (as in the IEEE 802.11n tables). */
+GPUFEC_API gpufec_status gpufec_code_from_qc_file(gpufec_code** out, const char* path,
+                                                  uint32_t lifting, gpufec_diag* diag);
+GPUFEC_API gpufec_status gpufec_code_from_qc_text(gpufec_code** out, const char* text,
+                                                  size_t length, uint32_t lifting,
+                                                  gpufec_diag* diag);
+
+/* Looks `name_or_path` up among the built-in codes (see gpufec_code_builtin_name), else opens it
+ * as a file: ".qc"/".txt" prototype matrices, anything else as alist. */
+GPUFEC_API gpufec_status gpufec_code_open(gpufec_code** out, const char* name_or_path,
+                                          gpufec_diag* diag);
+
+/* Number of built-in codes and the name of the i-th (NULL when out of range). */
+GPUFEC_API size_t gpufec_code_builtin_count(void);
+GPUFEC_API const char* gpufec_code_builtin_name(size_t index);
+
+GPUFEC_API gpufec_status gpufec_code_destroy(gpufec_code* code);
+
+GPUFEC_API gpufec_status gpufec_code_get_info(const gpufec_code* code, gpufec_code_info* info);
+
+/* The k codeword positions that carry the information bits, ascending. The encoder places
+ * information bit i at position positions[i]; the decoder's information output reads them back
+ * in the same order. `positions` must hold info.k entries. */
+GPUFEC_API gpufec_status gpufec_code_info_positions(const gpufec_code* code, uint32_t* positions);
+
+/* Encodes n_frames frames: info holds n_frames * k bits, codewords receives n_frames * n bits;
+ * one bit per byte (0 or 1; any non-zero input byte is read as 1). */
+GPUFEC_API gpufec_status gpufec_code_encode(const gpufec_code* code, const uint8_t* info,
+                                            size_t n_frames, uint8_t* codewords);
+
+/* Number of unsatisfied parity checks of one word of n bits (0: it is a codeword). */
+GPUFEC_API gpufec_status gpufec_code_syndrome_weight(const gpufec_code* code, const uint8_t* word,
+                                                     uint32_t* weight);
+
+/* Copies the information bits (k of them) out of n_frames codewords of n bits. */
+GPUFEC_API gpufec_status gpufec_code_extract_info(const gpufec_code* code,
+                                                  const uint8_t* codewords, size_t n_frames,
+                                                  uint8_t* info);
+
+/* Writes H as an alist file (no padding, LF line ends). */
+GPUFEC_API gpufec_status gpufec_code_export_alist(const gpufec_code* code, const char* path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,93 @@
+/* gr-gpufec public C API: batch LDPC decoder contexts.
+ *
+ * Soft-bit convention of this API: llr[i] = ln( P(bit i = 0) / P(bit i = 1) ), so a positive
+ * value means "0" and the magnitude is the confidence. For BPSK (0 -> +1, 1 -> -1) over AWGN with
+ * noise variance sigma^2 per real dimension, llr = 2 y / sigma^2. NaN inputs are read as 0 (an
+ * erasure) and +-Inf as +-GPUFEC_LLR_MAX; decoding still succeeds. */
+#ifndef GPUFEC_DECODER_H
+#define GPUFEC_DECODER_H
+
+#include "code.h"
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUFEC_LLR_MAX 1.0e4f
+
+typedef enum {
+    GPUFEC_BACKEND_AUTO = 0, /* CUDA when built with it and a GPU is usable, else CPU (logged) */
+    GPUFEC_BACKEND_CPU = 1,
+    GPUFEC_BACKEND_CUDA = 2
+} gpufec_backend;
+
+typedef enum {
+    GPUFEC_ALG_SPA = 0, /* sum-product, tanh rule */
+    GPUFEC_ALG_MS = 1,  /* min-sum */
+    GPUFEC_ALG_NMS = 2, /* normalised min-sum: magnitude * normalization */
+    GPUFEC_ALG_OMS = 3  /* offset min-sum: max(magnitude - offset, 0) */
+} gpufec_algorithm;
+
+typedef enum {
+    GPUFEC_OUTPUT_INFO = 0,    /* k information bits per frame */
+    GPUFEC_OUTPUT_CODEWORD = 1 /* all n codeword bits per frame */
+} gpufec_output;
+
+typedef struct {
+    gpufec_backend backend;    /* default AUTO */
+    int device;                /* CUDA device index, default 0 */
+    gpufec_algorithm algorithm;/* default NMS */
+    int max_iterations;        /* default 20; 1..10000 */
+    float normalization;       /* NMS factor, default 0.75; (0, 1] */
+    float offset;              /* OMS offset, default 0.5; >= 0 */
+    int early_termination;     /* stop a frame when its syndrome is zero; default 1 */
+    gpufec_output output;      /* default INFO */
+    uint32_t max_batch;        /* frames per internal batch; 0: backend's choice */
+    gpufec_log_fn log_fn;      /* optional */
+    void* log_user;
+} gpufec_decoder_opts;
+
+typedef struct gpufec_decoder gpufec_decoder;
+
+GPUFEC_API gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* opts);
+
+/* Creates a decoder for `code` (which must outlive the decoder). Fails with
+ * GPUFEC_ERR_NO_DEVICE when backend CUDA is asked for and cannot be had; AUTO never does. */
+GPUFEC_API gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* code,
+                                               const gpufec_decoder_opts* opts);
+GPUFEC_API gpufec_status gpufec_decoder_destroy(gpufec_decoder* dec);
+
+/* Decodes n_frames frames. llr: n_frames * n soft bits (convention above). bits: n_frames * k
+ * (OUTPUT_INFO) or n_frames * n (OUTPUT_CODEWORD) bytes of 0/1. iterations (n_frames entries)
+ * and converged (n_frames entries: 1 when the output is a codeword) may be NULL. A context
+ * serves one thread at a time. */
+GPUFEC_API gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr,
+                                               size_t n_frames, uint8_t* bits,
+                                               int32_t* iterations, uint8_t* converged);
+
+/* Sizes of one frame in and out, in soft bits and bits. */
+GPUFEC_API gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* llr_len,
+                                                    uint32_t* out_len);
+
+/* The backend actually in use (AUTO resolved). */
+GPUFEC_API gpufec_status gpufec_decoder_backend(const gpufec_decoder* dec, gpufec_backend* backend);
+
+/* Changes the iteration limit between decode calls. */
+GPUFEC_API gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_iterations);
+
+/* Names used by the tools and blocks ("spa", "ms", "nms", "oms"; "auto", "cpu", "cuda").
+ * The parsers return GPUFEC_ERR_INVALID_ARGUMENT for unknown names. */
+GPUFEC_API const char* gpufec_algorithm_name(gpufec_algorithm algorithm);
+GPUFEC_API gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* algorithm);
+GPUFEC_API const char* gpufec_backend_name(gpufec_backend backend);
+GPUFEC_API gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* backend);
+
+/* 1 when this library was built with CUDA and at least one GPU is usable now, else 0. */
+GPUFEC_API int gpufec_cuda_available(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

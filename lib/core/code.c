@@ -1,0 +1,214 @@
+#include "code_internal.h"
+#include "text_reader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void code_free(gpufec_code* c)
+{
+    if (!c)
+        return;
+    free(c->row_ptr);
+    free(c->edge_var);
+    free(c->col_ptr);
+    free(c->col_edge);
+    free(c->info_pos);
+    free(c->parity_pos);
+    free(c->parity_rows);
+    free(c);
+}
+
+gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
+                         const uint32_t* col_rows, gpufec_diag* diag)
+{
+    gpufec_code* c = calloc(1, sizeof *c);
+    if (!c)
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    uint32_t edges = col_ptr[n];
+    c->n = n;
+    c->m = m;
+    c->edges = edges;
+    c->row_ptr = calloc((size_t)m + 1, sizeof *c->row_ptr);
+    c->edge_var = malloc(((size_t)edges + 1) * sizeof *c->edge_var);
+    c->col_ptr = malloc(((size_t)n + 1) * sizeof *c->col_ptr);
+    c->col_edge = malloc(((size_t)edges + 1) * sizeof *c->col_edge);
+    uint32_t* fill = calloc((size_t)m + 1, sizeof *fill);
+    if (!c->row_ptr || !c->edge_var || !c->col_ptr || !c->col_edge || !fill) {
+        free(fill);
+        code_free(c);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(c->col_ptr, col_ptr, ((size_t)n + 1) * sizeof *col_ptr);
+    for (uint32_t e = 0; e < edges; e++)
+        c->row_ptr[col_rows[e] + 1]++;
+    for (uint32_t i = 0; i < m; i++)
+        c->row_ptr[i + 1] += c->row_ptr[i];
+    /* Columns are visited in ascending order, so each check's variables come out sorted. */
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t deg = col_ptr[j + 1] - col_ptr[j];
+        if (deg > c->max_var_degree)
+            c->max_var_degree = deg;
+        for (uint32_t t = col_ptr[j]; t < col_ptr[j + 1]; t++) {
+            uint32_t i = col_rows[t];
+            uint32_t e = c->row_ptr[i] + fill[i]++;
+            c->edge_var[e] = j;
+            c->col_edge[t] = e;
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t deg = c->row_ptr[i + 1] - c->row_ptr[i];
+        if (deg > c->max_check_degree)
+            c->max_check_degree = deg;
+    }
+    free(fill);
+    gpufec_status st = gf2_encoder_prepare(c);
+    if (st == GPUFEC_OK && c->k == 0) {
+        st = text_fail(diag, 0, "H has full column rank (%u): the code has no information bits",
+                       c->rank);
+    }
+    if (st != GPUFEC_OK) {
+        code_free(c);
+        return st;
+    }
+    *out = c;
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_code_destroy(gpufec_code* code)
+{
+    code_free(code);
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_code_get_info(const gpufec_code* c, gpufec_code_info* info)
+{
+    if (!c || !info)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    info->n = c->n;
+    info->m = c->m;
+    info->k = c->k;
+    info->rank = c->rank;
+    info->edges = c->edges;
+    info->max_var_degree = c->max_var_degree;
+    info->max_check_degree = c->max_check_degree;
+    info->rate = (double)c->k / (double)c->n;
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_code_info_positions(const gpufec_code* c, uint32_t* positions)
+{
+    if (!c || !positions)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    memcpy(positions, c->info_pos, (size_t)c->k * sizeof *positions);
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_code_syndrome_weight(const gpufec_code* c, const uint8_t* word,
+                                          uint32_t* weight)
+{
+    if (!c || !word || !weight)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < c->m; i++) {
+        unsigned parity = 0;
+        for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+            parity ^= word[c->edge_var[e]] != 0;
+        w += parity;
+    }
+    *weight = w;
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_code_extract_info(const gpufec_code* c, const uint8_t* codewords,
+                                       size_t n_frames, uint8_t* info)
+{
+    if (!c || (n_frames && (!codewords || !info)))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    for (size_t f = 0; f < n_frames; f++)
+        for (uint32_t i = 0; i < c->k; i++)
+            info[f * c->k + i] = codewords[f * c->n + c->info_pos[i]];
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_code_export_alist(const gpufec_code* c, const char* path)
+{
+    if (!c || !path)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    FILE* f = fopen(path, "w");
+    if (!f)
+        return GPUFEC_ERR_IO;
+    fprintf(f, "%u %u\n%u %u\n", c->n, c->m, c->max_var_degree, c->max_check_degree);
+    for (uint32_t j = 0; j < c->n; j++)
+        fprintf(f, "%u%c", c->col_ptr[j + 1] - c->col_ptr[j], j + 1 < c->n ? ' ' : '\n');
+    for (uint32_t i = 0; i < c->m; i++)
+        fprintf(f, "%u%c", c->row_ptr[i + 1] - c->row_ptr[i], i + 1 < c->m ? ' ' : '\n');
+    /* The check of edge col_edge[t] is found by locating t's edge among the row ranges. */
+    for (uint32_t j = 0; j < c->n; j++) {
+        for (uint32_t t = c->col_ptr[j]; t < c->col_ptr[j + 1]; t++) {
+            uint32_t e = c->col_edge[t], lo = 0, hi = c->m;
+            while (hi - lo > 1) {
+                uint32_t mid = (lo + hi) / 2;
+                if (c->row_ptr[mid] <= e)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            fprintf(f, "%u%c", lo + 1, t + 1 < c->col_ptr[j + 1] ? ' ' : '\n');
+        }
+    }
+    for (uint32_t i = 0; i < c->m; i++)
+        for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+            fprintf(f, "%u%c", c->edge_var[e] + 1, e + 1 < c->row_ptr[i + 1] ? ' ' : '\n');
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return GPUFEC_ERR_IO;
+    return GPUFEC_OK;
+}
+
+gpufec_status read_whole_file(const char* path, size_t max_bytes, char** text, size_t* length,
+                              gpufec_diag* diag)
+{
+    FILE* f = fopen(path, "rb");
+    if (!f) {
+        if (diag) {
+            diag->line = 0;
+            snprintf(diag->message, sizeof diag->message, "cannot open '%.200s'", path);
+        }
+        return GPUFEC_ERR_IO;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char* buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (len < cap)
+            break;
+        if (cap >= max_bytes) {
+            free(buf);
+            fclose(f);
+            return text_fail(diag, 0, "'%.160s' is larger than %zu bytes", path, max_bytes);
+        }
+        cap *= 2;
+        char* nb = realloc(buf, cap + 1);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (!buf)
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    if (err) {
+        free(buf);
+        if (diag) {
+            diag->line = 0;
+            snprintf(diag->message, sizeof diag->message, "cannot read '%.200s'", path);
+        }
+        return GPUFEC_ERR_IO;
+    }
+    buf[len] = '\0';
+    *text = buf;
+    *length = len;
+    return GPUFEC_OK;
+}

@@ -1,0 +1,226 @@
+/* Decoder contexts: option checking, backend selection (AUTO falls back to the CPU) and the
+ * batch decode entry point shared by all backends. */
+#include "decoder_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* o)
+{
+    if (!o)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    o->backend = GPUFEC_BACKEND_AUTO;
+    o->device = 0;
+    o->algorithm = GPUFEC_ALG_NMS;
+    o->max_iterations = 20;
+    o->normalization = 0.75f;
+    o->offset = 0.5f;
+    o->early_termination = 1;
+    o->output = GPUFEC_OUTPUT_INFO;
+    o->max_batch = 0;
+    return GPUFEC_OK;
+}
+
+void decoder_log(const gpufec_decoder* dec, gpufec_log_level level, const char* fmt, ...)
+{
+    if (!dec->opts.log_fn)
+        return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    dec->opts.log_fn(dec->opts.log_user, level, msg);
+}
+
+static gpufec_status check_opts(const gpufec_decoder_opts* o)
+{
+    if (o->backend < GPUFEC_BACKEND_AUTO || o->backend > GPUFEC_BACKEND_CUDA)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (o->algorithm < GPUFEC_ALG_SPA || o->algorithm > GPUFEC_ALG_OMS)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (o->max_iterations < 1 || o->max_iterations > 10000)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (!(o->normalization > 0.0f && o->normalization <= 1.0f))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (!(o->offset >= 0.0f && o->offset < 1.0e3f))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (o->output != GPUFEC_OUTPUT_INFO && o->output != GPUFEC_OUTPUT_CODEWORD)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (o->device < 0)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    return GPUFEC_OK;
+}
+
+int gpufec_cuda_available(void)
+{
+#ifdef GPUFEC_HAVE_CUDA
+    char why[8];
+    return cuda_backend_probe(0, why, sizeof why);
+#else
+    return 0;
+#endif
+}
+
+gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* code,
+                                    const gpufec_decoder_opts* opts)
+{
+    if (!out || !code)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    gpufec_decoder_opts o;
+    if (opts)
+        o = *opts;
+    else
+        gpufec_decoder_opts_default(&o);
+    gpufec_status st = check_opts(&o);
+    if (st)
+        return st;
+    gpufec_decoder* dec = calloc(1, sizeof *dec);
+    if (!dec)
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    dec->code = code;
+    dec->opts = o;
+
+    char why[256] = "this library was built without CUDA";
+    int cuda_ok = 0;
+#ifdef GPUFEC_HAVE_CUDA
+    if (o.backend != GPUFEC_BACKEND_CPU)
+        cuda_ok = cuda_backend_probe(o.device, why, sizeof why);
+#endif
+    if (o.backend == GPUFEC_BACKEND_CUDA && !cuda_ok) {
+        decoder_log(dec, GPUFEC_LOG_ERROR, "backend cuda unavailable: %s", why);
+        free(dec);
+        return GPUFEC_ERR_NO_DEVICE;
+    }
+    if (cuda_ok) {
+#ifdef GPUFEC_HAVE_CUDA
+        dec->backend = GPUFEC_BACKEND_CUDA;
+        dec->ops = &cuda_backend_ops;
+#endif
+    } else {
+        if (o.backend == GPUFEC_BACKEND_AUTO)
+            decoder_log(dec, GPUFEC_LOG_INFO, "backend auto: using the CPU (%s)", why);
+        dec->backend = GPUFEC_BACKEND_CPU;
+        dec->ops = &cpu_backend_ops;
+    }
+    st = dec->ops->create(dec);
+    if (st != GPUFEC_OK && dec->backend == GPUFEC_BACKEND_CUDA && o.backend == GPUFEC_BACKEND_AUTO) {
+        decoder_log(dec, GPUFEC_LOG_WARNING, "CUDA decoder creation failed (%s); using the CPU",
+                    gpufec_status_str(st));
+        dec->backend = GPUFEC_BACKEND_CPU;
+        dec->ops = &cpu_backend_ops;
+        st = dec->ops->create(dec);
+    }
+    if (st) {
+        free(dec);
+        return st;
+    }
+    *out = dec;
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_decoder_destroy(gpufec_decoder* dec)
+{
+    if (!dec)
+        return GPUFEC_OK;
+    dec->ops->destroy(dec);
+    free(dec->hard);
+    free(dec);
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* llr_len,
+                                         uint32_t* out_len)
+{
+    if (!dec)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (llr_len)
+        *llr_len = dec->code->n;
+    if (out_len)
+        *out_len = dec->opts.output == GPUFEC_OUTPUT_INFO ? dec->code->k : dec->code->n;
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_decoder_backend(const gpufec_decoder* dec, gpufec_backend* backend)
+{
+    if (!dec || !backend)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *backend = dec->backend;
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_iterations)
+{
+    if (!dec || max_iterations < 1 || max_iterations > 10000)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    dec->opts.max_iterations = max_iterations;
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_t n_frames,
+                                    uint8_t* bits, int32_t* iterations, uint8_t* converged)
+{
+    if (!dec || (n_frames && (!llr || !bits)))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (n_frames == 0)
+        return GPUFEC_OK;
+    const gpufec_code* c = dec->code;
+    if (dec->opts.output == GPUFEC_OUTPUT_CODEWORD)
+        return dec->ops->decode(dec, llr, n_frames, bits, iterations, converged);
+    /* Information output: decode in chunks into the context's codeword buffer, then gather. */
+    size_t chunk = dec->preferred_batch ? dec->preferred_batch : 256;
+    if (dec->hard_frames < chunk) {
+        uint8_t* h = realloc(dec->hard, chunk * c->n);
+        if (!h)
+            return GPUFEC_ERR_OUT_OF_MEMORY;
+        dec->hard = h;
+        dec->hard_frames = chunk;
+    }
+    for (size_t f = 0; f < n_frames; f += chunk) {
+        size_t nf = n_frames - f < chunk ? n_frames - f : chunk;
+        gpufec_status st = dec->ops->decode(dec, llr + f * c->n, nf, dec->hard,
+                                            iterations ? iterations + f : NULL,
+                                            converged ? converged + f : NULL);
+        if (st)
+            return st;
+        gpufec_code_extract_info(c, dec->hard, nf, bits + f * c->k);
+    }
+    return GPUFEC_OK;
+}
+
+static const char* const alg_names[] = {"spa", "ms", "nms", "oms"};
+static const char* const backend_names[] = {"auto", "cpu", "cuda"};
+
+const char* gpufec_algorithm_name(gpufec_algorithm a)
+{
+    return (unsigned)a < 4 ? alg_names[a] : "unknown";
+}
+
+gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* a)
+{
+    for (int i = 0; name && a && i < 4; i++)
+        if (strcmp(name, alg_names[i]) == 0) {
+            *a = (gpufec_algorithm)i;
+            return GPUFEC_OK;
+        }
+    return GPUFEC_ERR_INVALID_ARGUMENT;
+}
+
+const char* gpufec_backend_name(gpufec_backend b)
+{
+    return (unsigned)b < 3 ? backend_names[b] : "unknown";
+}
+
+gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* b)
+{
+    for (int i = 0; name && b && i < 3; i++)
+        if (strcmp(name, backend_names[i]) == 0) {
+            *b = (gpufec_backend)i;
+            return GPUFEC_OK;
+        }
+    return GPUFEC_ERR_INVALID_ARGUMENT;
+}

@@ -1,0 +1,41 @@
+/* Decoder context and the interface every backend implements. */
+#ifndef GPUFEC_DECODER_INTERNAL_H
+#define GPUFEC_DECODER_INTERNAL_H
+
+#include <gpufec/decoder.h>
+
+#include "code_internal.h"
+
+typedef struct backend_ops {
+    const char* name;
+    gpufec_status (*create)(gpufec_decoder* dec);
+    void (*destroy)(gpufec_decoder* dec);
+    /* llr: n_frames * n sanitised or raw values; hard: n_frames * n decided codeword bits. */
+    gpufec_status (*decode)(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* hard,
+                            int32_t* iterations, uint8_t* converged);
+} backend_ops;
+
+struct gpufec_decoder {
+    const gpufec_code* code;
+    gpufec_decoder_opts opts;
+    gpufec_backend backend; /* resolved: CPU or CUDA */
+    const backend_ops* ops;
+    void* impl;             /* backend state */
+    size_t preferred_batch; /* frames the backend likes per call (0: no preference) */
+    uint8_t* hard;          /* n * batch codeword bits, for OUTPUT_INFO extraction */
+    size_t hard_frames;
+};
+
+extern const backend_ops cpu_backend_ops;
+#ifdef GPUFEC_HAVE_CUDA
+extern const backend_ops cuda_backend_ops;
+int cuda_backend_probe(int device, char* why, size_t why_len);
+#endif
+
+void decoder_log(const gpufec_decoder* dec, gpufec_log_level level, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif
