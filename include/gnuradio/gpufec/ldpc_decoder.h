@@ -1,0 +1,62 @@
+#ifndef INCLUDED_GPUFEC_LDPC_DECODER_H
+#define INCLUDED_GPUFEC_LDPC_DECODER_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gpufec/api.h>
+
+namespace gr {
+namespace gpufec {
+
+/*!
+ * \brief Batch LDPC decoder: N soft bits in, K information bits (or all N) out, per frame.
+ * \ingroup gpufec
+ *
+ * Every complete frame present at a work() call is decoded, in batches of at most max_batch
+ * frames; a complete frame is never held back waiting for more input.
+ *
+ * Soft bits: with sign_convention "positive_one" (default) a positive value means bit 1, which
+ * is what GNU Radio's own soft demodulators (digital.constellation_soft_decoder_cf) emit; with
+ * "positive_zero" a positive value means bit 0 (log-likelihood ratios ln P0/P1). Values are
+ * multiplied by llr_scale first; SPA and offset min-sum want true LLRs (2y/sigma^2 for BPSK),
+ * plain and normalised min-sum do not care about the scale.
+ *
+ * Parameters: algorithm "spa" | "ms" | "nms" | "oms"; backend "auto" | "cpu" | "cuda" (auto
+ * falls back to the CPU, logged); norm is the NMS factor, offset the OMS offset. When
+ * stats_interval > 0, a dictionary {frames, failed_frames, mean_iterations, backend} is posted
+ * on the "stats" message port every stats_interval frames.
+ */
+class GPUFEC_GR_API ldpc_decoder : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<ldpc_decoder> sptr;
+
+    static sptr make(const std::string& code,
+                     const std::string& algorithm = "nms",
+                     int max_iterations = 20,
+                     float norm = 0.75f,
+                     float offset = 0.5f,
+                     const std::string& backend = "auto",
+                     int max_batch = 256,
+                     const std::string& sign_convention = "positive_one",
+                     bool output_all_bits = false,
+                     float llr_scale = 1.0f,
+                     int device = 0,
+                     int stats_interval = 0);
+
+    virtual void set_max_iterations(int max_iterations) = 0;
+    virtual int max_iterations() const = 0;
+
+    virtual uint64_t frames() const = 0;        //!< frames decoded so far
+    virtual uint64_t failed_frames() const = 0; //!< frames whose output is not a codeword
+    virtual double mean_iterations() const = 0;
+    virtual std::string backend() const = 0;    //!< backend in use ("cpu" or "cuda")
+    //! Information bits decoded per second spent inside the decoder (Mb/s), transfers included.
+    virtual double throughput_mbps() const = 0;
+    virtual int n() const = 0;
+    virtual int k() const = 0;
+};
+
+} // namespace gpufec
+} // namespace gr
+
+#endif

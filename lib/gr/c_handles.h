@@ -1,0 +1,48 @@
+/* RAII owners of the C objects, and the one place where C status codes become exceptions. */
+#ifndef INCLUDED_GPUFEC_C_HANDLES_H
+#define INCLUDED_GPUFEC_C_HANDLES_H
+
+#include <gpufec/gpufec.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufec {
+
+struct code_deleter {
+    void operator()(gpufec_code* c) const { gpufec_code_destroy(c); }
+};
+struct decoder_deleter {
+    void operator()(gpufec_decoder* d) const { gpufec_decoder_destroy(d); }
+};
+using code_ptr = std::unique_ptr<gpufec_code, code_deleter>;
+using decoder_ptr = std::unique_ptr<gpufec_decoder, decoder_deleter>;
+
+inline void throw_on_error(gpufec_status st, const std::string& context,
+                           const gpufec_diag* diag = nullptr)
+{
+    if (st == GPUFEC_OK)
+        return;
+    std::string msg = "gpufec: " + context + ": " +
+                      (diag && diag->message[0] ? std::string(diag->message)
+                                                : std::string(gpufec_status_str(st)));
+    if (st == GPUFEC_ERR_INVALID_ARGUMENT || st == GPUFEC_ERR_PARSE ||
+        st == GPUFEC_ERR_UNKNOWN_CODE)
+        throw std::invalid_argument(msg);
+    throw std::runtime_error(msg);
+}
+
+inline code_ptr open_code(const std::string& name)
+{
+    gpufec_code* c = nullptr;
+    gpufec_diag diag = { 0, "" };
+    throw_on_error(gpufec_code_open(&c, name.c_str(), &diag), "code '" + name + "'", &diag);
+    return code_ptr(c);
+}
+
+} // namespace gpufec
+} // namespace gr
+
+#endif

@@ -1,0 +1,233 @@
+#include "ldpc_decoder_impl.h"
+#include <gnuradio/io_signature.h>
+#include <volk/volk.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace gr {
+namespace gpufec {
+
+ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
+                                      const std::string& algorithm,
+                                      int max_iterations,
+                                      float norm,
+                                      float offset,
+                                      const std::string& backend,
+                                      int max_batch,
+                                      const std::string& sign_convention,
+                                      bool output_all_bits,
+                                      float llr_scale,
+                                      int device,
+                                      int stats_interval)
+{
+    return gnuradio::make_block_sptr<ldpc_decoder_impl>(code,
+                                                        algorithm,
+                                                        max_iterations,
+                                                        norm,
+                                                        offset,
+                                                        backend,
+                                                        max_batch,
+                                                        sign_convention,
+                                                        output_all_bits,
+                                                        llr_scale,
+                                                        device,
+                                                        stats_interval);
+}
+
+ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
+                                     const std::string& algorithm,
+                                     int max_iterations,
+                                     float norm,
+                                     float offset,
+                                     const std::string& backend,
+                                     int max_batch,
+                                     const std::string& sign_convention,
+                                     bool output_all_bits,
+                                     float llr_scale,
+                                     int device,
+                                     int stats_interval)
+    : gr::block("ldpc_decoder",
+                gr::io_signature::make(1, 1, sizeof(float)),
+                gr::io_signature::make(1, 1, sizeof(uint8_t))),
+      d_code(open_code(code)),
+      d_max_batch(max_batch),
+      d_stats_interval(stats_interval),
+      d_next_stats((uint64_t)std::max(stats_interval, 0)),
+      d_max_iterations(max_iterations)
+{
+    gpufec_decoder_opts_default(&d_opts);
+    gpufec_backend requested;
+    throw_on_error(gpufec_algorithm_from_name(algorithm.c_str(), &d_opts.algorithm),
+                   "algorithm '" + algorithm + "' (spa, ms, nms, oms)");
+    throw_on_error(gpufec_backend_from_name(backend.c_str(), &requested),
+                   "backend '" + backend + "' (auto, cpu, cuda)");
+    if (sign_convention == "positive_one")
+        d_gain = -llr_scale;
+    else if (sign_convention == "positive_zero")
+        d_gain = llr_scale;
+    else
+        throw std::invalid_argument("gpufec: sign_convention '" + sign_convention +
+                                    "' (positive_one, positive_zero)");
+    if (!(llr_scale > 0.0f) || !std::isfinite(llr_scale))
+        throw std::invalid_argument("gpufec: llr_scale must be a positive number");
+    if (max_batch < 1)
+        throw std::invalid_argument("gpufec: max_batch must be at least 1");
+    if (stats_interval < 0)
+        throw std::invalid_argument("gpufec: stats_interval must be >= 0");
+    d_opts.max_iterations = max_iterations;
+    d_opts.normalization = norm;
+    d_opts.offset = offset;
+    d_opts.device = device;
+    d_opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
+    d_opts.max_batch = (uint32_t)max_batch;
+    d_opts.log_fn = &ldpc_decoder_impl::log_callback;
+    d_opts.log_user = this;
+    create_decoder(requested);
+
+    gpufec_code_get_info(d_code.get(), &d_info);
+    gpufec_decoder_frame_sizes(d_dec.get(), &d_llr_len, &d_out_len);
+    set_output_multiple((int)d_out_len);
+    set_relative_rate((uint64_t)d_out_len, (uint64_t)d_llr_len);
+    message_port_register_out(pmt::mp("stats"));
+    d_logger->info("code {} (N={}, K={}), {} decoder, {} iterations, backend {}",
+                   code,
+                   d_info.n,
+                   d_info.k,
+                   algorithm,
+                   max_iterations,
+                   this->backend());
+}
+
+void ldpc_decoder_impl::log_callback(void* user, gpufec_log_level level, const char* message)
+{
+    auto* self = static_cast<ldpc_decoder_impl*>(user);
+    switch (level) {
+    case GPUFEC_LOG_DEBUG:
+        self->d_logger->debug("{}", message);
+        break;
+    case GPUFEC_LOG_INFO:
+        self->d_logger->info("{}", message);
+        break;
+    case GPUFEC_LOG_WARNING:
+        self->d_logger->warn("{}", message);
+        break;
+    default:
+        self->d_logger->error("{}", message);
+        break;
+    }
+}
+
+void ldpc_decoder_impl::create_decoder(gpufec_backend backend)
+{
+    d_opts.backend = backend;
+    d_opts.max_iterations = d_max_iterations.load();
+    gpufec_decoder* dec = nullptr;
+    throw_on_error(gpufec_decoder_create(&dec, d_code.get(), &d_opts), "decoder");
+    d_dec.reset(dec);
+}
+
+void ldpc_decoder_impl::set_max_iterations(int max_iterations)
+{
+    if (max_iterations < 1 || max_iterations > 10000)
+        throw std::invalid_argument("gpufec: max_iterations must be in 1..10000");
+    d_max_iterations.store(max_iterations); // applied by work() before its next batch
+}
+
+double ldpc_decoder_impl::mean_iterations() const
+{
+    uint64_t f = d_frames.load();
+    return f ? (double)d_iterations.load() / (double)f : 0.0;
+}
+
+double ldpc_decoder_impl::throughput_mbps() const
+{
+    const double s = d_decode_seconds.load();
+    return s > 0.0 ? (double)d_frames.load() * d_info.k / s / 1e6 : 0.0;
+}
+
+std::string ldpc_decoder_impl::backend() const
+{
+    gpufec_backend b = GPUFEC_BACKEND_CPU;
+    gpufec_decoder_backend(d_dec.get(), &b);
+    return gpufec_backend_name(b);
+}
+
+void ldpc_decoder_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
+{
+    ninput_items_required[0] = (noutput_items / (int)d_out_len) * (int)d_llr_len;
+}
+
+void ldpc_decoder_impl::decode_chunk(const float* in, int frames, uint8_t* out)
+{
+    const size_t count = (size_t)frames * d_llr_len;
+    if (d_llr.size() < count)
+        d_llr.resize(count);
+    volk_32f_s32f_multiply_32f(d_llr.data(), in, d_gain, (unsigned int)count);
+    d_iters.resize((size_t)frames);
+    d_converged.resize((size_t)frames);
+    gpufec_decoder_set_max_iterations(d_dec.get(), d_max_iterations.load());
+    const auto t0 = std::chrono::steady_clock::now();
+    gpufec_status st = gpufec_decoder_decode(
+        d_dec.get(), d_llr.data(), (size_t)frames, out, d_iters.data(), d_converged.data());
+    if (st != GPUFEC_OK && backend() == "cuda") {
+        // Keep the stream alive: a GPU fault must not lose the data, the CPU decodes the same.
+        d_logger->error("CUDA decoding failed ({}); continuing on the CPU", gpufec_status_str(st));
+        create_decoder(GPUFEC_BACKEND_CPU);
+        st = gpufec_decoder_decode(d_dec.get(),
+                                   d_llr.data(),
+                                   (size_t)frames,
+                                   out,
+                                   d_iters.data(),
+                                   d_converged.data());
+    }
+    throw_on_error(st, "decode");
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    d_decode_seconds.store(d_decode_seconds.load() + dt.count());
+    uint64_t failed = 0, iters = 0;
+    for (int f = 0; f < frames; f++) {
+        failed += d_converged[f] ? 0 : 1;
+        iters += (uint64_t)d_iters[f];
+    }
+    d_failed += failed;
+    d_iterations += iters;
+    d_frames += (uint64_t)frames;
+}
+
+void ldpc_decoder_impl::post_stats()
+{
+    pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("frames"), pmt::from_uint64(frames()));
+    d = pmt::dict_add(d, pmt::mp("failed_frames"), pmt::from_uint64(failed_frames()));
+    d = pmt::dict_add(d, pmt::mp("mean_iterations"), pmt::from_double(mean_iterations()));
+    d = pmt::dict_add(d, pmt::mp("backend"), pmt::mp(backend()));
+    message_port_pub(pmt::mp("stats"), d);
+}
+
+int ldpc_decoder_impl::general_work(int noutput_items,
+                                    gr_vector_int& ninput_items,
+                                    gr_vector_const_void_star& input_items,
+                                    gr_vector_void_star& output_items)
+{
+    const int frames =
+        std::min(ninput_items[0] / (int)d_llr_len, noutput_items / (int)d_out_len);
+    if (frames <= 0)
+        return 0;
+    const float* in = static_cast<const float*>(input_items[0]);
+    uint8_t* out = static_cast<uint8_t*>(output_items[0]);
+    for (int f = 0; f < frames; f += d_max_batch) {
+        const int nf = std::min(d_max_batch, frames - f);
+        decode_chunk(in + (size_t)f * d_llr_len, nf, out + (size_t)f * d_out_len);
+    }
+    if (d_stats_interval > 0 && d_frames.load() >= d_next_stats) {
+        post_stats();
+        while (d_next_stats <= d_frames.load())
+            d_next_stats += (uint64_t)d_stats_interval;
+    }
+    consume_each(frames * (int)d_llr_len);
+    return frames * (int)d_out_len;
+}
+
+} // namespace gpufec
+} // namespace gr

@@ -1,0 +1,47 @@
+/* Bindings of C-core helpers that Python users and GRC need (built-in code list, code sizes). */
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <gpufec/gpufec.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+static py::dict code_info(const std::string& name)
+{
+    gpufec_code* c = nullptr;
+    gpufec_diag diag = { 0, "" };
+    gpufec_status st = gpufec_code_open(&c, name.c_str(), &diag);
+    if (st != GPUFEC_OK)
+        throw std::invalid_argument("gpufec: code '" + name + "': " +
+                                    (diag.message[0] ? diag.message : gpufec_status_str(st)));
+    gpufec_code_info i;
+    gpufec_code_get_info(c, &i);
+    gpufec_code_destroy(c);
+    py::dict d;
+    d["n"] = i.n;
+    d["k"] = i.k;
+    d["m"] = i.m;
+    d["rank"] = i.rank;
+    d["edges"] = i.edges;
+    d["rate"] = i.rate;
+    return d;
+}
+
+void bind_core(py::module& m)
+{
+    m.def("builtin_codes", []() {
+        std::vector<std::string> names;
+        for (size_t i = 0; i < gpufec_code_builtin_count(); i++)
+            names.emplace_back(gpufec_code_builtin_name(i));
+        return names;
+    }, "Names of the codes built into the library.");
+    m.def("code_info", &code_info, py::arg("code"),
+          "Sizes of a code (built-in name or matrix file): n, k, m, rank, edges, rate.");
+    m.def("cuda_available", []() { return gpufec_cuda_available() != 0; },
+          "True when the library has the CUDA backend and a GPU is usable.");
+    m.def("version", []() { return std::string(gpufec_version()); });
+}

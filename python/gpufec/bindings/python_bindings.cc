@@ -1,0 +1,18 @@
+/* pybind11 module gnuradio.gpufec.gpufec_python (GNU Radio bindtool layout: one bind_<block>
+ * function per block header, each in <block>_python.cc). */
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+void bind_ldpc_encoder(py::module& m);
+void bind_ldpc_decoder(py::module& m);
+void bind_core(py::module& m);
+
+PYBIND11_MODULE(gpufec_python, m)
+{
+    // Base classes (gr::block) live in gnuradio.gr; import them before binding subclasses.
+    py::module::import("gnuradio.gr");
+    bind_ldpc_encoder(m);
+    bind_ldpc_decoder(m);
+    bind_core(m);
+}

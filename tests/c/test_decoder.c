@@ -1,0 +1,212 @@
+/* CPU decoders: noise-free and correctable inputs decode exactly; noisy random frames at high
+ * SNR decode; success flags agree with the syndrome; NaN/Inf inputs and bad options are handled;
+ * batching does not change results. */
+#include "test_util.h"
+
+static const gpufec_algorithm ALGS[] = {GPUFEC_ALG_SPA, GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS};
+
+static int log_calls = 0;
+static void count_log(void* user, gpufec_log_level level, const char* msg)
+{
+    (void)user;
+    (void)level;
+    CHECK(msg && msg[0], "empty log message");
+    log_calls++;
+}
+
+static gpufec_decoder* make_decoder(const gpufec_code* c, gpufec_algorithm alg, int iters,
+                                    gpufec_output out)
+{
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.backend = GPUFEC_BACKEND_CPU;
+    o.algorithm = alg;
+    o.max_iterations = iters;
+    o.output = out;
+    gpufec_decoder* d = NULL;
+    gpufec_status st = gpufec_decoder_create(&d, c, &o);
+    CHECK(st == GPUFEC_OK, "create: %s", gpufec_status_str(st));
+    return d;
+}
+
+/* frames random codewords and their BPSK/AWGN LLRs at Eb/N0 ebn0 dB (Inf: noise-free, +-8). */
+static void make_frames(const gpufec_code* c, size_t frames, double ebn0, uint8_t* u, uint8_t* x,
+                        float* llr)
+{
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    for (size_t i = 0; i < frames * info.k; i++)
+        u[i] = (uint8_t)(test_rand() & 1);
+    gpufec_code_encode(c, u, frames, x);
+    double sigma2 = isinf(ebn0) ? 0 : 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
+    for (size_t i = 0; i < frames * info.n; i++) {
+        double s = x[i] ? -1.0 : 1.0;
+        llr[i] = isinf(ebn0) ? (float)(8.0 * s) : (float)(2.0 * (s + sqrt(sigma2) * test_gauss()) / sigma2);
+    }
+}
+
+static void test_code(const char* name)
+{
+    gpufec_code* c = open_test_code(name);
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    const size_t F = 24;
+    uint8_t* u = malloc(F * info.k);
+    uint8_t* x = malloc(F * info.n);
+    uint8_t* out = malloc(F * info.n);
+    uint8_t* out2 = malloc(F * info.n);
+    float* llr = malloc(F * info.n * sizeof *llr);
+    int32_t it[24], it2[24];
+    uint8_t ok[24], ok2[24];
+
+    for (size_t a = 0; a < 4; a++) {
+        const char* an = gpufec_algorithm_name(ALGS[a]);
+        gpufec_decoder* d = make_decoder(c, ALGS[a], 30, GPUFEC_OUTPUT_INFO);
+        gpufec_decoder* dw = make_decoder(c, ALGS[a], 30, GPUFEC_OUTPUT_CODEWORD);
+
+        /* Noise-free: exact after one iteration. */
+        make_frames(c, F, INFINITY, u, x, llr);
+        CHECK(gpufec_decoder_decode(d, llr, F, out, it, ok) == GPUFEC_OK, "%s/%s decode", name, an);
+        CHECK(memcmp(out, u, F * info.k) == 0, "%s/%s: noise-free decode wrong", name, an);
+        for (size_t f = 0; f < F; f++)
+            CHECK(ok[f] == 1 && it[f] == 1, "%s/%s: frame %zu ok %d it %d", name, an, f, ok[f], it[f]);
+
+        /* Correctable: two confidently wrong-signed positions among confident ones. */
+        for (size_t f = 0; f < F; f++)
+            for (int e = 0; e < 2; e++) {
+                size_t j = f * info.n + test_rand() % info.n;
+                llr[j] = x[j] ? 1.5f : -1.5f;
+            }
+        CHECK(gpufec_decoder_decode(dw, llr, F, out, it, ok) == GPUFEC_OK, "%s/%s decode", name, an);
+        CHECK(memcmp(out, x, F * info.n) == 0, "%s/%s: 2-error pattern not corrected", name, an);
+
+        /* Noisy random frames at 4.5 dB: every frame decodes (FER far below 1/24 here). */
+        make_frames(c, F, 4.5, u, x, llr);
+        CHECK(gpufec_decoder_decode(dw, llr, F, out, it, ok) == GPUFEC_OK, "%s/%s decode", name, an);
+        CHECK(memcmp(out, x, F * info.n) == 0, "%s/%s: noisy frames at 4.5 dB not decoded", name, an);
+
+        /* Low SNR: the success flag must agree with the output's syndrome, info output must be
+         * the codeword output's information part, and batching must not change anything. */
+        make_frames(c, F, 0.5, u, x, llr);
+        gpufec_decoder_decode(dw, llr, F, out, it, ok);
+        for (size_t f = 0; f < F; f++) {
+            uint32_t w;
+            gpufec_code_syndrome_weight(c, out + f * info.n, &w);
+            CHECK((w == 0) == (ok[f] == 1), "%s/%s: flag %d vs syndrome weight %u", name, an, ok[f], w);
+            CHECK(it[f] >= 1 && it[f] <= 30, "%s/%s: iterations %d", name, an, it[f]);
+            CHECK(ok[f] || it[f] == 30, "%s/%s: stopped early without success", name, an);
+        }
+        for (size_t f = 0; f < F; f++)
+            gpufec_decoder_decode(dw, llr + f * info.n, 1, out2 + f * info.n, it2 + f, ok2 + f);
+        CHECK(memcmp(out, out2, F * info.n) == 0 && memcmp(it, it2, sizeof it) == 0,
+              "%s/%s: frame-by-frame differs from batch", name, an);
+        gpufec_decoder_decode(d, llr, F, out2, NULL, NULL);
+        uint8_t* info_part = malloc(F * info.k);
+        gpufec_code_extract_info(c, out, F, info_part);
+        CHECK(memcmp(info_part, out2, F * info.k) == 0, "%s/%s: info output differs", name, an);
+        free(info_part);
+        gpufec_decoder_destroy(d);
+        gpufec_decoder_destroy(dw);
+    }
+
+    /* Early termination off: every frame runs all iterations. */
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.backend = GPUFEC_BACKEND_CPU;
+    o.early_termination = 0;
+    o.max_iterations = 7;
+    gpufec_decoder* d = NULL;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create no-ET");
+    make_frames(c, F, INFINITY, u, x, llr);
+    gpufec_decoder_decode(d, llr, F, out, it, ok);
+    for (size_t f = 0; f < F; f++)
+        CHECK(it[f] == 7 && ok[f] == 1, "no early stop: it %d ok %d", it[f], ok[f]);
+    CHECK(memcmp(out, u, F * info.k) == 0, "no early stop: wrong output");
+    CHECK(gpufec_decoder_set_max_iterations(d, 3) == GPUFEC_OK, "set_max_iterations");
+    gpufec_decoder_decode(d, llr, F, out, it, ok);
+    CHECK(it[0] == 3, "set_max_iterations not applied: %d", it[0]);
+    CHECK(gpufec_decoder_set_max_iterations(d, 0) == GPUFEC_ERR_INVALID_ARGUMENT, "iterations 0");
+
+    /* NaN and Inf: erasures and saturated values decode; all-NaN returns a defined result. */
+    make_frames(c, F, INFINITY, u, x, llr);
+    for (size_t f = 0; f < F; f++)
+        for (int e = 0; e < 3; e++)
+            llr[f * info.n + test_rand() % info.n] = NAN;
+    llr[0] = x[0] ? -INFINITY : INFINITY;
+    CHECK(gpufec_decoder_decode(d, llr, F, out, it, ok) == GPUFEC_OK, "NaN decode status");
+    CHECK(memcmp(out, u, F * info.k) == 0, "NaN erasures not recovered");
+    for (size_t i = 0; i < info.n; i++)
+        llr[i] = NAN;
+    CHECK(gpufec_decoder_decode(d, llr, 1, out, it, ok) == GPUFEC_OK, "all-NaN decode status");
+    gpufec_decoder_destroy(d);
+
+    free(u);
+    free(x);
+    free(out);
+    free(out2);
+    free(llr);
+    gpufec_code_destroy(c);
+}
+
+static void test_options(void)
+{
+    gpufec_code* c = open_test_code("mackay-1008-504");
+    gpufec_decoder_opts o;
+    gpufec_decoder* d = NULL;
+    CHECK(gpufec_decoder_opts_default(NULL) == GPUFEC_ERR_INVALID_ARGUMENT, "NULL opts");
+    gpufec_decoder_opts_default(&o);
+    o.max_iterations = 0;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT && !d, "iterations 0");
+    gpufec_decoder_opts_default(&o);
+    o.normalization = 1.5f;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT, "norm 1.5");
+    gpufec_decoder_opts_default(&o);
+    o.normalization = NAN;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT, "norm NaN");
+    gpufec_decoder_opts_default(&o);
+    o.algorithm = (gpufec_algorithm)9;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT, "algorithm 9");
+    CHECK(gpufec_decoder_create(&d, NULL, NULL) == GPUFEC_ERR_INVALID_ARGUMENT, "NULL code");
+
+    gpufec_decoder_opts_default(&o);
+    o.log_fn = count_log;
+    if (!gpufec_cuda_available()) {
+        o.backend = GPUFEC_BACKEND_CUDA;
+        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_NO_DEVICE, "cuda without GPU");
+        o.backend = GPUFEC_BACKEND_AUTO;
+        log_calls = 0;
+        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "auto without GPU");
+        CHECK(log_calls >= 1, "AUTO fallback was not logged");
+        gpufec_backend b;
+        gpufec_decoder_backend(d, &b);
+        CHECK(b == GPUFEC_BACKEND_CPU, "auto resolved to %d", b);
+        gpufec_decoder_destroy(d);
+    }
+    o.backend = GPUFEC_BACKEND_CPU;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "cpu");
+    uint8_t out[1];
+    CHECK(gpufec_decoder_decode(d, NULL, 1, out, NULL, NULL) == GPUFEC_ERR_INVALID_ARGUMENT, "NULL llr");
+    CHECK(gpufec_decoder_decode(d, NULL, 0, NULL, NULL, NULL) == GPUFEC_OK, "zero frames");
+    uint32_t in_len, out_len;
+    gpufec_decoder_frame_sizes(d, &in_len, &out_len);
+    CHECK(in_len == 1008 && out_len == 504, "frame sizes %u %u", in_len, out_len);
+    gpufec_decoder_destroy(d);
+
+    gpufec_algorithm a;
+    gpufec_backend b;
+    CHECK(gpufec_algorithm_from_name("spa", &a) == GPUFEC_OK && a == GPUFEC_ALG_SPA, "spa name");
+    CHECK(gpufec_algorithm_from_name("bogus", &a) == GPUFEC_ERR_INVALID_ARGUMENT, "bogus algorithm");
+    CHECK(gpufec_backend_from_name("cuda", &b) == GPUFEC_OK && b == GPUFEC_BACKEND_CUDA, "cuda name");
+    CHECK(strlen(gpufec_status_str((gpufec_status)-999)) > 0, "unknown status text");
+    gpufec_code_destroy(c);
+}
+
+int main(void)
+{
+    test_rng_init();
+    test_options();
+    test_code("mackay-1008-504");
+    test_code("wifi-648-1_2");
+    test_code("WIMAX_288_576.alist");
+    TEST_DONE();
+}

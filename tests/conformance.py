@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Error-rate conformance: re-simulate points of AFF3CT's published curves with gpufec-sim
+(same matrices, BPSK/AWGN, same decoder and iterations, fixed seed) and require the FER within a
+factor of 2 of the reference. With >= 50 frame errors per point the statistical spread is about
+15%, so a factor of 2 leaves no room for a real loss of a few tenths of a dB in the waterfall."""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+CASES = [
+    # (alist, reference trace, decoder, iterations, Eb/N0 points)
+    ("MACKAY_4000_8000.alist", "LDPC_N8000_K4000_flooding_SPA_i20_MacKay.txt", "spa", 20, [1.4, 1.5, 1.6]),
+    ("WIMAX_288_576.alist", "LDPC_N576_K288_flooding_SPA_i100_WiMAX.txt", "spa", 100, [1.5, 2.0]),
+]
+
+
+def reference_points(path):
+    """Eb/N0 -> (BER, FER) from an AFF3CT trace."""
+    pts = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or "|" not in line:
+                continue
+            cols = [c.strip() for c in line.replace("||", "|").split("|")]
+            try:
+                pts[round(float(cols[1]), 2)] = (float(cols[5]), float(cols[6]))
+            except (ValueError, IndexError):
+                pass
+    return pts
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--min-frame-errors", type=int, default=50)
+    a = ap.parse_args()
+    threads = str(max(1, min(4, os.cpu_count() or 1)))
+    failures = 0
+    for alist, trace, decoder, iters, points in CASES:
+        ref = reference_points(os.path.join(a.data, trace))
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "sim.json")
+            lo, hi = min(points), max(points)
+            cmd = [a.sim, "--code", os.path.join(a.data, alist), "--decoder", decoder,
+                   "--iterations", str(iters), "--ebn0", f"{lo}:{hi}:0.1",
+                   "--min-frame-errors", str(a.min_frame_errors), "--max-frames", "200000",
+                   "--seed", "7", "--threads", threads, "--backend", "cpu", "--json", out]
+            print(" ".join(cmd), flush=True)
+            subprocess.run(cmd, check=True)
+            with open(out) as f:
+                result = json.load(f)
+        for p in result["points"]:
+            x = round(p["ebn0"], 2)
+            if x not in points or x not in ref:
+                continue
+            ref_ber, ref_fer = ref[x]
+            fer_ratio = p["fer"] / ref_fer if ref_fer else float("inf")
+            ok = p["frame_errors"] >= a.min_frame_errors and 0.5 <= fer_ratio <= 2.0
+            print(f"{alist} {decoder} i{iters} Eb/N0 {x}: FER {p['fer']:.3e} vs AFF3CT {ref_fer:.3e} "
+                  f"(x{fer_ratio:.2f}), BER {p['ber']:.3e} vs {ref_ber:.3e}: {'ok' if ok else 'FAIL'}")
+            failures += not ok
+    if failures:
+        print(f"{failures} point(s) outside a factor of 2")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Command-line contract of gpufec-sim and gpufec-info: every bad argument or file gives a
+non-zero exit and a one-line message on stderr; a good run writes the documented JSON."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--info", required=True)
+    ap.add_argument("--data", required=True)
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp()
+    bad_file = os.path.join(tmp, "bad.alist")
+    with open(bad_file, "w") as f:
+        f.write("7 3\n3 4\n3 2 2 2 1 1 1\n4 4 4\n1 2 9\n")
+    base = ["--code", "mackay-1008-504", "--decoder", "nms", "--iterations", "5"]
+    bad = [
+        [],
+        ["--decoder", "nms", "--iterations", "5", "--ebn0", "1:2:1"],
+        base,
+        ["--code", "mackay-1008-504", "--decoder", "bogus", "--iterations", "5", "--ebn0", "1:2:1"],
+        ["--code", "mackay-1008-504", "--decoder", "nms", "--iterations", "0", "--ebn0", "1:2:1"],
+        base + ["--ebn0", "2:1:1"],
+        base + ["--ebn0", "1:2"],
+        base + ["--ebn0", "a:b:c"],
+        base + ["--ebn0", "1:2:1", "--p", "0.01:0.02:0.01"],
+        base + ["--channel", "bsc", "--ebn0", "1:2:1"],
+        base + ["--channel", "bsc", "--p", "0.4:0.6:0.1"],
+        base + ["--channel", "rayleigh", "--ebn0", "1:2:1"],
+        base + ["--ebn0", "1:2:1", "--threads", "0"],
+        base + ["--ebn0", "1:2:1", "--norm", "2"],
+        base + ["--ebn0", "1:2:1", "--backend", "tpu"],
+        base + ["--ebn0", "1:2:1", "--bogus-flag"],
+        base + ["--ebn0", "1:2:1", "extra"],
+        ["--code", bad_file, "--decoder", "nms", "--iterations", "5", "--ebn0", "1:2:1"],
+        ["--code", "/nonexistent.alist", "--decoder", "nms", "--iterations", "5", "--ebn0", "1:2:1"],
+        base + ["--ebn0", "1:2:1", "--json", "/nonexistent-dir/x.json", "--max-frames", "10"],
+    ]
+    for args in bad:
+        r = run([a.sim] + args)
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        check(r.returncode != 0, f"exit 0 for {args}")
+        check(len(lines) == 1 and lines[0].startswith("gpufec-sim: "), f"stderr {r.stderr!r} for {args}")
+    r = run([a.sim, "--code", bad_file, "--decoder", "nms", "--iterations", "5", "--ebn0", "1:2:1"])
+    check("line 5" in r.stderr, f"malformed file message does not name the line: {r.stderr!r}")
+
+    out = os.path.join(tmp, "r.json")
+    r = run([a.sim] + base + ["--ebn0", "1:3:1", "--max-frames", "64", "--min-frame-errors", "5",
+                              "--backend", "cpu", "--json", out])
+    check(r.returncode == 0, f"good run failed: {r.stderr}")
+    if r.returncode == 0:
+        j = json.load(open(out))
+        for key in ["code", "decoder", "iterations", "norm", "offset", "channel", "min_frame_errors",
+                    "max_frames", "backend", "seed", "threads"]:
+            check(key in j["parameters"], f"parameter {key} missing")
+        check(len(j["points"]) == 3, "three points expected")
+        for p in j["points"]:
+            for key in ["ebn0", "frames", "bit_errors", "frame_errors", "ber", "fer",
+                        "mean_iterations", "decoder_mbps", "seconds"]:
+                check(key in p, f"point field {key} missing")
+        fers = [p["fer"] for p in j["points"]]
+        check(fers[0] >= fers[-1], f"FER does not fall with Eb/N0: {fers}")
+    r = run([a.sim] + base + ["--channel", "bsc", "--p", "0.02:0.04:0.02", "--max-frames", "64"])
+    check(r.returncode == 0 and "0.02000" in r.stdout, f"bsc run failed: {r.stderr}")
+
+    r = run([a.info, "--list-codes"])
+    check(r.returncode == 0 and "mackay-8000-4000" in r.stdout and "wifi-1944-5_6" in r.stdout,
+          "gpufec-info --list-codes")
+    exported = os.path.join(tmp, "x.alist")
+    r = run([a.info, "--code", "wifi-648-1_2", "--export-alist", exported])
+    check(r.returncode == 0, f"export failed: {r.stderr}")
+    r2 = run([a.info, "--code", exported])
+    check(r2.returncode == 0 and r.stdout.split()[-6:] == r2.stdout.split()[-6:],
+          f"exported matrix differs: {r.stdout!r} vs {r2.stdout!r}")
+    r = run([a.info, "--code", bad_file])
+    check(r.returncode != 0 and "line 5" in r.stderr, "gpufec-info bad file")
+    print("failures:", failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
