@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""QA of the gpufec GNU Radio blocks, on real flowgraphs with fresh random data."""
+import math
+import time
+
+import numpy as np
+import pmt
+from gnuradio import analog, blocks, digital, gr, gr_unittest
+
+from gnuradio import gpufec
+
+CODE = "mackay-1008-504"
+
+
+def random_bits(count, rng=np.random.default_rng()):
+    return rng.integers(0, 2, count, dtype=np.uint8)
+
+
+def encode(code, bits):
+    tb = gr.top_block()
+    src = blocks.vector_source_b(bits.tolist())
+    enc = gpufec.ldpc_encoder(code)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, enc, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8), enc
+
+
+def decode(soft, code=CODE, **kw):
+    tb = gr.top_block()
+    src = blocks.vector_source_f(np.asarray(soft, dtype=np.float32).tolist())
+    dec = gpufec.ldpc_decoder(code, **kw)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, dec, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8), dec
+
+
+class qa_ldpc_blocks(gr_unittest.TestCase):
+    def test_encoder_decoder_roundtrip_noise_free(self):
+        info = gpufec.code_info(CODE)
+        frames = 7
+        bits = random_bits(frames * info["k"])
+        cw, enc = encode(CODE, bits)
+        self.assertEqual(len(cw), frames * info["n"])
+        pos = np.array(enc.info_positions())
+        np.testing.assert_array_equal(cw.reshape(frames, -1)[:, pos].ravel(), bits)
+        # GNU Radio convention (default): positive soft value means 1.
+        soft = np.where(cw == 1, 4.0, -4.0)
+        for alg in ["spa", "ms", "nms", "oms"]:
+            out, dec = decode(soft, algorithm=alg)
+            np.testing.assert_array_equal(out, bits, err_msg=alg)
+            self.assertEqual(dec.frames(), frames)
+            self.assertEqual(dec.failed_frames(), 0)
+        # Whole-codeword output gives the encoder's words back.
+        out, _ = decode(soft, output_all_bits=True)
+        np.testing.assert_array_equal(out, cw)
+
+    def test_default_matches_gnuradio_soft_decoder(self):
+        """The default sign convention is what digital.constellation_soft_decoder_cf emits for
+        GNU Radio's BPSK, and the other convention does not decode that stream."""
+        info = gpufec.code_info(CODE)
+        frames = 5
+        bits = random_bits(frames * info["k"])
+        bpsk = digital.constellation_bpsk().base()
+        results = {}
+        for conv in ["positive_one", "positive_zero"]:
+            tb = gr.top_block()
+            src = blocks.vector_source_b(bits.tolist())
+            enc = gpufec.ldpc_encoder(CODE)
+            mod = digital.chunks_to_symbols_bc(bpsk.points())
+            noise = analog.noise_source_c(analog.GR_GAUSSIAN, 0.6, 5)
+            add = blocks.add_cc()
+            demod = digital.constellation_soft_decoder_cf(bpsk)
+            dec = gpufec.ldpc_decoder(CODE, "nms", 30, sign_convention=conv)
+            snk = blocks.vector_sink_b()
+            tb.connect(src, enc, mod, add, demod, dec, snk)
+            tb.connect(noise, (add, 1))
+            tb.run()
+            out = np.array(snk.data(), dtype=np.uint8)
+            self.assertEqual(len(out), len(bits))
+            results[conv] = (np.count_nonzero(out != bits), dec.failed_frames())
+        self.assertEqual(results["positive_one"], (0, 0))
+        self.assertGreater(results["positive_zero"][0], len(bits) // 4)
+
+    def test_noisy_awgn_improves_ber(self):
+        info = gpufec.code_info(CODE)
+        frames = 60
+        n, k = info["n"], info["k"]
+        bits = random_bits(frames * k)
+        cw, _ = encode(CODE, bits)
+        ebn0 = 2.5
+        sigma2 = 1.0 / (2 * info["rate"] * 10 ** (ebn0 / 10))
+        rng = np.random.default_rng()
+        y = (2.0 * cw - 1.0) + math.sqrt(sigma2) * rng.standard_normal(cw.size)  # +1 means bit 1
+        raw_errors = np.count_nonzero((y > 0).astype(np.uint8) != cw)
+        out, dec = decode(2 * y / sigma2, algorithm="spa", max_iterations=30)
+        errors = np.count_nonzero(out != bits)
+        self.assertLess(errors * 20, raw_errors * k / n)
+        self.assertGreater(dec.mean_iterations(), 1.0)
+
+    def test_every_complete_frame_decoded_partial_dropped(self):
+        info = gpufec.code_info(CODE)
+        n, k = info["n"], info["k"]
+        bits = random_bits(5 * k)
+        cw, _ = encode(CODE, bits)
+        soft = np.where(cw == 1, 3.0, -3.0)
+        # 5 frames and a half in small batches: 5 frames out, nothing held back.
+        soft = np.concatenate([soft, soft[: n // 2]])
+        out, dec = decode(soft, max_batch=2)
+        np.testing.assert_array_equal(out, bits)
+        self.assertEqual(dec.frames(), 5)
+
+    def test_streaming_does_not_hold_frames(self):
+        """A frame that has arrived is decoded while the flowgraph keeps running."""
+        info = gpufec.code_info(CODE)
+        bits = random_bits(info["k"])
+        cw, _ = encode(CODE, bits)
+        tb = gr.top_block()
+        src = blocks.vector_source_f(np.where(cw == 1, 3.0, -3.0).astype(np.float32).tolist(), True)
+        head = blocks.head(gr.sizeof_float, info["n"] * 3)
+        thr = blocks.throttle(gr.sizeof_float, info["n"] * 20)
+        dec = gpufec.ldpc_decoder(CODE, max_batch=64)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, head, thr, dec, snk)
+        tb.start()
+        deadline = time.monotonic() + 10
+        while dec.frames() < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.assertGreaterEqual(dec.frames(), 1)
+        tb.stop()
+        tb.wait()
+
+    def test_runtime_iterations_and_stats_port(self):
+        info = gpufec.code_info(CODE)
+        frames = 6
+        bits = random_bits(frames * info["k"])
+        cw, _ = encode(CODE, bits)
+        sigma2 = 1.0  # deliberately noisy: iterations run out
+        rng = np.random.default_rng()
+        soft = 2 * ((2.0 * cw - 1.0) + rng.standard_normal(cw.size)) / sigma2
+        tb = gr.top_block()
+        src = blocks.vector_source_f(soft.astype(np.float32).tolist())
+        dec = gpufec.ldpc_decoder(CODE, "nms", 50, stats_interval=2)
+        dec.set_max_iterations(3)
+        self.assertEqual(dec.max_iterations(), 3)
+        snk = blocks.vector_sink_b()
+        dbg = blocks.message_debug()
+        tb.connect(src, dec, snk)
+        tb.msg_connect(dec, "stats", dbg, "store")
+        tb.run()
+        self.assertLessEqual(dec.mean_iterations(), 3.0)
+        self.assertGreaterEqual(dbg.num_messages(), 1)
+        msg = dbg.get_message(dbg.num_messages() - 1)
+        self.assertTrue(pmt.is_dict(msg))
+        self.assertEqual(pmt.to_uint64(pmt.dict_ref(msg, pmt.mp("frames"), pmt.PMT_NIL)), dec.frames())
+        self.assertEqual(pmt.symbol_to_string(pmt.dict_ref(msg, pmt.mp("backend"), pmt.PMT_NIL)),
+                         dec.backend())
+
+    def test_nan_and_inf_soft_bits(self):
+        info = gpufec.code_info(CODE)
+        bits = random_bits(3 * info["k"])
+        cw, _ = encode(CODE, bits)
+        soft = np.where(cw == 1, 5.0, -5.0)
+        soft[::97] = np.nan
+        soft[1::131] = np.where(cw[1::131] == 1, np.inf, -np.inf)
+        out, dec = decode(soft)
+        np.testing.assert_array_equal(out, bits)
+
+    def test_bad_parameters_raise(self):
+        with self.assertRaises(ValueError):
+            gpufec.ldpc_decoder("no-such-code")
+        with self.assertRaises(ValueError):
+            gpufec.ldpc_decoder(CODE, "bogus")
+        with self.assertRaises(ValueError):
+            gpufec.ldpc_decoder(CODE, backend="tpu")
+        with self.assertRaises(ValueError):
+            gpufec.ldpc_decoder(CODE, sign_convention="sideways")
+        with self.assertRaises(ValueError):
+            gpufec.ldpc_decoder(CODE, max_iterations=0)
+        with self.assertRaises(ValueError):
+            gpufec.ldpc_encoder("/nonexistent/matrix.alist")
+        dec = gpufec.ldpc_decoder(CODE)
+        with self.assertRaises(ValueError):
+            dec.set_max_iterations(0)
+        if not gpufec.cuda_available():
+            with self.assertRaises(RuntimeError):
+                gpufec.ldpc_decoder(CODE, backend="cuda")
+            self.assertEqual(gpufec.ldpc_decoder(CODE, backend="auto").backend(), "cpu")
+
+    def test_cuda_matches_cpu(self):
+        if not gpufec.cuda_available():
+            self.skipTest("no usable CUDA GPU")
+        info = gpufec.code_info(CODE)
+        frames = 40
+        bits = random_bits(frames * info["k"])
+        cw, _ = encode(CODE, bits)
+        rng = np.random.default_rng()
+        soft = 2 * ((2.0 * cw - 1.0) + 0.8 * rng.standard_normal(cw.size)) / 0.64
+        cpu, _ = decode(soft, algorithm="nms", backend="cpu")
+        gpu, dec = decode(soft, algorithm="nms", backend="cuda")
+        self.assertEqual(dec.backend(), "cuda")
+        np.testing.assert_array_equal(cpu, gpu)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_ldpc_blocks)
