@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (see docs/install.md): CUDA tests, compute-sanitizer, quick throughput.
+set -uo pipefail
+B=${1:-build}
+OUT=${OUT:-/tmp/gpufec-out}
+mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
+(cd "$B" && GPUFEC_TEST_DATA=$PWD/../tests/data ctest --output-on-failure -L core -LE conformance) 2>&1 | tee "$OUT/ctest.txt"
+GPUFEC_TEST_DATA=$PWD/tests/data "$B/tests/c/test_cuda_equivalence" 2>&1 | tail -15
+if command -v compute-sanitizer >/dev/null; then
+  for tool in memcheck racecheck; do
+    GPUFEC_QUICK=1 GPUFEC_TEST_DATA=$PWD/tests/data timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
+      "$B/tests/c/test_cuda_equivalence" > "$OUT/sanitizer_$tool.txt" 2>&1
+    echo "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_$tool.txt" | tail -1)"
+  done
+fi
+for alg in nms spa; do
+  "$B/apps/gpufec-sim" --code mackay-8000-4000 --decoder $alg --iterations 10 --ebn0 3:3:1 \
+     --max-frames 16384 --batch 4096 --no-early-stop --backend cuda --json "$OUT/sim_$alg.json" | tail -1
+done
