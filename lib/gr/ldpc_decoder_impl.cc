@@ -72,8 +72,8 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
                                     "' (positive_one, positive_zero)");
     if (!(llr_scale > 0.0f) || !std::isfinite(llr_scale))
         throw std::invalid_argument("gpufec: llr_scale must be a positive number");
-    if (max_batch < 1)
-        throw std::invalid_argument("gpufec: max_batch must be at least 1");
+    if (max_batch < 0)
+        throw std::invalid_argument("gpufec: max_batch must be >= 0 (0: backend's choice)");
     if (stats_interval < 0)
         throw std::invalid_argument("gpufec: stats_interval must be >= 0");
     d_opts.max_iterations = max_iterations;
@@ -81,7 +81,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
     d_opts.offset = offset;
     d_opts.device = device;
     d_opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
-    d_opts.max_batch = (uint32_t)max_batch;
+    d_opts.max_batch = (uint32_t)max_batch; // 0: the backend chooses
     d_opts.log_fn = &ldpc_decoder_impl::log_callback;
     d_opts.log_user = this;
     create_decoder(requested);
@@ -216,8 +216,9 @@ int ldpc_decoder_impl::general_work(int noutput_items,
         return 0;
     const float* in = static_cast<const float*>(input_items[0]);
     uint8_t* out = static_cast<uint8_t*>(output_items[0]);
-    for (int f = 0; f < frames; f += d_max_batch) {
-        const int nf = std::min(d_max_batch, frames - f);
+    const int chunk = d_max_batch > 0 ? d_max_batch : frames;
+    for (int f = 0; f < frames; f += chunk) {
+        const int nf = std::min(chunk, frames - f);
         decode_chunk(in + (size_t)f * d_llr_len, nf, out + (size_t)f * d_out_len);
     }
     if (d_stats_interval > 0 && d_frames.load() >= d_next_stats) {

@@ -12,7 +12,8 @@ namespace gpufec {
  * \ingroup gpufec
  *
  * Every complete frame present at a work() call is decoded, in batches of at most max_batch
- * frames; a complete frame is never held back waiting for more input.
+ * frames (0: all of them in one call, the backend splits them as it likes); a complete frame
+ * is never held back waiting for more input.
  *
  * Soft bits: with sign_convention "positive_one" (default) a positive value means bit 1, which
  * is what GNU Radio's own soft demodulators (digital.constellation_soft_decoder_cf) emit; with
@@ -36,7 +37,7 @@ public:
                      float norm = 0.75f,
                      float offset = 0.5f,
                      const std::string& backend = "auto",
-                     int max_batch = 256,
+                     int max_batch = 0,
                      const std::string& sign_convention = "positive_one",
                      bool output_all_bits = false,
                      float llr_scale = 1.0f,

@@ -19,7 +19,7 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("norm") = 0.75f,
              py::arg("offset") = 0.5f,
              py::arg("backend") = "auto",
-             py::arg("max_batch") = 256,
+             py::arg("max_batch") = 0,
              py::arg("sign_convention") = "positive_one",
              py::arg("output_all_bits") = false,
              py::arg("llr_scale") = 1.0f,

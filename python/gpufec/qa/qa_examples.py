@@ -35,7 +35,7 @@ class qa_examples(unittest.TestCase):
             py = self.compile_grc(GRC, out)
             text = open(py).read()
             self.assertIn("gpufec.ldpc_encoder('mackay-1008-504')", text)
-            self.assertIn("gpufec.ldpc_decoder('mackay-1008-504', 'nms', 20", text)
+            self.assertIn("gpufec.ldpc_decoder('mackay-1008-504', 'nms', 20, 0.75, 0.5, 'auto', 0,", text)
             r = subprocess.run([sys.executable, py], capture_output=True, text=True, timeout=300)
             self.assertEqual(r.returncode, 0, r.stderr)
 
