@@ -111,8 +111,9 @@ static void parse_range(const char* s, sim_params* p, const char* what)
 
 static void usage(FILE* f)
 {
-    fputs("usage: gpufec-sim --code NAME|FILE --decoder spa|ms|nms|oms --iterations N\n"
-          "       [--norm F] [--offset F] [--channel awgn|bsc]\n"
+    fputs("usage: gpufec-sim --code NAME|FILE --decoder spa|ms|nms|oms|gallager-a|gallager-b|pgab\n"
+          "       --iterations N [--schedule auto|flooding|layered] [--norm F] [--offset F]\n"
+          "       [--pgab-p F] [--channel awgn|bsc]\n"
           "       (--ebn0 START:STOP:STEP | --p START:STOP:STEP)\n"
           "       [--min-frame-errors N] [--max-frames N] [--backend auto|cpu|cuda]\n"
           "       [--seed N] [--threads N] [--batch N] [--no-early-stop] [--json FILE]\n",
@@ -135,7 +136,8 @@ static void parse_args(int argc, char** argv, sim_params* p)
         {"ebn0", 1, 0, 'e'}, {"p", 1, 0, 'p'}, {"min-frame-errors", 1, 0, 'E'},
         {"max-frames", 1, 0, 'F'}, {"backend", 1, 0, 'b'}, {"seed", 1, 0, 's'},
         {"threads", 1, 0, 't'}, {"batch", 1, 0, 'B'}, {"json", 1, 0, 'j'},
-        {"no-early-stop", 0, 0, 'N'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -143,7 +145,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'c': p->code_name = optarg; break;
         case 'd':
             if (gpufec_algorithm_from_name(optarg, &p->dec.algorithm))
-                die("--decoder: unknown decoder '%s' (spa, ms, nms, oms)", optarg);
+                die("--decoder: unknown decoder '%s' (spa, ms, nms, oms, gallager-a, gallager-b, pgab)", optarg);
             have_decoder = 1;
             break;
         case 'i': p->dec.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000); have_iters = 1; break;
@@ -171,6 +173,15 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'B': p->batch = (int)parse_long(optarg, "--batch", 1, 1000000); break;
         case 'j': p->json_path = optarg; break;
         case 'N': p->dec.early_termination = 0; break;
+        case 'S':
+            if (gpufec_schedule_from_name(optarg, &p->dec.schedule))
+                die("--schedule: unknown schedule '%s' (auto, flooding, layered)", optarg);
+            break;
+        case 'P':
+            p->dec.pgab_p = (float)parse_double(optarg, "--pgab-p");
+            if (!(p->dec.pgab_p >= 0 && p->dec.pgab_p <= 1))
+                die("--pgab-p: must be in [0, 1]");
+            break;
         case 'h': usage(stdout); exit(0);
         default:
             if (optopt)
@@ -305,13 +316,13 @@ static void write_json(const sim_params* p, const gpufec_code_info* info, const 
     fprintf(f, "{\n  \"parameters\": {\"code\": ");
     json_escape(f, p->code_name);
     fprintf(f,
-            ", \"n\": %u, \"k\": %u, \"rate\": %.6f, \"decoder\": \"%s\", \"iterations\": %d, "
+            ", \"n\": %u, \"k\": %u, \"rate\": %.6f, \"decoder\": \"%s\", \"schedule\": \"%s\", \"iterations\": %d, "
             "\"norm\": %g, \"offset\": %g, \"early_stop\": %s, \"channel\": \"%s\", "
             "\"range\": [%g, %g, %g], \"min_frame_errors\": %ld, \"max_frames\": %ld, "
             "\"backend\": \"%s\", \"backend_requested\": \"%s\", \"seed\": %llu, \"threads\": %d, "
             "\"version\": \"%s\"},\n  \"points\": [\n",
             info->n, info->k, info->rate, gpufec_algorithm_name(p->dec.algorithm),
-            p->dec.max_iterations, p->dec.normalization, p->dec.offset,
+            gpufec_schedule_name(p->dec.schedule), p->dec.max_iterations, p->dec.normalization, p->dec.offset,
             p->dec.early_termination ? "true" : "false", p->channel_bsc ? "bsc" : "awgn",
             p->start, p->stop, p->step, p->min_frame_errors, p->max_frames, backend,
             gpufec_backend_name(p->dec.backend), p->seed, p->threads, gpufec_version());
@@ -353,6 +364,9 @@ int main(int argc, char** argv)
             gpufec_status_str(st));
     gpufec_backend used;
     gpufec_decoder_backend(probe, &used);
+    gpufec_schedule sched;
+    gpufec_decoder_schedule(probe, &sched);
+    prm.dec.schedule = sched; /* every worker uses what the probe resolved */
     gpufec_decoder_destroy(probe);
     if (prm.batch == 0 && used == GPUFEC_BACKEND_CUDA)
         prm.batch = 4096;
@@ -362,10 +376,11 @@ int main(int argc, char** argv)
     pthread_t* th = calloc((size_t)prm.threads, sizeof *th);
     if (!pts || !th)
         die("out of memory");
-    printf("# gpufec-sim %s: code %s (N=%u, K=%u, R=%.4f), decoder %s, %d iterations%s, backend %s, "
+    printf("# gpufec-sim %s: code %s (N=%u, K=%u, R=%.4f), decoder %s %s, %d iterations%s, backend %s, "
            "%s, seed %llu, %d thread(s)\n",
            gpufec_version(), prm.code_name, info.n, info.k, info.rate,
-           gpufec_algorithm_name(prm.dec.algorithm), prm.dec.max_iterations,
+           gpufec_schedule_name(prm.dec.schedule), gpufec_algorithm_name(prm.dec.algorithm),
+           prm.dec.max_iterations,
            prm.dec.early_termination ? "" : " (no early stop)", gpufec_backend_name(used),
            prm.channel_bsc ? "BSC" : "BPSK/AWGN", prm.seed, prm.threads);
     if (prm.channel_bsc)

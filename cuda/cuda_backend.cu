@@ -21,21 +21,26 @@ struct cuda_state {
     uint32_t B; /* frames per batch (capacity) */
     cudaStream_t stream;
     uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge;
+    int32_t* full_src; /* NULL: every position transmitted in order */
     float *in, *llr, *app, *c2v;
     uint8_t *out, *active, *conv, *synd;
     int32_t* iters;
 };
 
-__global__ void k_load(const float* __restrict__ in, float* __restrict__ llr, float* __restrict__ app,
-                       uint8_t* active, uint8_t* conv, int32_t* iters, uint32_t n, uint32_t B,
+__global__ void k_load(const float* __restrict__ in, const int32_t* __restrict__ full_src,
+                       float* __restrict__ llr, float* __restrict__ app, uint8_t* active,
+                       uint8_t* conv, int32_t* iters, uint32_t n, uint32_t n_tx, uint32_t B,
                        uint32_t nf)
 {
-    /* Reads frame-major input and writes the interleaved layout. */
+    /* Reads frame-major transmitted input and writes the interleaved full-codeword layout:
+     * punctured positions become erasures, filler bits certain zeros (as code_load_llr). */
     size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (idx >= (size_t)n * nf)
         return;
     uint32_t f = (uint32_t)(idx / n), j = (uint32_t)(idx % n);
-    float v = ldpc_sanitize_llr(in[idx]);
+    int32_t src = full_src ? full_src[j] : (int32_t)j;
+    float v = src >= 0 ? ldpc_sanitize_llr(in[(size_t)f * n_tx + (uint32_t)src])
+                       : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
     llr[(size_t)j * B + f] = v;
     app[(size_t)j * B + f] = v;
     if (j == 0) {
@@ -156,7 +161,7 @@ void free_state(cuda_state* s)
 {
     if (!s)
         return;
-    void* ptrs[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->in, s->llr, s->app,
+    void* ptrs[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->full_src, s->in, s->llr, s->app,
                     s->c2v, s->out, s->active, s->conv, s->synd, s->iters};
     for (void* p : ptrs)
         if (p)
@@ -206,11 +211,20 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
     CU(cudaMemcpy(s->col_ptr, c->col_ptr, (n + 1) * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
     CU(cudaMemcpy(s->col_edge, c->col_edge, E * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
     CU(cudaMemset(s->synd, 0, B), "cudaMemset");
+    if (c->full_src) {
+        CU(dev_alloc(&s->full_src, n), "cudaMalloc");
+        CU(cudaMemcpy(s->full_src, c->full_src, n * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
+    }
     return GPUFEC_OK;
 }
 
 gpufec_status cuda_create(gpufec_decoder* dec)
 {
+    if (dec->opts.algorithm > GPUFEC_ALG_OMS || dec->opts.schedule != GPUFEC_SCHEDULE_FLOODING) {
+        decoder_log(dec, GPUFEC_LOG_WARNING, "the CUDA backend has no %s %s decoder yet",
+                    gpufec_schedule_name(dec->opts.schedule), gpufec_algorithm_name(dec->opts.algorithm));
+        return GPUFEC_ERR_UNSUPPORTED;
+    }
     cuda_state* s = (cuda_state*)calloc(1, sizeof *s);
     if (!s)
         return GPUFEC_ERR_OUT_OF_MEMORY;
@@ -243,9 +257,10 @@ gpufec_status cuda_decode_batch(gpufec_decoder* dec, const float* llr, uint32_t 
     const unsigned T = 128;
     const size_t total = (size_t)n * nf;
     const dim3 grid_f((nf + 63) / 64), blk_f(64);
-    CU(cudaMemcpyAsync(s->in, llr, total * sizeof(float), cudaMemcpyHostToDevice, s->stream), "copy in");
-    k_load<<<(unsigned)((total + T - 1) / T), T, 0, s->stream>>>(s->in, s->llr, s->app, s->active,
-                                                                  s->conv, s->iters, n, B, nf);
+    CU(cudaMemcpyAsync(s->in, llr, (size_t)c->n_tx * nf * sizeof(float), cudaMemcpyHostToDevice, s->stream), "copy in");
+    k_load<<<(unsigned)((total + T - 1) / T), T, 0, s->stream>>>(s->in, s->full_src, s->llr, s->app,
+                                                                  s->active, s->conv, s->iters, n,
+                                                                  c->n_tx, B, nf);
     CU(cudaMemsetAsync(s->c2v, 0, (size_t)c->edges * B * sizeof(float), s->stream), "cudaMemset");
     for (int it = 0; it < o->max_iterations; it++) {
         const int last = it + 1 == o->max_iterations;
@@ -279,7 +294,7 @@ gpufec_status cuda_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
     CU(cudaSetDevice(dec->opts.device), "cudaSetDevice");
     for (size_t f = 0; f < n_frames; f += s->B) {
         uint32_t nf = (uint32_t)(n_frames - f < s->B ? n_frames - f : s->B);
-        gpufec_status st = cuda_decode_batch(dec, llr + f * c->n, nf, hard + f * c->n,
+        gpufec_status st = cuda_decode_batch(dec, llr + f * c->n_tx, nf, hard + f * c->n,
                                              iterations ? iterations + f : NULL,
                                              converged ? converged + f : NULL);
         if (st != GPUFEC_OK)

@@ -12,9 +12,17 @@ import sys
 import tempfile
 
 CASES = [
-    # (alist, reference trace, decoder, iterations, Eb/N0 points)
-    ("MACKAY_4000_8000.alist", "LDPC_N8000_K4000_flooding_SPA_i20_MacKay.txt", "spa", 20, [1.4, 1.5, 1.6]),
-    ("WIMAX_288_576.alist", "LDPC_N576_K288_flooding_SPA_i100_WiMAX.txt", "spa", 100, [1.5, 2.0]),
+    # (alist, reference trace, decoder, extra flags, iterations, Eb/N0 points, step)
+    ("MACKAY_4000_8000.alist", "LDPC_N8000_K4000_flooding_SPA_i20_MacKay.txt", "spa",
+     ["--schedule", "flooding"], 20, [1.4, 1.5, 1.6], 0.1),
+    ("WIMAX_288_576.alist", "LDPC_N576_K288_flooding_SPA_i100_WiMAX.txt", "spa",
+     ["--schedule", "flooding"], 100, [1.5, 2.0], 0.5),
+    # AFF3CT BP_HORIZONTAL_LAYERED NMS, normalisation 0.825
+    ("WIMAX_288_576.alist", "LDPC_N576_K288_hlayered_NMS_i100_WiMAX.txt", "nms",
+     ["--schedule", "layered", "--norm", "0.825"], 100, [1.5, 2.0], 0.5),
+    # AFF3CT BP_FLOODING GALB: hard decisions of BPSK over AWGN
+    ("MACKAY_504_1008.alist", "LDPC_N1008_K504_flooding_GALB_i200_MacKay.txt", "gallager-b",
+     [], 200, [5.25, 5.5, 5.75], 0.25),
 ]
 
 
@@ -41,13 +49,13 @@ def main():
     a = ap.parse_args()
     threads = str(max(1, min(4, os.cpu_count() or 1)))
     failures = 0
-    for alist, trace, decoder, iters, points in CASES:
+    for alist, trace, decoder, flags, iters, points, step in CASES:
         ref = reference_points(os.path.join(a.data, trace))
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "sim.json")
             lo, hi = min(points), max(points)
-            cmd = [a.sim, "--code", os.path.join(a.data, alist), "--decoder", decoder,
-                   "--iterations", str(iters), "--ebn0", f"{lo}:{hi}:0.1",
+            cmd = [a.sim, "--code", os.path.join(a.data, alist), "--decoder", decoder, *flags,
+                   "--iterations", str(iters), "--ebn0", f"{lo}:{hi}:{step}",
                    "--min-frame-errors", str(a.min_frame_errors), "--max-frames", "200000",
                    "--seed", "7", "--threads", threads, "--backend", "cpu", "--json", out]
             print(" ".join(cmd), flush=True)
@@ -56,12 +64,13 @@ def main():
                 result = json.load(f)
         for p in result["points"]:
             x = round(p["ebn0"], 2)
+            p["label"] = f"{decoder} {' '.join(flags)}"
             if x not in points or x not in ref:
                 continue
             ref_ber, ref_fer = ref[x]
             fer_ratio = p["fer"] / ref_fer if ref_fer else float("inf")
             ok = p["frame_errors"] >= a.min_frame_errors and 0.5 <= fer_ratio <= 2.0
-            print(f"{alist} {decoder} i{iters} Eb/N0 {x}: FER {p['fer']:.3e} vs AFF3CT {ref_fer:.3e} "
+            print(f"{alist} {p['label']} i{iters} Eb/N0 {x}: FER {p['fer']:.3e} vs AFF3CT {ref_fer:.3e} "
                   f"(x{fer_ratio:.2f}), BER {p['ber']:.3e} vs {ref_ber:.3e}: {'ok' if ok else 'FAIL'}")
             failures += not ok
     if failures:

@@ -13,14 +13,18 @@ extern "C" {
 typedef struct gpufec_code gpufec_code;
 
 typedef struct {
-    uint32_t n;           /* codeword length (columns of H) */
+    uint32_t n;           /* transmitted bits per frame: encoder output, decoder input */
+    uint32_t n_full;      /* mother codeword length (columns of H) = n + punctured + shortened */
+    uint32_t punctured;   /* positions not transmitted, decoded as erasures */
+    uint32_t shortened;   /* filler bits: information positions fixed to 0, not transmitted */
     uint32_t m;           /* number of parity checks (rows of H) */
-    uint32_t k;           /* information bits: n - rank(H) over GF(2) */
+    uint32_t k;           /* information bits per frame: n_full - rank(H) - shortened */
     uint32_t rank;        /* GF(2) rank of H (< m for matrices with redundant rows) */
     uint32_t edges;       /* non-zero entries of H */
     uint32_t max_var_degree;
     uint32_t max_check_degree;
-    double rate;          /* k / n */
+    double rate;          /* k / n, over the transmitted bits */
+    uint32_t qc_lifting;  /* Z of a quasi-cyclic code, 0 when no QC structure is known */
 } gpufec_code_info;
 
 /* Limits the readers enforce so that no input can make them allocate without bound. */
@@ -46,7 +50,9 @@ GPUFEC_API gpufec_status gpufec_code_from_qc_text(gpufec_code** out, const char*
                                                   gpufec_diag* diag);
 
 /* Looks `name_or_path` up among the built-in codes (see gpufec_code_builtin_name), else opens it
- * as a file: ".qc"/".txt" prototype matrices, anything else as alist. */
+ * as a file: ".qc"/".txt" prototype matrices, anything else as alist. A suffix ":k=<K'>"
+ * shortens the code to K' information bits: the last K - K' information positions become
+ * filler bits (known zeros, not transmitted), as 5G NR does. */
 GPUFEC_API gpufec_status gpufec_code_open(gpufec_code** out, const char* name_or_path,
                                           gpufec_diag* diag);
 
@@ -58,21 +64,26 @@ GPUFEC_API gpufec_status gpufec_code_destroy(gpufec_code* code);
 
 GPUFEC_API gpufec_status gpufec_code_get_info(const gpufec_code* code, gpufec_code_info* info);
 
-/* The k codeword positions that carry the information bits, ascending. The encoder places
- * information bit i at position positions[i]; the decoder's information output reads them back
- * in the same order. `positions` must hold info.k entries. */
+/* The k positions of the full codeword (0..n_full-1) that carry the information bits, ascending.
+ * The encoder places information bit i at position positions[i]; the decoder's information
+ * output reads them back in the same order. `positions` must hold info.k entries. */
 GPUFEC_API gpufec_status gpufec_code_info_positions(const gpufec_code* code, uint32_t* positions);
 
-/* Encodes n_frames frames: info holds n_frames * k bits, codewords receives n_frames * n bits;
+/* Encodes n_frames frames: info holds n_frames * k bits, frames receives n_frames * n
+ * transmitted bits (punctured and filler positions left out, the others in codeword order);
  * one bit per byte (0 or 1; any non-zero input byte is read as 1). */
 GPUFEC_API gpufec_status gpufec_code_encode(const gpufec_code* code, const uint8_t* info,
-                                            size_t n_frames, uint8_t* codewords);
+                                            size_t n_frames, uint8_t* frames);
 
-/* Number of unsatisfied parity checks of one word of n bits (0: it is a codeword). */
+/* Same, but writes whole codewords of n_full bits (what H checks). */
+GPUFEC_API gpufec_status gpufec_code_encode_full(const gpufec_code* code, const uint8_t* info,
+                                                 size_t n_frames, uint8_t* codewords);
+
+/* Number of unsatisfied parity checks of one codeword of n_full bits (0: it is a codeword). */
 GPUFEC_API gpufec_status gpufec_code_syndrome_weight(const gpufec_code* code, const uint8_t* word,
                                                      uint32_t* weight);
 
-/* Copies the information bits (k of them) out of n_frames codewords of n bits. */
+/* Copies the information bits (k of them) out of n_frames codewords of n_full bits. */
 GPUFEC_API gpufec_status gpufec_code_extract_info(const gpufec_code* code,
                                                   const uint8_t* codewords, size_t n_frames,
                                                   uint8_t* info);

@@ -26,8 +26,18 @@ typedef enum {
     GPUFEC_ALG_SPA = 0, /* sum-product, tanh rule */
     GPUFEC_ALG_MS = 1,  /* min-sum */
     GPUFEC_ALG_NMS = 2, /* normalised min-sum: magnitude * normalization */
-    GPUFEC_ALG_OMS = 3  /* offset min-sum: max(magnitude - offset, 0) */
+    GPUFEC_ALG_OMS = 3, /* offset min-sum: max(magnitude - offset, 0) */
+    /* Hard-decision decoders: they read only the sign of each soft bit (BSC, or hard AWGN). */
+    GPUFEC_ALG_GALLAGER_A = 4, /* flip the channel bit when all other checks disagree */
+    GPUFEC_ALG_GALLAGER_B = 5, /* majority of the channel bit and the other checks, ties: channel */
+    GPUFEC_ALG_PGAB = 6        /* probabilistic Gallager-B (seed 003): see pgab_* options */
 } gpufec_algorithm;
+
+typedef enum {
+    GPUFEC_SCHEDULE_AUTO = 0,     /* layered for SPA/MS/NMS/OMS where the backend has it, else flooding */
+    GPUFEC_SCHEDULE_FLOODING = 1, /* all checks, then all variables */
+    GPUFEC_SCHEDULE_LAYERED = 2   /* row-layered: each check row updates the posteriors at once */
+} gpufec_schedule;
 
 typedef enum {
     GPUFEC_OUTPUT_INFO = 0,    /* k information bits per frame */
@@ -38,12 +48,16 @@ typedef struct {
     gpufec_backend backend;    /* default AUTO */
     int device;                /* CUDA device index, default 0 */
     gpufec_algorithm algorithm;/* default NMS */
+    gpufec_schedule schedule;  /* default AUTO */
     int max_iterations;        /* default 20; 1..10000 */
     float normalization;       /* NMS factor, default 0.75; (0, 1] */
     float offset;              /* OMS offset, default 0.5; >= 0 */
     int early_termination;     /* stop a frame when its syndrome is zero; default 1 */
     gpufec_output output;      /* default INFO */
     uint32_t max_batch;        /* frames per internal batch; 0: backend's choice */
+    float pgab_p;              /* PGaB: probability that a perturbed channel vote is inverted (0.8) */
+    int pgab_start;            /* PGaB: first perturbed iteration, 1-based (16) */
+    uint64_t seed;             /* PGaB random source (default 1): same seed, same decisions */
     gpufec_log_fn log_fn;      /* optional */
     void* log_user;
 } gpufec_decoder_opts;
@@ -76,10 +90,16 @@ GPUFEC_API gpufec_status gpufec_decoder_backend(const gpufec_decoder* dec, gpufe
 /* Changes the iteration limit between decode calls. */
 GPUFEC_API gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_iterations);
 
-/* Names used by the tools and blocks ("spa", "ms", "nms", "oms"; "auto", "cpu", "cuda").
+/* The schedule in use (AUTO resolved). */
+GPUFEC_API gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* schedule);
+
+/* Names used by the tools and blocks ("spa", "ms", "nms", "oms", "gallager-a", "gallager-b",
+ * "pgab"; "auto", "cpu", "cuda"; "auto", "flooding", "layered").
  * The parsers return GPUFEC_ERR_INVALID_ARGUMENT for unknown names. */
 GPUFEC_API const char* gpufec_algorithm_name(gpufec_algorithm algorithm);
 GPUFEC_API gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* algorithm);
+GPUFEC_API const char* gpufec_schedule_name(gpufec_schedule schedule);
+GPUFEC_API gpufec_status gpufec_schedule_from_name(const char* name, gpufec_schedule* schedule);
 GPUFEC_API const char* gpufec_backend_name(gpufec_backend backend);
 GPUFEC_API gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* backend);
 

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void code_free(gpufec_code* c)
+#include "ldpc_rules.h"
+
+void code_free(gpufec_code* c)
 {
     if (!c)
         return;
@@ -13,14 +15,19 @@ static void code_free(gpufec_code* c)
     free(c->edge_var);
     free(c->col_ptr);
     free(c->col_edge);
-    free(c->info_pos);
+    free(c->enc_info_pos);
     free(c->parity_pos);
     free(c->parity_rows);
+    free(c->qc_shift);
+    free(c->enc_data);
+    free(c->full_src);
+    free(c->tx_pos);
+    free(c->info_pos);
     free(c);
 }
 
-gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
-                         const uint32_t* col_rows, gpufec_diag* diag)
+gpufec_status code_build_graph(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
+                               const uint32_t* col_rows)
 {
     gpufec_code* c = calloc(1, sizeof *c);
     if (!c)
@@ -62,17 +69,82 @@ gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32
             c->max_check_degree = deg;
     }
     free(fill);
-    gpufec_status st = gf2_encoder_prepare(c);
-    if (st == GPUFEC_OK && c->k == 0) {
-        st = text_fail(diag, 0, "H has full column rank (%u): the code has no information bits",
-                       c->rank);
+    *out = c;
+    return GPUFEC_OK;
+}
+
+gpufec_status code_finish(gpufec_code* c, const uint8_t* puncture, uint32_t shortened,
+                          gpufec_diag* diag)
+{
+    gpufec_status st = GPUFEC_OK;
+    if (!c->encode)
+        st = gf2_encoder_prepare(c);
+    if (st == GPUFEC_OK && c->k_enc <= shortened)
+        st = c->k_enc == 0
+                 ? text_fail(diag, 0, "H has full column rank (%u): the code has no information bits", c->rank)
+                 : text_fail(diag, 0, "the code has %u information bits, %u shortened: none left",
+                             c->k_enc, shortened);
+    if (st == GPUFEC_OK) {
+        c->k = c->k_enc - shortened;
+        c->shortened = shortened;
+        c->info_pos = malloc(((size_t)c->k + 1) * sizeof *c->info_pos);
+        c->full_src = malloc((size_t)c->n * sizeof *c->full_src);
+        c->tx_pos = malloc((size_t)c->n * sizeof *c->tx_pos);
+        if (!c->info_pos || !c->full_src || !c->tx_pos)
+            st = GPUFEC_ERR_OUT_OF_MEMORY;
     }
     if (st != GPUFEC_OK) {
         code_free(c);
         return st;
     }
-    *out = c;
+    memcpy(c->info_pos, c->enc_info_pos, (size_t)c->k * sizeof *c->info_pos);
+    for (uint32_t j = 0; j < c->n; j++)
+        c->full_src[j] = puncture && puncture[j] ? CODE_SRC_PUNCTURED : 0;
+    for (uint32_t i = c->k; i < c->k_enc; i++)
+        c->full_src[c->enc_info_pos[i]] = CODE_SRC_KNOWN_ZERO;
+    uint32_t t = 0;
+    c->punctured = 0;
+    for (uint32_t j = 0; j < c->n; j++) {
+        if (c->full_src[j] == 0) {
+            c->tx_pos[t] = j;
+            c->full_src[j] = (int32_t)t++;
+        } else if (c->full_src[j] == CODE_SRC_PUNCTURED) {
+            c->punctured++;
+        }
+    }
+    c->n_tx = t;
+    if (t == c->n) { /* nothing removed: the identity map needs no tables */
+        free(c->full_src);
+        free(c->tx_pos);
+        c->full_src = NULL;
+        c->tx_pos = NULL;
+    }
     return GPUFEC_OK;
+}
+
+gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
+                         const uint32_t* col_rows, gpufec_diag* diag)
+{
+    gpufec_code* c = NULL;
+    gpufec_status st = code_build_graph(&c, n, m, col_ptr, col_rows);
+    if (st == GPUFEC_OK)
+        st = code_finish(c, NULL, 0, diag);
+    if (st == GPUFEC_OK)
+        *out = c;
+    return st;
+}
+
+void code_load_llr(const gpufec_code* c, const float* tx, float* full)
+{
+    if (!c->full_src) {
+        for (uint32_t j = 0; j < c->n; j++)
+            full[j] = ldpc_sanitize_llr(tx[j]);
+        return;
+    }
+    for (uint32_t j = 0; j < c->n; j++) {
+        int32_t s = c->full_src[j];
+        full[j] = s >= 0 ? ldpc_sanitize_llr(tx[s]) : s == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
+    }
 }
 
 gpufec_status gpufec_code_destroy(gpufec_code* code)
@@ -85,14 +157,18 @@ gpufec_status gpufec_code_get_info(const gpufec_code* c, gpufec_code_info* info)
 {
     if (!c || !info)
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    info->n = c->n;
+    info->n = c->n_tx;
+    info->n_full = c->n;
+    info->punctured = c->punctured;
+    info->shortened = c->shortened;
     info->m = c->m;
     info->k = c->k;
     info->rank = c->rank;
     info->edges = c->edges;
     info->max_var_degree = c->max_var_degree;
     info->max_check_degree = c->max_check_degree;
-    info->rate = (double)c->k / (double)c->n;
+    info->rate = (double)c->k / (double)c->n_tx;
+    info->qc_lifting = c->qc_z;
     return GPUFEC_OK;
 }
 
@@ -117,6 +193,40 @@ gpufec_status gpufec_code_syndrome_weight(const gpufec_code* c, const uint8_t* w
         w += parity;
     }
     *weight = w;
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_code_encode_full(const gpufec_code* c, const uint8_t* info, size_t n_frames,
+                                      uint8_t* codewords)
+{
+    if (!c || (n_frames && (!info || !codewords)))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    for (size_t f = 0; f < n_frames; f++) {
+        uint8_t* x = codewords + f * c->n;
+        const uint8_t* u = info + f * c->k;
+        for (uint32_t i = 0; i < c->k_enc; i++)
+            x[c->enc_info_pos[i]] = i < c->k ? (uint8_t)(u[i] != 0) : 0;
+        c->encode(c, x);
+    }
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_code_encode(const gpufec_code* c, const uint8_t* info, size_t n_frames,
+                                 uint8_t* out)
+{
+    if (!c || (n_frames && (!info || !out)))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (!c->tx_pos)
+        return gpufec_code_encode_full(c, info, n_frames, out);
+    uint8_t* x = malloc(c->n);
+    if (!x)
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    for (size_t f = 0; f < n_frames; f++) {
+        gpufec_code_encode_full(c, info + f * c->k, 1, x);
+        for (uint32_t t = 0; t < c->n_tx; t++)
+            out[f * c->n_tx + t] = x[c->tx_pos[t]];
+    }
+    free(x);
     return GPUFEC_OK;
 }
 

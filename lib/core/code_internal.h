@@ -1,11 +1,22 @@
-/* Internal layout of a code object, shared by the parsers, the encoder and the decoders. */
+/* Internal layout of a code object, shared by the parsers, the encoders and the decoders.
+ *
+ * Two lengths: the mother codeword of n columns of H (what the decoders work on), and the
+ * transmitted frame of n_tx bits (what the encoder emits and the decoder takes). Punctured
+ * positions are not transmitted and enter decoding as erasures (LLR 0); shortened positions
+ * (filler bits) are information positions known to be 0, neither transmitted nor output. */
 #ifndef GPUFEC_CODE_INTERNAL_H
 #define GPUFEC_CODE_INTERNAL_H
 
 #include <gpufec/code.h>
 
+#define CODE_SRC_PUNCTURED (-1) /* full_src value: erasure */
+#define CODE_SRC_KNOWN_ZERO (-2) /* full_src value: shortened (filler) bit */
+
+typedef struct gpufec_code gpufec_code;
+typedef void (*code_encode_fn)(const gpufec_code* c, uint8_t* cw);
+
 struct gpufec_code {
-    uint32_t n, m, k, rank, edges;
+    uint32_t n, m, rank, edges;
     uint32_t max_var_degree, max_check_degree;
 
     /* Edges are numbered in check-major order: the edges of check i are
@@ -16,21 +27,61 @@ struct gpufec_code {
     uint32_t* col_ptr;  /* n + 1 */
     uint32_t* col_edge; /* edges */
 
-    /* Systematic encoder from the reduced row-echelon form of H (see gf2_encoder.c). */
-    uint32_t* info_pos;   /* k information positions, ascending */
-    uint32_t* parity_pos; /* rank parity (pivot) positions */
-    uint64_t* parity_rows;/* rank rows of words_per_row words: parity bit i = <row i, info> */
+    /* Encoder. It reads the bits at enc_info_pos[0..k_enc) of a full codeword and writes the
+     * parity positions. Generic: parity bit r = <parity_rows[r], info> (gf2_encoder.c). */
+    uint32_t k_enc;
+    uint32_t* enc_info_pos; /* k_enc positions, ascending */
+    code_encode_fn encode;
+    uint32_t* parity_pos;   /* generic: rank pivot positions */
+    uint64_t* parity_rows;  /* generic: rank rows of words_per_row words */
     uint32_t words_per_row;
+
+    /* Quasi-cyclic structure when known (qc_z > 0): block shift table, -1 = zero block. */
+    uint32_t qc_z, qc_mb, qc_nb;
+    int32_t* qc_shift;
+    void* enc_data; /* structured encoders' own tables (owned) */
+
+    /* Transmission: full_src[j] >= 0 is the index in the transmitted frame of position j, or
+     * CODE_SRC_PUNCTURED / CODE_SRC_KNOWN_ZERO. NULL: every position transmitted in order. */
+    uint32_t n_tx;
+    int32_t* full_src;
+    uint32_t* tx_pos; /* n_tx full positions in transmitted order (NULL: identity) */
+    uint32_t k;       /* information bits carried: k_enc minus shortened ones */
+    uint32_t* info_pos; /* k positions of the carried information bits */
+    uint32_t punctured, shortened;
 };
 
-/* Builds a code from its column lists: the rows of column j are col_rows[col_ptr[j] ..
- * col_ptr[j+1]-1], each in [0, m), sorted ascending, no duplicates. Takes no ownership. Computes
- * the encoder; fails with GPUFEC_ERR_PARSE (diag filled) when H has full column rank. */
+/* Builds the graph from column lists: the rows of column j are col_rows[col_ptr[j] ..
+ * col_ptr[j+1]-1], each in [0, m), ascending, no duplicates. Takes no ownership. No encoder. */
+gpufec_status code_build_graph(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
+                               const uint32_t* col_rows);
+
+/* Completes a code: the generic encoder unless a structured one was attached, then the
+ * transmission (puncture: 0/1 per position or NULL; the last `shortened` information positions
+ * become filler bits). Frees the code and fails when it has no information bits. */
+gpufec_status code_finish(gpufec_code* c, const uint8_t* puncture, uint32_t shortened,
+                          gpufec_diag* diag);
+
+/* code_build_graph + code_finish with nothing punctured or shortened. */
 gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
                          const uint32_t* col_rows, gpufec_diag* diag);
 
-/* Computes info_pos/parity_pos/parity_rows/k/rank for a code whose graph is filled in. */
+void code_free(gpufec_code* c);
+
+/* Computes enc_info_pos/parity_pos/parity_rows/k_enc/rank/encode from H. */
 gpufec_status gf2_encoder_prepare(gpufec_code* code);
+
+/* Builds a QC code from a block shift table (mb x nb, -1 zero, 0 <= s < z); keeps the table and
+ * attaches the linear-time dual-diagonal encoder when the parity part allows it. */
+gpufec_status qc_code_build(gpufec_code** out, uint32_t mb, uint32_t nb, uint32_t z,
+                            const int32_t* shifts, gpufec_diag* diag);
+/* Tries to attach the structured QC encoder (qc_encoder.c); 0 when the structure does not fit. */
+int qc_encoder_prepare(gpufec_code* c);
+
+/* Frames: transmitted length, and expansion of one transmitted LLR frame to the full codeword
+ * (sanitised; punctured -> 0, filler -> +limit). */
+static inline uint32_t code_tx_length(const gpufec_code* c) { return c->n_tx; }
+void code_load_llr(const gpufec_code* c, const float* tx, float* full);
 
 /* Reads a whole file into a NUL-terminated buffer (caller frees). Refuses files over max_bytes. */
 gpufec_status read_whole_file(const char* path, size_t max_bytes, char** text, size_t* length,

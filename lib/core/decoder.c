@@ -21,6 +21,10 @@ gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* o)
     o->early_termination = 1;
     o->output = GPUFEC_OUTPUT_INFO;
     o->max_batch = 0;
+    o->schedule = GPUFEC_SCHEDULE_AUTO;
+    o->pgab_p = 0.8f;
+    o->pgab_start = 16;
+    o->seed = 1;
     return GPUFEC_OK;
 }
 
@@ -40,7 +44,11 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o)
 {
     if (o->backend < GPUFEC_BACKEND_AUTO || o->backend > GPUFEC_BACKEND_CUDA)
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    if (o->algorithm < GPUFEC_ALG_SPA || o->algorithm > GPUFEC_ALG_OMS)
+    if (o->algorithm < GPUFEC_ALG_SPA || o->algorithm > GPUFEC_ALG_PGAB)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (o->schedule < GPUFEC_SCHEDULE_AUTO || o->schedule > GPUFEC_SCHEDULE_LAYERED)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (!(o->pgab_p >= 0.0f && o->pgab_p <= 1.0f) || o->pgab_start < 1)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (o->max_iterations < 1 || o->max_iterations > 10000)
         return GPUFEC_ERR_INVALID_ARGUMENT;
@@ -53,6 +61,17 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o)
     if (o->device < 0)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     return GPUFEC_OK;
+}
+
+/* Hard-decision decoders are flooding only. AUTO picks layered where the backend has it: it
+ * converges in about half the iterations of flooding. */
+static gpufec_schedule resolve_schedule(const gpufec_decoder_opts* o, gpufec_backend b)
+{
+    if (o->algorithm >= GPUFEC_ALG_GALLAGER_A)
+        return GPUFEC_SCHEDULE_FLOODING;
+    if (o->schedule != GPUFEC_SCHEDULE_AUTO)
+        return o->schedule;
+    return b == GPUFEC_BACKEND_CUDA ? GPUFEC_SCHEDULE_FLOODING : GPUFEC_SCHEDULE_LAYERED;
 }
 
 int gpufec_cuda_available(void)
@@ -79,6 +98,8 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     gpufec_status st = check_opts(&o);
     if (st)
         return st;
+    if (o.algorithm >= GPUFEC_ALG_GALLAGER_A && o.schedule == GPUFEC_SCHEDULE_LAYERED)
+        return GPUFEC_ERR_UNSUPPORTED;
     gpufec_decoder* dec = calloc(1, sizeof *dec);
     if (!dec)
         return GPUFEC_ERR_OUT_OF_MEMORY;
@@ -107,12 +128,14 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
         dec->backend = GPUFEC_BACKEND_CPU;
         dec->ops = &cpu_backend_ops;
     }
+    dec->opts.schedule = resolve_schedule(&o, dec->backend);
     st = dec->ops->create(dec);
     if (st != GPUFEC_OK && dec->backend == GPUFEC_BACKEND_CUDA && o.backend == GPUFEC_BACKEND_AUTO) {
         decoder_log(dec, GPUFEC_LOG_WARNING, "CUDA decoder creation failed (%s); using the CPU",
                     gpufec_status_str(st));
         dec->backend = GPUFEC_BACKEND_CPU;
         dec->ops = &cpu_backend_ops;
+        dec->opts.schedule = resolve_schedule(&o, dec->backend);
         st = dec->ops->create(dec);
     }
     if (st) {
@@ -139,7 +162,7 @@ gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* ll
     if (!dec)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (llr_len)
-        *llr_len = dec->code->n;
+        *llr_len = dec->code->n_tx;
     if (out_len)
         *out_len = dec->opts.output == GPUFEC_OUTPUT_INFO ? dec->code->k : dec->code->n;
     return GPUFEC_OK;
@@ -182,7 +205,7 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
     }
     for (size_t f = 0; f < n_frames; f += chunk) {
         size_t nf = n_frames - f < chunk ? n_frames - f : chunk;
-        gpufec_status st = dec->ops->decode(dec, llr + f * c->n, nf, dec->hard,
+        gpufec_status st = dec->ops->decode(dec, llr + f * c->n_tx, nf, dec->hard,
                                             iterations ? iterations + f : NULL,
                                             converged ? converged + f : NULL);
         if (st)
@@ -192,17 +215,41 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
     return GPUFEC_OK;
 }
 
-static const char* const alg_names[] = {"spa", "ms", "nms", "oms"};
+static const char* const alg_names[] = {"spa", "ms", "nms", "oms", "gallager-a", "gallager-b", "pgab"};
+static const char* const schedule_names[] = {"auto", "flooding", "layered"};
 static const char* const backend_names[] = {"auto", "cpu", "cuda"};
 
 const char* gpufec_algorithm_name(gpufec_algorithm a)
 {
-    return (unsigned)a < 4 ? alg_names[a] : "unknown";
+    return (unsigned)a < 7 ? alg_names[a] : "unknown";
+}
+
+const char* gpufec_schedule_name(gpufec_schedule s)
+{
+    return (unsigned)s < 3 ? schedule_names[s] : "unknown";
+}
+
+gpufec_status gpufec_schedule_from_name(const char* name, gpufec_schedule* s)
+{
+    for (int i = 0; name && s && i < 3; i++)
+        if (strcmp(name, schedule_names[i]) == 0) {
+            *s = (gpufec_schedule)i;
+            return GPUFEC_OK;
+        }
+    return GPUFEC_ERR_INVALID_ARGUMENT;
+}
+
+gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* s)
+{
+    if (!dec || !s)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *s = dec->opts.schedule;
+    return GPUFEC_OK;
 }
 
 gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* a)
 {
-    for (int i = 0; name && a && i < 4; i++)
+    for (int i = 0; name && a && i < 7; i++)
         if (strcmp(name, alg_names[i]) == 0) {
             *a = (gpufec_algorithm)i;
             return GPUFEC_OK;

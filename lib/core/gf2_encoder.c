@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void gf2_encode(const gpufec_code* c, uint8_t* x);
+
 static inline int get_bit(const uint64_t* row, uint32_t j) { return (int)((row[j >> 6] >> (j & 63)) & 1u); }
 
 gpufec_status gf2_encoder_prepare(gpufec_code* c)
@@ -54,21 +56,22 @@ gpufec_status gf2_encoder_prepare(gpufec_code* c)
 
     const uint32_t k = n - rank, KW = (k + 63) / 64 ? (k + 63) / 64 : 1;
     c->rank = rank;
-    c->k = k;
+    c->k_enc = k;
     c->words_per_row = KW;
-    c->info_pos = malloc(((size_t)k + 1) * sizeof *c->info_pos);
+    c->encode = gf2_encode;
+    c->enc_info_pos = malloc(((size_t)k + 1) * sizeof *c->enc_info_pos);
     c->parity_pos = malloc(((size_t)rank + 1) * sizeof *c->parity_pos);
     c->parity_rows = calloc((size_t)rank * KW + 1, sizeof *c->parity_rows);
     uint32_t* info_index = malloc(((size_t)n + 1) * sizeof *info_index);
     gpufec_status st = GPUFEC_OK;
-    if (!c->info_pos || !c->parity_pos || !c->parity_rows || !info_index) {
+    if (!c->enc_info_pos || !c->parity_pos || !c->parity_rows || !info_index) {
         st = GPUFEC_ERR_OUT_OF_MEMORY;
     } else {
         uint32_t t = 0;
         for (uint32_t j = 0; j < n; j++)
             if (!is_pivot[j]) {
                 info_index[j] = t;
-                c->info_pos[t++] = j;
+                c->enc_info_pos[t++] = j;
             }
         for (uint32_t r = 0; r < rank; r++) {
             c->parity_pos[r] = pivot_col[r];
@@ -92,32 +95,18 @@ gpufec_status gf2_encoder_prepare(gpufec_code* c)
     return st;
 }
 
-gpufec_status gpufec_code_encode(const gpufec_code* c, const uint8_t* info, size_t n_frames,
-                                 uint8_t* codewords)
+static void gf2_encode(const gpufec_code* c, uint8_t* x)
 {
-    if (!c || (n_frames && (!info || !codewords)))
-        return GPUFEC_ERR_INVALID_ARGUMENT;
     const uint32_t KW = c->words_per_row;
-    uint64_t* packed = malloc((size_t)KW * sizeof *packed);
-    if (!packed)
-        return GPUFEC_ERR_OUT_OF_MEMORY;
-    for (size_t f = 0; f < n_frames; f++) {
-        const uint8_t* u = info + f * c->k;
-        uint8_t* x = codewords + f * c->n;
-        memset(packed, 0, (size_t)KW * sizeof *packed);
-        for (uint32_t i = 0; i < c->k; i++) {
-            uint8_t b = u[i] != 0;
-            x[c->info_pos[i]] = b;
-            packed[i >> 6] |= (uint64_t)b << (i & 63);
-        }
-        for (uint32_t r = 0; r < c->rank; r++) {
-            const uint64_t* row = c->parity_rows + (size_t)r * KW;
-            uint64_t acc = 0;
-            for (uint32_t w = 0; w < KW; w++)
-                acc ^= row[w] & packed[w];
-            x[c->parity_pos[r]] = (uint8_t)(__builtin_popcountll(acc) & 1);
-        }
+    uint64_t packed[KW];
+    memset(packed, 0, sizeof packed);
+    for (uint32_t i = 0; i < c->k_enc; i++)
+        packed[i >> 6] |= (uint64_t)(x[c->enc_info_pos[i]] & 1u) << (i & 63);
+    for (uint32_t r = 0; r < c->rank; r++) {
+        const uint64_t* row = c->parity_rows + (size_t)r * KW;
+        uint64_t acc = 0;
+        for (uint32_t w = 0; w < KW; w++)
+            acc ^= row[w] & packed[w];
+        x[c->parity_pos[r]] = (uint8_t)(__builtin_popcountll(acc) & 1);
     }
-    free(packed);
-    return GPUFEC_OK;
 }

@@ -110,4 +110,45 @@ GPUFEC_HD float spa_output(const spa_acc* a, float t)
 /* Hard decision of a posterior LLR (positive means 0). */
 GPUFEC_HD uint8_t ldpc_hard_bit(float app) { return (uint8_t)(app < 0.0f); }
 
+/* ---- hard-decision decoders: Gallager-A, Gallager-B, probabilistic Gallager-B ----
+ * Bits vote +1 for 0 and -1 for 1. A variable's state is the sum of its channel vote and the
+ * votes of all its incoming check messages; removing one edge's own vote gives that edge's
+ * extrinsic majority (seed 003, "data pass"). */
+GPUFEC_HD int gal_vote(uint32_t bit) { return 1 - 2 * (int)bit; }
+
+/* Gallager-B / PGaB variable-to-check bit: majority of the channel vote and the other checks;
+ * a tie keeps the channel bit w. */
+GPUFEC_HD uint8_t galb_v2c(int total, uint32_t own_c2v, uint32_t w)
+{
+    int extrinsic = total - gal_vote(own_c2v);
+    return (uint8_t)(extrinsic < 0 ? 1u : extrinsic > 0 ? 0u : w);
+}
+
+/* Gallager-A: flip the channel bit w only when every other check disagrees with it.
+ * disagree = number of all incoming checks that disagree with w. */
+GPUFEC_HD uint8_t gala_v2c(uint32_t disagree, uint32_t degree, uint32_t own_c2v, uint32_t w)
+{
+    uint32_t others = disagree - (own_c2v != w);
+    return (uint8_t)(degree > 1 && others == degree - 1 ? w ^ 1u : w);
+}
+
+/* Decision of all decoders of this family: majority of channel and all checks, tie: channel. */
+GPUFEC_HD uint8_t gal_decide(int total, uint32_t w)
+{
+    return (uint8_t)(total < 0 ? 1u : total > 0 ? 0u : w);
+}
+
+/* PGaB perturbation: a Bernoulli(p) bit from a counter-based hash of (seed, frame, iteration,
+ * variable), so that the CPU and the GPU draw the same bits in any order. p24 = p * 2^24. */
+GPUFEC_HD uint32_t pgab_flip(uint64_t seed, uint64_t frame, uint32_t iteration, uint32_t var,
+                             uint32_t p24)
+{
+    uint64_t z = seed ^ (frame * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)iteration << 40) ^
+                 ((uint64_t)var * 0xc2b2ae3d27d4eb4full);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (uint32_t)(z >> 40) < p24;
+}
+
 #endif

@@ -30,6 +30,9 @@ static uint32_t lifting_from_comments(const char* text, size_t length)
     return 0;
 }
 
+/* Reads the lines of a prototype table. A first line of exactly three numbers followed by rows
+ * of that first number of entries is the CCSDS form "columns rows Z"; a line of 0/1 after its
+ * table rows is a puncture mask per block column (1 = transmitted). */
 gpufec_status gpufec_code_from_qc_text(gpufec_code** out, const char* text, size_t length,
                                        uint32_t lifting, gpufec_diag* diag)
 {
@@ -42,22 +45,21 @@ gpufec_status gpufec_code_from_qc_text(gpufec_code** out, const char* text, size
     }
     if (!text)
         text = "";
-    uint32_t z = lifting ? lifting : lifting_from_comments(text, length);
-    if (z == 0)
-        return text_fail(diag, 0, "lifting size Z unknown: pass it, or put 'Z=<n>' in a leading comment");
-    if (z > GPUFEC_MAX_CODE_LENGTH)
-        return text_fail(diag, 0, "lifting size Z=%u is too large", z);
-
-    /* Block table, one int per block: the shift, or -1 for a zero block. Bounded by the text. */
     size_t cap = length / 2 + 1, count = 0;
-    long* shifts = malloc(cap * sizeof *shifts);
-    if (!shifts)
-        return GPUFEC_ERR_OUT_OF_MEMORY;
+    long* vals = malloc(cap * sizeof *vals);
+    uint32_t* row_len = malloc(cap * sizeof *row_len);
+    int* row_line = malloc(cap * sizeof *row_line);
+    int32_t* shifts = NULL;
+    uint8_t* punct = NULL;
+    gpufec_status st = GPUFEC_OK;
+    if (!vals || !row_len || !row_line) {
+        st = GPUFEC_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
     text_reader r;
     text_reader_init(&r, text, length, diag);
     text_line ln;
-    uint32_t cols = 0, rows = 0;
-    gpufec_status st = GPUFEC_OK;
+    uint32_t lines = 0;
     while (text_reader_next_line(&r, &ln)) {
         const char* p = ln.begin;
         uint32_t in_row = 0;
@@ -69,81 +71,122 @@ gpufec_status gpufec_code_from_qc_text(gpufec_code** out, const char* text, size
             else if (k == TOKEN_BAD || v < -1) {
                 st = text_fail(diag, ln.line, "'%.12s' is neither a shift >= 0 nor '-' / -1", p);
                 goto fail;
-            } else if (v >= (long)z) {
-                st = text_fail(diag, ln.line, "shift %ld is not below the lifting size Z=%u", v, z);
-                goto fail;
             }
-            shifts[count++] = v;
+            vals[count++] = v;
             in_row++;
         }
-        if (rows == 0)
-            cols = in_row;
-        else if (in_row != cols) {
-            st = text_fail(diag, ln.line, "block row %u has %u entries, the first row has %u",
-                           rows + 1, in_row, cols);
-            goto fail;
-        }
-        rows++;
+        row_len[lines] = in_row;
+        row_line[lines++] = ln.line;
     }
-    if (rows == 0) {
+    if (lines == 0) {
         st = text_fail(diag, 0, "no prototype matrix rows found");
         goto fail;
     }
-    if ((uint64_t)cols * z > GPUFEC_MAX_CODE_LENGTH || (uint64_t)rows * z > GPUFEC_MAX_CODE_LENGTH) {
+    size_t first = 0;
+    uint32_t cols = row_len[0], rows = lines, z = lifting ? lifting : lifting_from_comments(text, length);
+    int has_mask = 0;
+    if (row_len[0] == 3 && lines > 1 && row_len[1] == (uint32_t)vals[0] && vals[0] > 0 && vals[1] > 0 &&
+        vals[2] > 0) {
+        cols = (uint32_t)vals[0];
+        rows = (uint32_t)vals[1];
+        if (!lifting)
+            z = (uint32_t)vals[2];
+        first = 3;
+        if (lines != rows + 1 && lines != rows + 2) {
+            st = text_fail(diag, row_line[lines - 1], "header announces %u block rows, the table has %u lines",
+                           rows, lines - 1);
+            goto fail;
+        }
+        has_mask = lines == rows + 2;
+    }
+    if (z == 0) {
+        st = text_fail(diag, 0, "lifting size Z unknown: pass it, or put 'Z=<n>' in a leading comment");
+        goto fail;
+    }
+    if (z > GPUFEC_MAX_CODE_LENGTH || (uint64_t)cols * z > GPUFEC_MAX_CODE_LENGTH ||
+        (uint64_t)rows * z > GPUFEC_MAX_CODE_LENGTH) {
         st = text_fail(diag, 0, "%u x %u blocks of Z=%u exceed the size limit", rows, cols, z);
         goto fail;
     }
-    {
-        const uint32_t n = cols * z, m = rows * z;
-        uint64_t edges = 0;
-        for (size_t t = 0; t < count; t++)
-            edges += shifts[t] >= 0 ? z : 0;
-        if (edges > GPUFEC_MAX_EDGES) {
-            st = text_fail(diag, 0, "the expanded matrix has too many edges");
+    const uint32_t line0 = first ? 1 : 0;
+    for (uint32_t br = 0; br < rows; br++)
+        if (row_len[line0 + br] != cols) {
+            st = text_fail(diag, row_line[line0 + br], "block row %u has %u entries, expected %u", br + 1,
+                           row_len[line0 + br], cols);
             goto fail;
         }
-        uint32_t* col_ptr = calloc((size_t)n + 1, sizeof *col_ptr);
-        uint32_t* col_rows = malloc((size_t)edges * sizeof *col_rows + 1);
-        if (!col_ptr || !col_rows) {
-            free(col_ptr);
-            free(col_rows);
-            st = GPUFEC_ERR_OUT_OF_MEMORY;
+    if (has_mask && row_len[lines - 1] != cols) {
+        st = text_fail(diag, row_line[lines - 1], "puncture mask has %u entries, expected %u",
+                       row_len[lines - 1], cols);
+        goto fail;
+    }
+    shifts = malloc((size_t)rows * cols * sizeof *shifts + 1);
+    if (!shifts) {
+        st = GPUFEC_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
+    uint64_t edges = 0;
+    for (uint32_t br = 0; br < rows; br++)
+        for (uint32_t bc = 0; bc < cols; bc++) {
+            long v = vals[first + (size_t)br * cols + bc];
+            if (v >= (long)z) {
+                st = text_fail(diag, row_line[line0 + br], "shift %ld is not below the lifting size Z=%u", v, z);
+                goto fail;
+            }
+            shifts[(size_t)br * cols + bc] = (int32_t)v;
+            edges += v >= 0 ? z : 0;
+        }
+    if (edges > GPUFEC_MAX_EDGES) {
+        st = text_fail(diag, 0, "the expanded matrix has too many edges");
+        goto fail;
+    }
+    for (uint32_t bc = 0; bc < cols; bc++) {
+        int any = 0;
+        for (uint32_t br = 0; br < rows; br++)
+            any |= shifts[(size_t)br * cols + bc] >= 0;
+        if (!any) {
+            st = text_fail(diag, 0, "block column %u is all zero blocks", bc + 1);
             goto fail;
         }
-        uint32_t e = 0;
+    }
+    for (uint32_t br = 0; br < rows; br++) {
+        int any = 0;
         for (uint32_t bc = 0; bc < cols; bc++)
-            for (uint32_t c = 0; c < z; c++) {
-                /* Row br*Z + r holds its one at column (r + s) mod Z, so column c of the block
-                 * has its one at row (c - s) mod Z; block rows are visited in order, so each
-                 * column's rows come out ascending. */
-                for (uint32_t br = 0; br < rows; br++) {
-                    long s = shifts[(size_t)br * cols + bc];
-                    if (s >= 0)
-                        col_rows[e++] = br * z + (uint32_t)((c + z - (uint32_t)s) % z);
-                }
-                col_ptr[bc * z + c + 1] = e;
-            }
-        for (uint32_t j = 0; j < n; j++)
-            if (col_ptr[j + 1] == col_ptr[j]) {
-                st = text_fail(diag, 0, "block column %u is all zero blocks", j / z + 1);
-                break;
-            }
-        uint32_t* row_deg = st ? NULL : calloc(m, sizeof *row_deg);
-        if (!st && !row_deg)
+            any |= shifts[(size_t)br * cols + bc] >= 0;
+        if (!any) {
+            st = text_fail(diag, row_line[line0 + br], "block row %u is all zero blocks", br + 1);
+            goto fail;
+        }
+    }
+    if (has_mask) {
+        punct = calloc((size_t)cols * z, 1);
+        if (!punct) {
             st = GPUFEC_ERR_OUT_OF_MEMORY;
-        for (uint32_t t = 0; !st && t < e; t++)
-            row_deg[col_rows[t]]++;
-        for (uint32_t i = 0; !st && i < m; i++)
-            if (!row_deg[i])
-                st = text_fail(diag, 0, "block row %u is all zero blocks", i / z + 1);
-        free(row_deg);
-        if (!st)
-            st = code_build(out, n, m, col_ptr, col_rows, diag);
-        free(col_ptr);
-        free(col_rows);
+            goto fail;
+        }
+        const long* mask = vals + first + (size_t)rows * cols;
+        for (uint32_t bc = 0; bc < cols; bc++) {
+            if (mask[bc] != 0 && mask[bc] != 1) {
+                st = text_fail(diag, row_line[lines - 1], "puncture mask entries must be 0 or 1");
+                goto fail;
+            }
+            memset(punct + (size_t)bc * z, mask[bc] == 0, z);
+        }
+    }
+    {
+        gpufec_code* c = NULL;
+        st = qc_code_build(&c, rows, cols, z, shifts, diag);
+        if (st == GPUFEC_OK)
+            st = code_finish(c, punct, 0, diag);
+        if (st == GPUFEC_OK)
+            *out = c;
     }
 fail:
+    free(vals);
+    free(row_len);
+    free(row_line);
     free(shifts);
+    free(punct);
     return st;
 }
 

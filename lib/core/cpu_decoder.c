@@ -1,0 +1,233 @@
+/* CPU reference backend for any H: flooding and row-layered belief propagation (SPA, MS, NMS,
+ * OMS) and the hard-decision decoders (Gallager-A, Gallager-B, PGaB), one frame at a time.
+ *
+ * Soft state per frame: channel LLRs, posteriors app[j] and one check-to-variable message per
+ * edge. Flooding updates every check from the previous iteration's posteriors (v2c = app - c2v),
+ * then recomputes every posterior. Layered updates the posteriors of a check's variables as soon
+ * as that check is done, so later checks of the same iteration see fresher information. */
+#include "decoder_internal.h"
+#include "ldpc_rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    float* llr;     /* n_full sanitised channel values */
+    float* app;     /* n_full posteriors */
+    float* c2v;     /* edges check-to-variable messages */
+    float* v2c;     /* max_check_degree scratch */
+    uint8_t* w;     /* hard decoders: channel bits */
+    uint8_t* hv2c;  /* hard decoders: variable-to-check bits, per edge */
+    uint8_t* hc2v;  /* hard decoders: check-to-variable bits, per edge */
+    uint64_t frames_done; /* numbers the frames for the PGaB random source */
+} cpu_state;
+
+static void cpu_free(cpu_state* s)
+{
+    if (!s)
+        return;
+    free(s->llr);
+    free(s->app);
+    free(s->c2v);
+    free(s->v2c);
+    free(s->w);
+    free(s->hv2c);
+    free(s->hc2v);
+    free(s);
+}
+
+static gpufec_status cpu_create(gpufec_decoder* dec)
+{
+    const gpufec_code* c = dec->code;
+    cpu_state* s = calloc(1, sizeof *s);
+    if (!s)
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    const size_t n = c->n, e = (size_t)c->edges + 1;
+    s->llr = malloc(n * sizeof *s->llr);
+    s->app = malloc(n * sizeof *s->app);
+    s->c2v = malloc(e * sizeof *s->c2v);
+    s->v2c = malloc(((size_t)c->max_check_degree + 1) * sizeof *s->v2c);
+    s->w = malloc(n);
+    s->hv2c = malloc(e);
+    s->hc2v = malloc(e);
+    if (!s->llr || !s->app || !s->c2v || !s->v2c || !s->w || !s->hv2c || !s->hc2v) {
+        cpu_free(s);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    dec->impl = s;
+    return GPUFEC_OK;
+}
+
+static void cpu_destroy(gpufec_decoder* dec)
+{
+    cpu_free(dec->impl);
+    dec->impl = NULL;
+}
+
+static int ms_mode(gpufec_algorithm a) { return a == GPUFEC_ALG_NMS ? 1 : a == GPUFEC_ALG_OMS ? 2 : 0; }
+
+/* One check row: reads v2c = app - c2v for its edges, writes new c2v; with `layered` also
+ * writes the posteriors back at once. */
+static void update_check(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_state* s,
+                         uint32_t i, int layered)
+{
+    const uint32_t b = c->row_ptr[i], d = c->row_ptr[i + 1] - b;
+    float* c2v = s->c2v + b;
+    float* v = s->v2c;
+    const uint32_t* var = c->edge_var + b;
+    for (uint32_t t = 0; t < d; t++)
+        v[t] = s->app[var[t]] - c2v[t];
+    if (o->algorithm == GPUFEC_ALG_SPA) {
+        spa_acc acc;
+        spa_init(&acc);
+        for (uint32_t t = 0; t < d; t++)
+            spa_push(&acc, spa_term(v[t]));
+        for (uint32_t t = 0; t < d; t++)
+            c2v[t] = spa_output(&acc, spa_term(v[t]));
+    } else {
+        const int mode = ms_mode(o->algorithm);
+        ms_acc acc;
+        ms_init(&acc);
+        for (uint32_t t = 0; t < d; t++)
+            ms_push(&acc, v[t], t);
+        for (uint32_t t = 0; t < d; t++)
+            c2v[t] = ms_output(&acc, v[t], t, mode, o->normalization, o->offset);
+    }
+    if (layered)
+        for (uint32_t t = 0; t < d; t++)
+            s->app[var[t]] = v[t] + c2v[t];
+}
+
+static void update_variables(const gpufec_code* c, cpu_state* s)
+{
+    for (uint32_t j = 0; j < c->n; j++) {
+        float sum = s->llr[j];
+        for (uint32_t t = c->col_ptr[j]; t < c->col_ptr[j + 1]; t++)
+            sum += s->c2v[c->col_edge[t]];
+        s->app[j] = sum;
+    }
+}
+
+static int syndrome_zero(const gpufec_code* c, const uint8_t* hard)
+{
+    for (uint32_t i = 0; i < c->m; i++) {
+        unsigned parity = 0;
+        for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+            parity ^= hard[c->edge_var[e]];
+        if (parity)
+            return 0;
+    }
+    return 1;
+}
+
+/* Soft decoders; returns iterations run, sets *ok when the decision is a codeword. */
+static int decode_soft(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_state* s,
+                       uint8_t* out, int* ok)
+{
+    const int layered = o->schedule == GPUFEC_SCHEDULE_LAYERED;
+    memset(s->c2v, 0, (size_t)c->edges * sizeof *s->c2v);
+    memcpy(s->app, s->llr, (size_t)c->n * sizeof *s->app);
+    int it = 0;
+    *ok = 0;
+    while (it < o->max_iterations) {
+        for (uint32_t i = 0; i < c->m; i++)
+            update_check(c, o, s, i, layered);
+        if (!layered)
+            update_variables(c, s);
+        for (uint32_t j = 0; j < c->n; j++)
+            out[j] = ldpc_hard_bit(s->app[j]);
+        it++;
+        if (o->early_termination && (*ok = syndrome_zero(c, out)))
+            return it;
+    }
+    *ok = syndrome_zero(c, out);
+    return it;
+}
+
+/* Hard-decision decoders (seed 003's data / check / APP passes). */
+static int decode_hard(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_state* s,
+                       uint64_t frame, uint8_t* out, int* ok)
+{
+    const uint32_t p24 = (uint32_t)(o->pgab_p * 16777216.0f);
+    for (uint32_t j = 0; j < c->n; j++)
+        s->w[j] = ldpc_hard_bit(s->llr[j]);
+    int it = 0;
+    *ok = 0;
+    while (it < o->max_iterations) {
+        it++;
+        /* Variable pass: the first iteration sends the channel bits. */
+        for (uint32_t j = 0; j < c->n; j++) {
+            const uint32_t b = c->col_ptr[j], deg = c->col_ptr[j + 1] - b;
+            uint32_t w = s->w[j];
+            if (it == 1) {
+                for (uint32_t t = 0; t < deg; t++)
+                    s->hv2c[c->col_edge[b + t]] = (uint8_t)w;
+                continue;
+            }
+            if (o->algorithm == GPUFEC_ALG_GALLAGER_A) {
+                uint32_t disagree = 0;
+                for (uint32_t t = 0; t < deg; t++)
+                    disagree += s->hc2v[c->col_edge[b + t]] != w;
+                for (uint32_t t = 0; t < deg; t++) {
+                    uint32_t e = c->col_edge[b + t];
+                    s->hv2c[e] = gala_v2c(disagree, deg, s->hc2v[e], w);
+                }
+                continue;
+            }
+            if (o->algorithm == GPUFEC_ALG_PGAB && it >= o->pgab_start)
+                w ^= pgab_flip(o->seed, frame, (uint32_t)it, j, p24);
+            int total = gal_vote(w);
+            for (uint32_t t = 0; t < deg; t++)
+                total += gal_vote(s->hc2v[c->col_edge[b + t]]);
+            for (uint32_t t = 0; t < deg; t++) {
+                uint32_t e = c->col_edge[b + t];
+                s->hv2c[e] = galb_v2c(total, s->hc2v[e], w);
+            }
+        }
+        /* Check pass: each check returns the parity of its other inputs. */
+        for (uint32_t i = 0; i < c->m; i++) {
+            uint8_t parity = 0;
+            for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+                parity ^= s->hv2c[e];
+            for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+                s->hc2v[e] = parity ^ s->hv2c[e];
+        }
+        /* Decision from the unperturbed channel bit and all checks. */
+        for (uint32_t j = 0; j < c->n; j++) {
+            int total = gal_vote(s->w[j]);
+            for (uint32_t t = c->col_ptr[j]; t < c->col_ptr[j + 1]; t++)
+                total += gal_vote(s->hc2v[c->col_edge[t]]);
+            out[j] = gal_decide(total, s->w[j]);
+        }
+        if (o->early_termination && (*ok = syndrome_zero(c, out)))
+            return it;
+    }
+    *ok = syndrome_zero(c, out);
+    return it;
+}
+
+static gpufec_status cpu_decode(gpufec_decoder* dec, const float* llr, size_t n_frames,
+                                uint8_t* hard, int32_t* iterations, uint8_t* converged)
+{
+    const gpufec_code* c = dec->code;
+    const gpufec_decoder_opts* o = &dec->opts;
+    cpu_state* s = dec->impl;
+    const uint32_t n_tx = code_tx_length(c);
+    for (size_t f = 0; f < n_frames; f++) {
+        code_load_llr(c, llr + f * n_tx, s->llr);
+        uint8_t* out = hard + f * c->n;
+        int ok, it;
+        if (o->algorithm >= GPUFEC_ALG_GALLAGER_A)
+            it = decode_hard(c, o, s, s->frames_done, out, &ok);
+        else
+            it = decode_soft(c, o, s, out, &ok);
+        s->frames_done++;
+        if (iterations)
+            iterations[f] = it;
+        if (converged)
+            converged[f] = (uint8_t)ok;
+    }
+    return GPUFEC_OK;
+}
+
+const backend_ops cpu_backend_ops = {"cpu", cpu_create, cpu_destroy, cpu_decode};
