@@ -25,6 +25,7 @@ typedef struct {
     uint32_t max_check_degree;
     double rate;          /* k / n, over the transmitted bits */
     uint32_t qc_lifting;  /* Z of a quasi-cyclic code, 0 when no QC structure is known */
+    int structured_encoder; /* 1: linear-time encoder (QC dual-diagonal, DVB-S2); 0: generic */
 } gpufec_code_info;
 
 /* Limits the readers enforce so that no input can make them allocate without bound. */

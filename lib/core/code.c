@@ -73,53 +73,68 @@ gpufec_status code_build_graph(gpufec_code** out, uint32_t n, uint32_t m, const 
     return GPUFEC_OK;
 }
 
+gpufec_status code_set_transmission(gpufec_code* c, const uint8_t* puncture, uint32_t shortened,
+                                   gpufec_diag* diag)
+{
+    if (c->k_enc == 0)
+        return text_fail(diag, 0, "H has full column rank (%u): the code has no information bits", c->rank);
+    if (c->k_enc <= shortened)
+        return text_fail(diag, 0, "the code has %u information bits, %u shortened: none left",
+                         c->k_enc, shortened);
+    uint32_t* info_pos = malloc(((size_t)c->k_enc + 1) * sizeof *info_pos);
+    int32_t* full_src = malloc((size_t)c->n * sizeof *full_src);
+    uint32_t* tx_pos = malloc((size_t)c->n * sizeof *tx_pos);
+    if (!info_pos || !full_src || !tx_pos) {
+        free(info_pos);
+        free(full_src);
+        free(tx_pos);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    c->k = c->k_enc - shortened;
+    c->shortened = shortened;
+    memcpy(info_pos, c->enc_info_pos, (size_t)c->k * sizeof *info_pos);
+    for (uint32_t j = 0; j < c->n; j++)
+        full_src[j] = puncture && puncture[j] ? CODE_SRC_PUNCTURED : 0;
+    /* Filler bits: the last information positions, as 5G NR places them. */
+    for (uint32_t i = c->k; i < c->k_enc; i++)
+        full_src[c->enc_info_pos[i]] = CODE_SRC_KNOWN_ZERO;
+    uint32_t t = 0;
+    c->punctured = 0;
+    for (uint32_t j = 0; j < c->n; j++) {
+        if (full_src[j] == 0) {
+            tx_pos[t] = j;
+            full_src[j] = (int32_t)t++;
+        } else if (full_src[j] == CODE_SRC_PUNCTURED) {
+            c->punctured++;
+        }
+    }
+    free(c->info_pos);
+    free(c->full_src);
+    free(c->tx_pos);
+    c->info_pos = info_pos;
+    c->n_tx = t;
+    if (t == c->n) { /* nothing removed: the identity map needs no tables */
+        free(full_src);
+        free(tx_pos);
+        full_src = NULL;
+        tx_pos = NULL;
+    }
+    c->full_src = full_src;
+    c->tx_pos = tx_pos;
+    return GPUFEC_OK;
+}
+
 gpufec_status code_finish(gpufec_code* c, const uint8_t* puncture, uint32_t shortened,
                           gpufec_diag* diag)
 {
     gpufec_status st = GPUFEC_OK;
     if (!c->encode)
         st = gf2_encoder_prepare(c);
-    if (st == GPUFEC_OK && c->k_enc <= shortened)
-        st = c->k_enc == 0
-                 ? text_fail(diag, 0, "H has full column rank (%u): the code has no information bits", c->rank)
-                 : text_fail(diag, 0, "the code has %u information bits, %u shortened: none left",
-                             c->k_enc, shortened);
-    if (st == GPUFEC_OK) {
-        c->k = c->k_enc - shortened;
-        c->shortened = shortened;
-        c->info_pos = malloc(((size_t)c->k + 1) * sizeof *c->info_pos);
-        c->full_src = malloc((size_t)c->n * sizeof *c->full_src);
-        c->tx_pos = malloc((size_t)c->n * sizeof *c->tx_pos);
-        if (!c->info_pos || !c->full_src || !c->tx_pos)
-            st = GPUFEC_ERR_OUT_OF_MEMORY;
-    }
-    if (st != GPUFEC_OK) {
+    if (st == GPUFEC_OK)
+        st = code_set_transmission(c, puncture, shortened, diag);
+    if (st != GPUFEC_OK)
         code_free(c);
-        return st;
-    }
-    memcpy(c->info_pos, c->enc_info_pos, (size_t)c->k * sizeof *c->info_pos);
-    for (uint32_t j = 0; j < c->n; j++)
-        c->full_src[j] = puncture && puncture[j] ? CODE_SRC_PUNCTURED : 0;
-    for (uint32_t i = c->k; i < c->k_enc; i++)
-        c->full_src[c->enc_info_pos[i]] = CODE_SRC_KNOWN_ZERO;
-    uint32_t t = 0;
-    c->punctured = 0;
-    for (uint32_t j = 0; j < c->n; j++) {
-        if (c->full_src[j] == 0) {
-            c->tx_pos[t] = j;
-            c->full_src[j] = (int32_t)t++;
-        } else if (c->full_src[j] == CODE_SRC_PUNCTURED) {
-            c->punctured++;
-        }
-    }
-    c->n_tx = t;
-    if (t == c->n) { /* nothing removed: the identity map needs no tables */
-        free(c->full_src);
-        free(c->tx_pos);
-        c->full_src = NULL;
-        c->tx_pos = NULL;
-    }
-    return GPUFEC_OK;
+    return st;
 }
 
 gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
@@ -169,6 +184,7 @@ gpufec_status gpufec_code_get_info(const gpufec_code* c, gpufec_code_info* info)
     info->max_check_degree = c->max_check_degree;
     info->rate = (double)c->k / (double)c->n_tx;
     info->qc_lifting = c->qc_z;
+    info->structured_encoder = c->parity_rows == NULL;
     return GPUFEC_OK;
 }
 

@@ -9,6 +9,8 @@
 
 #include <gpufec/code.h>
 
+#include "text_reader.h"
+
 #define CODE_SRC_PUNCTURED (-1) /* full_src value: erasure */
 #define CODE_SRC_KNOWN_ZERO (-2) /* full_src value: shortened (filler) bit */
 
@@ -61,6 +63,11 @@ gpufec_status code_build_graph(gpufec_code** out, uint32_t n, uint32_t m, const 
  * become filler bits). Frees the code and fails when it has no information bits. */
 gpufec_status code_finish(gpufec_code* c, const uint8_t* puncture, uint32_t shortened,
                           gpufec_diag* diag);
+
+/* (Re)sets what is transmitted: puncture (0/1 per position, or NULL) and the number of filler
+ * bits. Leaves the code unchanged on failure. */
+gpufec_status code_set_transmission(gpufec_code* c, const uint8_t* puncture, uint32_t shortened,
+                                    gpufec_diag* diag);
 
 /* code_build_graph + code_finish with nothing punctured or shortened. */
 gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,

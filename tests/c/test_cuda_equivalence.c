@@ -25,6 +25,7 @@ static void compare(const char* name, gpufec_algorithm alg, double ebn0, size_t 
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     o.algorithm = alg;
+    o.schedule = GPUFEC_SCHEDULE_FLOODING; /* the CUDA backend's schedule so far */
     o.max_iterations = 25;
     o.output = GPUFEC_OUTPUT_CODEWORD;
     gpufec_decoder *cpu = NULL, *gpu = NULL;

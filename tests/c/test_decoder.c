@@ -3,7 +3,17 @@
  * batching does not change results. */
 #include "test_util.h"
 
-static const gpufec_algorithm ALGS[] = {GPUFEC_ALG_SPA, GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS};
+typedef struct {
+    gpufec_algorithm alg;
+    gpufec_schedule schedule;
+} variant;
+
+static const variant SOFT[] = {
+    {GPUFEC_ALG_SPA, GPUFEC_SCHEDULE_FLOODING}, {GPUFEC_ALG_SPA, GPUFEC_SCHEDULE_LAYERED},
+    {GPUFEC_ALG_MS, GPUFEC_SCHEDULE_FLOODING},  {GPUFEC_ALG_MS, GPUFEC_SCHEDULE_LAYERED},
+    {GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_FLOODING}, {GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED},
+    {GPUFEC_ALG_OMS, GPUFEC_SCHEDULE_FLOODING}, {GPUFEC_ALG_OMS, GPUFEC_SCHEDULE_LAYERED},
+};
 
 static int log_calls = 0;
 static void count_log(void* user, gpufec_log_level level, const char* msg)
@@ -14,13 +24,13 @@ static void count_log(void* user, gpufec_log_level level, const char* msg)
     log_calls++;
 }
 
-static gpufec_decoder* make_decoder(const gpufec_code* c, gpufec_algorithm alg, int iters,
-                                    gpufec_output out)
+static gpufec_decoder* make_decoder(const gpufec_code* c, variant v, int iters, gpufec_output out)
 {
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     o.backend = GPUFEC_BACKEND_CPU;
-    o.algorithm = alg;
+    o.algorithm = v.alg;
+    o.schedule = v.schedule;
     o.max_iterations = iters;
     o.output = out;
     gpufec_decoder* d = NULL;
@@ -59,10 +69,11 @@ static void test_code(const char* name)
     int32_t it[24], it2[24];
     uint8_t ok[24], ok2[24];
 
-    for (size_t a = 0; a < 4; a++) {
-        const char* an = gpufec_algorithm_name(ALGS[a]);
-        gpufec_decoder* d = make_decoder(c, ALGS[a], 30, GPUFEC_OUTPUT_INFO);
-        gpufec_decoder* dw = make_decoder(c, ALGS[a], 30, GPUFEC_OUTPUT_CODEWORD);
+    for (size_t a = 0; a < sizeof SOFT / sizeof *SOFT; a++) {
+        char an[64];
+        snprintf(an, sizeof an, "%s/%s", gpufec_schedule_name(SOFT[a].schedule), gpufec_algorithm_name(SOFT[a].alg));
+        gpufec_decoder* d = make_decoder(c, SOFT[a], 30, GPUFEC_OUTPUT_INFO);
+        gpufec_decoder* dw = make_decoder(c, SOFT[a], 30, GPUFEC_OUTPUT_CODEWORD);
 
         /* Noise-free: exact after one iteration. */
         make_frames(c, F, INFINITY, u, x, llr);
@@ -201,6 +212,108 @@ static void test_options(void)
     gpufec_code_destroy(c);
 }
 
+/* Hard-decision decoders on a (3,6) code: noise-free exact, any single error corrected, flags
+ * agree with syndromes, PGaB repeatable by seed. */
+static void test_hard(void)
+{
+    gpufec_code* c = open_test_code("mackay-1008-504");
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    const size_t F = 16;
+    uint8_t* u = malloc(F * info.k);
+    uint8_t* x = malloc(F * info.n);
+    uint8_t* out = malloc(F * info.n);
+    uint8_t* out2 = malloc(F * info.n);
+    float* llr = malloc(F * info.n * sizeof *llr);
+    int32_t it[16];
+    uint8_t ok[16];
+    const gpufec_algorithm hard[] = {GPUFEC_ALG_GALLAGER_A, GPUFEC_ALG_GALLAGER_B, GPUFEC_ALG_PGAB};
+    for (int a = 0; a < 3; a++) {
+        const char* an = gpufec_algorithm_name(hard[a]);
+        variant v = {hard[a], GPUFEC_SCHEDULE_AUTO};
+        gpufec_decoder* d = make_decoder(c, v, 60, GPUFEC_OUTPUT_CODEWORD);
+        gpufec_schedule sch;
+        gpufec_decoder_schedule(d, &sch);
+        CHECK(sch == GPUFEC_SCHEDULE_FLOODING, "%s: schedule %d", an, sch);
+        make_frames(c, F, INFINITY, u, x, llr);
+        gpufec_decoder_decode(d, llr, F, out, it, ok);
+        CHECK(memcmp(out, x, F * info.n) == 0, "%s: noise-free", an);
+        for (size_t f = 0; f < F; f++) {
+            size_t j = f * info.n + test_rand() % info.n;
+            llr[j] = -llr[j] * 0.1f; /* hard decoders see only the sign */
+        }
+        gpufec_decoder_decode(d, llr, F, out, it, ok);
+        CHECK(memcmp(out, x, F * info.n) == 0, "%s: single error not corrected", an);
+        /* BSC-like noise, 4% flips: flags agree with syndromes whatever happens. */
+        for (size_t i = 0; i < F * info.n; i++)
+            llr[i] = (x[i] ? -1.0f : 1.0f) * (test_uniform() < 0.04 ? -1.0f : 1.0f);
+        gpufec_decoder_decode(d, llr, F, out, it, ok);
+        for (size_t f = 0; f < F; f++) {
+            uint32_t w;
+            gpufec_code_syndrome_weight(c, out + f * info.n, &w);
+            CHECK((w == 0) == (ok[f] == 1), "%s: flag vs syndrome", an);
+        }
+        if (hard[a] == GPUFEC_ALG_PGAB) { /* a fresh context with the same seed repeats itself */
+            gpufec_decoder* d2 = make_decoder(c, v, 60, GPUFEC_OUTPUT_CODEWORD);
+            gpufec_decoder* d3 = make_decoder(c, v, 60, GPUFEC_OUTPUT_CODEWORD);
+            gpufec_decoder_decode(d2, llr, F, out, NULL, NULL);
+            gpufec_decoder_decode(d3, llr, F, out2, NULL, NULL);
+            CHECK(memcmp(out, out2, F * info.n) == 0, "pgab: same seed, different result");
+            gpufec_decoder_destroy(d2);
+            gpufec_decoder_destroy(d3);
+        }
+        gpufec_decoder_destroy(d);
+    }
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.algorithm = GPUFEC_ALG_GALLAGER_B;
+    o.schedule = GPUFEC_SCHEDULE_LAYERED;
+    gpufec_decoder* bad = NULL;
+    CHECK(gpufec_decoder_create(&bad, c, &o) == GPUFEC_ERR_UNSUPPORTED, "layered Gallager-B refused");
+    free(u);
+    free(x);
+    free(out);
+    free(out2);
+    free(llr);
+    gpufec_code_destroy(c);
+}
+
+/* Every built-in code: random information, encoder, noise-free transmitted LLRs (punctured and
+ * filler positions handled by the code), layered NMS: exact information back in one iteration. */
+static void test_all_builtin(void)
+{
+    const int quick = getenv("GPUFEC_QUICK") != NULL;
+    for (size_t i = 0; i < gpufec_code_builtin_count(); i++) {
+        const char* name = gpufec_code_builtin_name(i);
+        if (quick && strcmp(name, "regular-3-6-16000") == 0)
+            continue;
+        gpufec_code* c = open_test_code(name);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        uint8_t* u = malloc(info.k);
+        uint8_t* tx = malloc(info.n);
+        uint8_t* out = malloc(info.k);
+        float* llr = malloc(info.n * sizeof *llr);
+        for (uint32_t t = 0; t < info.k; t++)
+            u[t] = (uint8_t)(test_rand() & 1);
+        gpufec_code_encode(c, u, 1, tx);
+        for (uint32_t t = 0; t < info.n; t++)
+            llr[t] = tx[t] ? -7.0f : 7.0f;
+        variant v = {GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED};
+        gpufec_decoder* d = make_decoder(c, v, 10, GPUFEC_OUTPUT_INFO);
+        int32_t it = 0;
+        uint8_t ok = 0;
+        CHECK(gpufec_decoder_decode(d, llr, 1, out, &it, &ok) == GPUFEC_OK, "%s: decode", name);
+        CHECK(ok == 1 && memcmp(out, u, info.k) == 0, "%s: noise-free decode (ok %d, it %d)", name, ok, it);
+        gpufec_decoder_destroy(d);
+        free(u);
+        free(tx);
+        free(out);
+        free(llr);
+        gpufec_code_destroy(c);
+    }
+}
+
 int main(void)
 {
     test_rng_init();
@@ -208,5 +321,7 @@ int main(void)
     test_code("mackay-1008-504");
     test_code("wifi-648-1_2");
     test_code("WIMAX_288_576.alist");
+    test_hard();
+    test_all_builtin();
     TEST_DONE();
 }
