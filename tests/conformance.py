@@ -23,6 +23,11 @@ CASES = [
     # AFF3CT BP_FLOODING GALB: hard decisions of BPSK over AWGN
     ("MACKAY_504_1008.alist", "LDPC_N1008_K504_flooding_GALB_i200_MacKay.txt", "gallager-b",
      [], 200, [5.25, 5.5, 5.75], 0.25),
+    ("MACKAY_504_1008.alist", "LDPC_N1008_K504_flooding_GALA_i200_MacKay.txt", "gallager-a",
+     [], 200, [5.25, 5.5, 5.75], 0.25),
+    # built-in DVB-S2 short 3/4 (K=11880), AFF3CT BP_HORIZONTAL_LAYERED NMS 0.75, 10 iterations
+    ("dvbs2-short-3_4", "LDPC_N16200_K11880_hlayered_NMS_i10_DVB-S2.txt", "nms",
+     ["--schedule", "layered", "--norm", "0.75"], 10, [2.5, 2.6, 2.7], 0.1),
 ]
 
 
@@ -54,7 +59,8 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "sim.json")
             lo, hi = min(points), max(points)
-            cmd = [a.sim, "--code", os.path.join(a.data, alist), "--decoder", decoder, *flags,
+            code = os.path.join(a.data, alist) if "." in alist else alist  # file or built-in name
+            cmd = [a.sim, "--code", code, "--decoder", decoder, *flags,
                    "--iterations", str(iters), "--ebn0", f"{lo}:{hi}:{step}",
                    "--min-frame-errors", str(a.min_frame_errors), "--max-frames", "200000",
                    "--seed", "7", "--threads", threads, "--backend", "cpu", "--json", out]

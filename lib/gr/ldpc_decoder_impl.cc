@@ -20,7 +20,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                       bool output_all_bits,
                                       float llr_scale,
                                       int device,
-                                      int stats_interval)
+                                      int stats_interval,
+                                      const std::string& schedule)
 {
     return gnuradio::make_block_sptr<ldpc_decoder_impl>(code,
                                                         algorithm,
@@ -33,7 +34,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                                         output_all_bits,
                                                         llr_scale,
                                                         device,
-                                                        stats_interval);
+                                                        stats_interval,
+                                                        schedule);
 }
 
 ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
@@ -47,7 +49,8 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
                                      bool output_all_bits,
                                      float llr_scale,
                                      int device,
-                                     int stats_interval)
+                                     int stats_interval,
+                                     const std::string& schedule)
     : gr::block("ldpc_decoder",
                 gr::io_signature::make(1, 1, sizeof(float)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
@@ -60,7 +63,9 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
     gpufec_decoder_opts_default(&d_opts);
     gpufec_backend requested;
     throw_on_error(gpufec_algorithm_from_name(algorithm.c_str(), &d_opts.algorithm),
-                   "algorithm '" + algorithm + "' (spa, ms, nms, oms)");
+                   "algorithm '" + algorithm + "' (spa, ms, nms, oms, gallager-a, gallager-b, pgab)");
+    throw_on_error(gpufec_schedule_from_name(schedule.c_str(), &d_opts.schedule),
+                   "schedule '" + schedule + "' (auto, flooding, layered)");
     throw_on_error(gpufec_backend_from_name(backend.c_str(), &requested),
                    "backend '" + backend + "' (auto, cpu, cuda)");
     if (sign_convention == "positive_one")
@@ -91,10 +96,13 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
     set_output_multiple((int)d_out_len);
     set_relative_rate((uint64_t)d_out_len, (uint64_t)d_llr_len);
     message_port_register_out(pmt::mp("stats"));
-    d_logger->info("code {} (N={}, K={}), {} decoder, {} iterations, backend {}",
+    gpufec_schedule used_schedule = GPUFEC_SCHEDULE_AUTO;
+    gpufec_decoder_schedule(d_dec.get(), &used_schedule);
+    d_logger->info("code {} (N={}, K={}), {} {} decoder, {} iterations, backend {}",
                    code,
                    d_info.n,
                    d_info.k,
+                   gpufec_schedule_name(used_schedule),
                    algorithm,
                    max_iterations,
                    this->backend());

@@ -48,7 +48,8 @@ public:
                       bool output_all_bits,
                       float llr_scale,
                       int device,
-                      int stats_interval);
+                      int stats_interval,
+                      const std::string& schedule);
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,

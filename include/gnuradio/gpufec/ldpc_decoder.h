@@ -21,8 +21,10 @@ namespace gpufec {
  * multiplied by llr_scale first; SPA and offset min-sum want true LLRs (2y/sigma^2 for BPSK),
  * plain and normalised min-sum do not care about the scale.
  *
- * Parameters: algorithm "spa" | "ms" | "nms" | "oms"; backend "auto" | "cpu" | "cuda" (auto
- * falls back to the CPU, logged); norm is the NMS factor, offset the OMS offset. When
+ * Parameters: algorithm "spa" | "ms" | "nms" | "oms" | "gallager-a" | "gallager-b" | "pgab"
+ * (the last three use only the sign of each soft bit); schedule "auto" | "flooding" | "layered";
+ * backend "auto" | "cpu" | "cuda" (auto falls back to the CPU, logged); norm is the NMS factor,
+ * offset the OMS offset. When
  * stats_interval > 0, a dictionary {frames, failed_frames, mean_iterations, backend} is posted
  * on the "stats" message port every stats_interval frames.
  */
@@ -42,7 +44,8 @@ public:
                      bool output_all_bits = false,
                      float llr_scale = 1.0f,
                      int device = 0,
-                     int stats_interval = 0);
+                     int stats_interval = 0,
+                     const std::string& schedule = "auto");
 
     virtual void set_max_iterations(int max_iterations) = 0;
     virtual int max_iterations() const = 0;
