@@ -15,7 +15,8 @@ typedef struct {
     float* llr;     /* n_full sanitised channel values */
     float* app;     /* n_full posteriors */
     float* c2v;     /* edges check-to-variable messages */
-    float* v2c;     /* max_check_degree scratch */
+    float* v2c;     /* max_check_degree scratch: the check's incoming messages */
+    float* term;    /* max_check_degree scratch: their SPA tanh terms */
     uint8_t* w;     /* hard decoders: channel bits */
     uint8_t* hv2c;  /* hard decoders: variable-to-check bits, per edge */
     uint8_t* hc2v;  /* hard decoders: check-to-variable bits, per edge */
@@ -30,6 +31,7 @@ static void cpu_free(cpu_state* s)
     free(s->app);
     free(s->c2v);
     free(s->v2c);
+    free(s->term);
     free(s->w);
     free(s->hv2c);
     free(s->hc2v);
@@ -47,10 +49,11 @@ static gpufec_status cpu_create(gpufec_decoder* dec)
     s->app = malloc(n * sizeof *s->app);
     s->c2v = malloc(e * sizeof *s->c2v);
     s->v2c = malloc(((size_t)c->max_check_degree + 1) * sizeof *s->v2c);
+    s->term = malloc(((size_t)c->max_check_degree + 1) * sizeof *s->term);
     s->w = malloc(n);
     s->hv2c = malloc(e);
     s->hc2v = malloc(e);
-    if (!s->llr || !s->app || !s->c2v || !s->v2c || !s->w || !s->hv2c || !s->hc2v) {
+    if (!s->llr || !s->app || !s->c2v || !s->v2c || !s->term || !s->w || !s->hv2c || !s->hc2v) {
         cpu_free(s);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
@@ -80,10 +83,13 @@ static void update_check(const gpufec_code* c, const gpufec_decoder_opts* o, cpu
     if (o->algorithm == GPUFEC_ALG_SPA) {
         spa_acc acc;
         spa_init(&acc);
+        float* term = s->term;
+        for (uint32_t t = 0; t < d; t++) {
+            term[t] = spa_term(v[t]);
+            spa_push(&acc, term[t]);
+        }
         for (uint32_t t = 0; t < d; t++)
-            spa_push(&acc, spa_term(v[t]));
-        for (uint32_t t = 0; t < d; t++)
-            c2v[t] = spa_output(&acc, spa_term(v[t]));
+            c2v[t] = spa_output(&acc, term[t]);
     } else {
         const int mode = ms_mode(o->algorithm);
         ms_acc acc;
