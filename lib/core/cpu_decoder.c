@@ -5,6 +5,7 @@
  * edge. Flooding updates every check from the previous iteration's posteriors (v2c = app - c2v),
  * then recomputes every posterior. Layered updates the posteriors of a check's variables as soon
  * as that check is done, so later checks of the same iteration see fresher information. */
+#include "cpu_simd.h"
 #include "decoder_internal.h"
 #include "ldpc_rules.h"
 
@@ -21,6 +22,7 @@ typedef struct {
     uint8_t* hv2c;  /* hard decoders: variable-to-check bits, per edge */
     uint8_t* hc2v;  /* hard decoders: check-to-variable bits, per edge */
     uint64_t frames_done; /* numbers the frames for the PGaB random source */
+    cpu_simd_state* simd; /* vector path, when it applies */
 } cpu_state;
 
 static void cpu_free(cpu_state* s)
@@ -35,6 +37,7 @@ static void cpu_free(cpu_state* s)
     free(s->w);
     free(s->hv2c);
     free(s->hc2v);
+    cpu_simd_destroy(s->simd);
     free(s);
 }
 
@@ -57,6 +60,10 @@ static gpufec_status cpu_create(gpufec_decoder* dec)
         cpu_free(s);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
+    const gpufec_decoder_opts* o = &dec->opts;
+    if (o->cpu_simd && o->schedule == GPUFEC_SCHEDULE_LAYERED && o->algorithm >= GPUFEC_ALG_MS &&
+        o->algorithm <= GPUFEC_ALG_OMS && cpu_simd_available())
+        s->simd = cpu_simd_create(c); /* NULL (no memory): the scalar path still works */
     dec->impl = s;
     return GPUFEC_OK;
 }
@@ -219,6 +226,10 @@ static gpufec_status cpu_decode(gpufec_decoder* dec, const float* llr, size_t n_
     const gpufec_decoder_opts* o = &dec->opts;
     cpu_state* s = dec->impl;
     const uint32_t n_tx = code_tx_length(c);
+    if (s->simd) {
+        cpu_simd_decode(c, o, s->simd, llr, n_frames, hard, iterations, converged);
+        return GPUFEC_OK;
+    }
     for (size_t f = 0; f < n_frames; f++) {
         code_load_llr(c, llr + f * n_tx, s->llr);
         uint8_t* out = hard + f * c->n;

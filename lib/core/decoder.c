@@ -25,6 +25,7 @@ gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* o)
     o->pgab_p = 0.8f;
     o->pgab_start = 16;
     o->seed = 1;
+    o->cpu_simd = 1;
     return GPUFEC_OK;
 }
 

@@ -82,7 +82,55 @@ GPUFEC_HD void spa_init(spa_acc* a)
     a->zeros = 0;
 }
 
-GPUFEC_HD float spa_term(float v) { return tanhf(0.5f * v); }
+/* exp(x) for -88 < x <= 0: 2^k times a degree-6 polynomial of 2^f, f in [-1/2, 1/2];
+ * relative error about 2e-7. Portable so that CPU and GPU compute the same function cheaply
+ * (libm's expf/expm1f cost more than the rest of a check update). */
+GPUFEC_HD float ldpc_exp_neg(float x)
+{
+    float t = x * 1.44269504f;
+    float k = (float)(int)(t - 0.5f); /* round towards nearest for t <= 0 */
+    float f = t - k;
+    if (f > 0.5f) { /* keep f in [-1/2, 1/2] */
+        f -= 1.0f;
+        k += 1.0f;
+    }
+    float p = 1.0f + f * (0.69314718f + f * (0.24022651f + f * (0.05550411f +
+              f * (0.00961813f + f * (0.00133336f + f * 0.00015404f)))));
+    int ki = (int)k;
+    if (ki < -126)
+        return 0.0f;
+    union { float f; int32_t i; } u;
+    u.f = p;
+    u.i += ki * (1 << 23);
+    return u.f;
+}
+
+/* log(y) for y >= 1 (finite): y = m 2^e with m in [0.707, 1.414), log m = 2 atanh(s),
+ * s = (m-1)/(m+1), |s| <= 0.172, series to s^9; absolute error about 1e-7. */
+GPUFEC_HD float ldpc_log_ge1(float y)
+{
+    union { float f; int32_t i; } u;
+    u.f = y;
+    int e = ((u.i >> 23) & 0xff) - 127;
+    u.i = (u.i & 0x007fffff) | 0x3f800000; /* m in [1, 2) */
+    float m = u.f;
+    if (m > 1.41421356f) {
+        m *= 0.5f;
+        e += 1;
+    }
+    float s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
+    float l = 2.0f * s * (1.0f + s2 * (0.33333333f + s2 * (0.2f + s2 * (0.14285714f + s2 * 0.11111111f))));
+    return (float)e * 0.69314718f + l;
+}
+
+/* tanh(v/2) = (1 - e^-|v|) / (1 + e^-|v|), signed. Near 0 the numerator loses relative but not
+ * absolute precision, and only absolute precision matters in a product of terms <= 1. */
+GPUFEC_HD float spa_term(float v)
+{
+    float x = ldpc_exp_neg(-fminf(fabsf(v), 80.0f));
+    float t = (1.0f - x) / (1.0f + x);
+    return v < 0.0f ? -t : t;
+}
 
 GPUFEC_HD void spa_push(spa_acc* a, float t)
 {
@@ -103,8 +151,10 @@ GPUFEC_HD float spa_output(const spa_acc* a, float t)
         p = a->product;
     else
         return 0.0f;
-    p = fminf(fmaxf(p, -GPUFEC_SPA_CLAMP), GPUFEC_SPA_CLAMP);
-    return 2.0f * atanhf(p);
+    /* 2 atanh(p) = log((1 + |p|) / (1 - |p|)), signed; |p| capped where float saturates. */
+    float q = fabsf(p) < GPUFEC_SPA_CLAMP ? fabsf(p) : GPUFEC_SPA_CLAMP;
+    float r = ldpc_log_ge1((1.0f + q) / (1.0f - q));
+    return p < 0.0f ? -r : r;
 }
 
 /* Hard decision of a posterior LLR (positive means 0). */

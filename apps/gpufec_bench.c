@@ -1,0 +1,242 @@
+/* gpufec-bench: decoder throughput and latency on fresh random noisy frames.
+ * Every number is a median over --repeat timed decode calls after a warm-up call. */
+#define _POSIX_C_SOURCE 200809L
+#include <gpufec/gpufec.h>
+
+#include "sim_channel.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    const char* code;
+    gpufec_decoder_opts o;
+    int frames, repeat, threads;
+    double ebn0;
+    const char* precision;
+    const char* json;
+} bench_args;
+
+typedef struct {
+    const bench_args* a;
+    const gpufec_code* code;
+    const float* llr;
+    double* times; /* repeat entries */
+    gpufec_status st;
+    double mean_iterations;
+    pthread_barrier_t* barrier;
+} worker_ctx;
+
+static void die(const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpufec-bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void* x, const void* y)
+{
+    double a = *(const double*)x, b = *(const double*)y;
+    return (a > b) - (a < b);
+}
+
+static long parse_long(const char* s, const char* what, long lo, long hi)
+{
+    char* end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        die("%s: '%s' is not an integer in %ld..%ld", what, s, lo, hi);
+    return v;
+}
+
+static void* worker(void* arg)
+{
+    worker_ctx* w = arg;
+    const bench_args* a = w->a;
+    gpufec_decoder* dec = NULL;
+    w->st = gpufec_decoder_create(&dec, w->code, &a->o);
+    uint32_t in_len, out_len;
+    if (!w->st)
+        gpufec_decoder_frame_sizes(dec, &in_len, &out_len);
+    uint8_t* out = w->st ? NULL : malloc((size_t)a->frames * out_len);
+    int32_t* it = malloc((size_t)a->frames * sizeof *it);
+    if (!w->st && !out)
+        w->st = GPUFEC_ERR_OUT_OF_MEMORY;
+    if (!w->st) /* warm-up: allocations, caches, CUDA module load */
+        w->st = gpufec_decoder_decode(dec, w->llr, (size_t)a->frames, out, it, NULL);
+    for (int r = 0; r < a->repeat; r++) {
+        pthread_barrier_wait(w->barrier);
+        double t0 = now();
+        if (!w->st)
+            w->st = gpufec_decoder_decode(dec, w->llr, (size_t)a->frames, out, it, NULL);
+        w->times[r] = now() - t0;
+    }
+    double sum = 0;
+    for (int f = 0; !w->st && f < a->frames; f++)
+        sum += it[f];
+    w->mean_iterations = sum / a->frames;
+    gpufec_decoder_destroy(dec);
+    free(out);
+    free(it);
+    return NULL;
+}
+
+int main(int argc, char** argv)
+{
+    bench_args a;
+    memset(&a, 0, sizeof a);
+    gpufec_decoder_opts_default(&a.o);
+    a.o.early_termination = 0; /* fixed work per frame unless --early-stop */
+    a.frames = 0;
+    a.repeat = 5;
+    a.threads = 1;
+    a.ebn0 = 1.0;
+    a.precision = "fp32";
+    static const struct option opts[] = {
+        {"code", 1, 0, 'c'}, {"decoder", 1, 0, 'd'}, {"schedule", 1, 0, 's'},
+        {"iterations", 1, 0, 'i'}, {"backend", 1, 0, 'b'}, {"frames", 1, 0, 'f'},
+        {"precision", 1, 0, 'p'}, {"json", 1, 0, 'j'}, {"repeat", 1, 0, 'r'},
+        {"threads", 1, 0, 't'}, {"ebn0", 1, 0, 'e'}, {"early-stop", 0, 0, 'E'},
+        {"no-simd", 0, 0, 'S'}, {"norm", 1, 0, 'n'}, {"device", 1, 0, 'D'}, {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
+    int ch;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'c': a.code = optarg; break;
+        case 'd':
+            if (gpufec_algorithm_from_name(optarg, &a.o.algorithm))
+                die("--decoder: unknown decoder '%s'", optarg);
+            break;
+        case 's':
+            if (gpufec_schedule_from_name(optarg, &a.o.schedule))
+                die("--schedule: unknown schedule '%s'", optarg);
+            break;
+        case 'i': a.o.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000); break;
+        case 'b':
+            if (gpufec_backend_from_name(optarg, &a.o.backend))
+                die("--backend: unknown backend '%s'", optarg);
+            break;
+        case 'f': a.frames = (int)parse_long(optarg, "--frames", 1, 10000000); break;
+        case 'p': a.precision = optarg; break;
+        case 'j': a.json = optarg; break;
+        case 'r': a.repeat = (int)parse_long(optarg, "--repeat", 1, 100000); break;
+        case 't': a.threads = (int)parse_long(optarg, "--threads", 1, 256); break;
+        case 'e': a.ebn0 = atof(optarg); break;
+        case 'E': a.o.early_termination = 1; break;
+        case 'S': a.o.cpu_simd = 0; break;
+        case 'n': a.o.normalization = (float)atof(optarg); break;
+        case 'D': a.o.device = (int)parse_long(optarg, "--device", 0, 64); break;
+        case 'h':
+            puts("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"
+                 "       [--backend auto|cpu|cuda] [--frames N] [--precision fp32] [--threads N]\n"
+                 "       [--repeat N] [--ebn0 DB] [--early-stop] [--no-simd] [--json FILE]");
+            return 0;
+        default: die("unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!a.code)
+        die("--code is required");
+    if (strcmp(a.precision, "fp32") != 0)
+        die("--precision %s: this build decodes in fp32 only", a.precision);
+    gpufec_code* code = NULL;
+    gpufec_diag diag = {0, ""};
+    gpufec_status st = gpufec_code_open(&code, a.code, &diag);
+    if (st)
+        die("--code %s: %s", a.code, diag.message[0] ? diag.message : gpufec_status_str(st));
+    gpufec_code_info info;
+    gpufec_code_get_info(code, &info);
+
+    gpufec_decoder* probe = NULL;
+    if ((st = gpufec_decoder_create(&probe, code, &a.o)))
+        die("decoder: %s", gpufec_status_str(st));
+    gpufec_backend used;
+    gpufec_schedule sched;
+    gpufec_decoder_backend(probe, &used);
+    gpufec_decoder_schedule(probe, &sched);
+    gpufec_decoder_destroy(probe);
+    a.o.backend = used;
+    a.o.schedule = sched;
+    if (a.frames == 0)
+        a.frames = used == GPUFEC_BACKEND_CUDA ? 4096 : 64;
+
+    /* Fresh random codewords over BPSK/AWGN. */
+    uint8_t* u = malloc((size_t)a.frames * info.k);
+    uint8_t* x = malloc((size_t)a.frames * info.n);
+    float* llr = malloc((size_t)a.frames * info.n * sizeof *llr);
+    if (!u || !x || !llr)
+        die("out of memory for %d frames", a.frames);
+    sim_rng rng;
+    sim_rng_seed(&rng, (uint64_t)time(NULL), 1, 2);
+    for (size_t i = 0; i < (size_t)a.frames * info.k; i++)
+        u[i] = (uint8_t)(sim_rng_next(&rng) >> 63);
+    gpufec_code_encode(code, u, (size_t)a.frames, x);
+    sim_awgn_bpsk(&rng, x, (size_t)a.frames * info.n, 1.0 / (2.0 * info.rate * pow(10.0, a.ebn0 / 10.0)), llr);
+
+    pthread_barrier_t barrier;
+    pthread_barrier_init(&barrier, NULL, (unsigned)a.threads);
+    worker_ctx* w = calloc((size_t)a.threads, sizeof *w);
+    pthread_t* th = calloc((size_t)a.threads, sizeof *th);
+    for (int t = 0; t < a.threads; t++) {
+        w[t] = (worker_ctx){&a, code, llr, calloc((size_t)a.repeat, sizeof(double)), GPUFEC_OK, 0, &barrier};
+        pthread_create(&th[t], NULL, worker, &w[t]);
+    }
+    for (int t = 0; t < a.threads; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < a.threads; t++)
+        if (w[t].st)
+            die("decode failed: %s", gpufec_status_str(w[t].st));
+    /* Wall time of a round is the slowest thread's. */
+    double* round = calloc((size_t)a.repeat, sizeof *round);
+    for (int r = 0; r < a.repeat; r++)
+        for (int t = 0; t < a.threads; t++)
+            round[r] = fmax(round[r], w[t].times[r]);
+    qsort(round, (size_t)a.repeat, sizeof *round, cmp_double);
+    const double med = round[a.repeat / 2];
+    const double frames_total = (double)a.frames * a.threads;
+    const double coded = frames_total * info.n / med / 1e9, infob = frames_total * info.k / med / 1e9;
+    printf("code %s N=%u K=%u | %s %s %d it%s | backend %s | %d frames x %d thread(s) | fp32\n",
+           a.code, info.n, info.k, gpufec_schedule_name(sched), gpufec_algorithm_name(a.o.algorithm),
+           a.o.max_iterations, a.o.early_termination ? " (early stop)" : "", gpufec_backend_name(used),
+           a.frames, a.threads);
+    printf("coded %.4f Gb/s | info %.4f Gb/s | batch latency %.3f ms | per frame %.2f us | mean it %.2f | "
+           "transfers included | simd %s\n",
+           coded, infob, med * 1e3, med * 1e6 / a.frames, w[0].mean_iterations,
+           a.o.cpu_simd ? "auto" : "off");
+    if (a.json) {
+        FILE* f = fopen(a.json, "w");
+        if (!f)
+            die("--json: cannot write '%s'", a.json);
+        fprintf(f,
+                "{\"code\": \"%s\", \"n\": %u, \"k\": %u, \"decoder\": \"%s\", \"schedule\": \"%s\", "
+                "\"iterations\": %d, \"early_stop\": %s, \"backend\": \"%s\", \"frames\": %d, \"threads\": %d, "
+                "\"precision\": \"%s\", \"cpu_simd\": %d, \"repeat\": %d, \"coded_gbps\": %.6f, \"info_gbps\": %.6f, "
+                "\"batch_latency_ms\": %.6f, \"frame_latency_us\": %.4f, \"mean_iterations\": %.3f, "
+                "\"transfers_included\": true}\n",
+                a.code, info.n, info.k, gpufec_algorithm_name(a.o.algorithm), gpufec_schedule_name(sched),
+                a.o.max_iterations, a.o.early_termination ? "true" : "false", gpufec_backend_name(used),
+                a.frames, a.threads, a.precision, a.o.cpu_simd, a.repeat, coded, infob, med * 1e3,
+                med * 1e6 / a.frames, w[0].mean_iterations);
+        fclose(f);
+    }
+    return 0;
+}
