@@ -28,7 +28,8 @@ typedef struct {
     const bench_args* a;
     const gpufec_code* code;
     const float* llr;
-    double* times; /* repeat entries */
+    double* times;  /* repeat entries: wall time of the decode call */
+    double* ktimes; /* repeat entries: GPU kernel time inside it (0 on the CPU) */
     gpufec_status st;
     double mean_iterations;
     pthread_barrier_t* barrier;
@@ -77,7 +78,9 @@ static void* worker(void* arg)
     uint32_t in_len, out_len;
     if (!w->st)
         gpufec_decoder_frame_sizes(dec, &in_len, &out_len);
-    uint8_t* out = w->st ? NULL : malloc((size_t)a->frames * out_len);
+    uint8_t* out = NULL;
+    if (!w->st) /* pinned when the CUDA backend is there, so output copies are asynchronous */
+        gpufec_host_alloc((void**)&out, (size_t)a->frames * out_len);
     int32_t* it = malloc((size_t)a->frames * sizeof *it);
     if (!w->st && !out)
         w->st = GPUFEC_ERR_OUT_OF_MEMORY;
@@ -89,13 +92,14 @@ static void* worker(void* arg)
         if (!w->st)
             w->st = gpufec_decoder_decode(dec, w->llr, (size_t)a->frames, out, it, NULL);
         w->times[r] = now() - t0;
+        gpufec_decoder_kernel_seconds(dec, &w->ktimes[r]);
     }
     double sum = 0;
     for (int f = 0; !w->st && f < a->frames; f++)
         sum += it[f];
     w->mean_iterations = sum / a->frames;
     gpufec_decoder_destroy(dec);
-    free(out);
+    gpufec_host_free(out);
     free(it);
     return NULL;
 }
@@ -182,7 +186,8 @@ int main(int argc, char** argv)
     /* Fresh random codewords over BPSK/AWGN. */
     uint8_t* u = malloc((size_t)a.frames * info.k);
     uint8_t* x = malloc((size_t)a.frames * info.n);
-    float* llr = malloc((size_t)a.frames * info.n * sizeof *llr);
+    float* llr = NULL;
+    gpufec_host_alloc((void**)&llr, (size_t)a.frames * info.n * sizeof *llr);
     if (!u || !x || !llr)
         die("out of memory for %d frames", a.frames);
     sim_rng rng;
@@ -197,7 +202,8 @@ int main(int argc, char** argv)
     worker_ctx* w = calloc((size_t)a.threads, sizeof *w);
     pthread_t* th = calloc((size_t)a.threads, sizeof *th);
     for (int t = 0; t < a.threads; t++) {
-        w[t] = (worker_ctx){&a, code, llr, calloc((size_t)a.repeat, sizeof(double)), GPUFEC_OK, 0, &barrier};
+        w[t] = (worker_ctx){&a, code, llr, calloc((size_t)a.repeat, sizeof(double)),
+                            calloc((size_t)a.repeat, sizeof(double)), GPUFEC_OK, 0, &barrier};
         pthread_create(&th[t], NULL, worker, &w[t]);
     }
     for (int t = 0; t < a.threads; t++)
@@ -212,6 +218,11 @@ int main(int argc, char** argv)
             round[r] = fmax(round[r], w[t].times[r]);
     qsort(round, (size_t)a.repeat, sizeof *round, cmp_double);
     const double med = round[a.repeat / 2];
+    qsort(w[0].ktimes, (size_t)a.repeat, sizeof(double), cmp_double);
+    const double kmed = w[0].ktimes[a.repeat / 2];
+    double d2d = 0, h2d = 0;
+    if (used == GPUFEC_BACKEND_CUDA && gpufec_cuda_bandwidth(a.o.device, &d2d, &h2d) != GPUFEC_OK)
+        d2d = h2d = 0;
     const double frames_total = (double)a.frames * a.threads;
     const double coded = frames_total * info.n / med / 1e9, infob = frames_total * info.k / med / 1e9;
     printf("code %s N=%u K=%u | %s %s %d it%s | backend %s | %d frames x %d thread(s) | fp32\n",
@@ -222,6 +233,18 @@ int main(int argc, char** argv)
            "transfers included | simd %s\n",
            coded, infob, med * 1e3, med * 1e6 / a.frames, w[0].mean_iterations,
            a.o.cpu_simd ? "auto" : "off");
+    /* LLR input rate in GB/s: what the decoder consumes, comparable with the copy ceilings. */
+    const double llr_gbs = frames_total * info.n * 4.0 / med / 1e9;
+    double kcoded = 0, kllr = 0;
+    if (used == GPUFEC_BACKEND_CUDA && kmed > 0) {
+        kcoded = (double)a.frames * info.n / kmed / 1e9;
+        kllr = (double)a.frames * info.n * 4.0 / kmed / 1e9;
+        printf("kernel-only coded %.4f Gb/s (%.3f ms per batch) | LLR rate kernel-only %.1f GB/s, with "
+               "transfers %.1f GB/s\n", kcoded, kmed * 1e3, kllr, llr_gbs);
+        printf("ceilings on this device: D2D copy %.1f GB/s (read+write), pinned H2D %.1f GB/s | with "
+               "transfers = %.0f%% of the H2D bound | kernel-only LLR rate = %.0f%% of D2D\n",
+               d2d, h2d, h2d > 0 ? 100.0 * llr_gbs / h2d : 0.0, d2d > 0 ? 100.0 * kllr / d2d : 0.0);
+    }
     if (a.json) {
         FILE* f = fopen(a.json, "w");
         if (!f)
@@ -231,11 +254,14 @@ int main(int argc, char** argv)
                 "\"iterations\": %d, \"early_stop\": %s, \"backend\": \"%s\", \"frames\": %d, \"threads\": %d, "
                 "\"precision\": \"%s\", \"cpu_simd\": %d, \"repeat\": %d, \"coded_gbps\": %.6f, \"info_gbps\": %.6f, "
                 "\"batch_latency_ms\": %.6f, \"frame_latency_us\": %.4f, \"mean_iterations\": %.3f, "
-                "\"transfers_included\": true}\n",
+                "\"transfers_included\": true, \"kernel_coded_gbps\": %.6f, \"kernel_batch_ms\": %.6f, "
+                "\"llr_gbytes_per_s\": %.4f, \"d2d_gbps\": %.2f, \"h2d_pinned_gbps\": %.2f, "
+                "\"h2d_bound_fraction\": %.4f}\n",
                 a.code, info.n, info.k, gpufec_algorithm_name(a.o.algorithm), gpufec_schedule_name(sched),
                 a.o.max_iterations, a.o.early_termination ? "true" : "false", gpufec_backend_name(used),
                 a.frames, a.threads, a.precision, a.o.cpu_simd, a.repeat, coded, infob, med * 1e3,
-                med * 1e6 / a.frames, w[0].mean_iterations);
+                med * 1e6 / a.frames, w[0].mean_iterations, kcoded, kmed * 1e3, llr_gbs, d2d, h2d,
+                h2d > 0 ? llr_gbs / h2d : 0.0);
         fclose(f);
     }
     return 0;

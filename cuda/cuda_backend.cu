@@ -1,12 +1,18 @@
-/* CUDA backend: flooding-schedule BP (SPA / MS / NMS / OMS) for any H.
+/* CUDA backend: layered (default) and flooding BP for any H, batched and pipelined.
  *
- * Layout: every per-variable and per-edge array is interleaved over the frames of a batch,
- * x[index * B + frame], so a warp handles 32 frames of the same check or variable and every
- * load is coalesced. Early termination runs on the device: a converged frame is marked inactive
- * and skipped by later launches, and the host synchronises once per batch, not per iteration. */
+ * A decode call is cut into chunks of at most B frames. Two slots, each with its own stream and
+ * device buffers, alternate: while one slot's kernel runs, the other slot's input copy can run;
+ * the output copy of chunk k is enqueued after chunk k+1's work, so that copies from pageable
+ * memory (which block the host) do not serialise the pipeline. With pinned host memory
+ * (gpufec_host_alloc) all copies are asynchronous. Early termination runs on the device.
+ *
+ * Flooding layout: per-variable and per-edge arrays interleaved over the frames of a chunk,
+ * x[index * B + frame], so a warp handles 32 frames of one check or variable (coalesced).
+ * Layered: see layered_kernel.cuh. */
 extern "C" {
 #include "decoder_internal.h"
 }
+#include "layered_kernel.cuh"
 #include "ldpc_rules.h"
 
 #include <cuda_runtime.h>
@@ -17,14 +23,30 @@ extern "C" {
 
 namespace {
 
-struct cuda_state {
-    uint32_t B; /* frames per batch (capacity) */
+struct slot {
     cudaStream_t stream;
-    uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge;
-    int32_t* full_src; /* NULL: every position transmitted in order */
-    float *in, *llr, *app, *c2v;
-    uint8_t *out, *active, *conv, *synd;
+    cudaEvent_t k0, k1; /* around the chunk's kernels */
+    float* in;          /* n_tx * B */
+    float* c2v;         /* edges * B */
+    uint8_t* out;       /* n * B */
     int32_t* iters;
+    uint8_t* conv;
+    float *llr, *app;   /* flooding only: n * B */
+    uint8_t *active, *synd;
+    uint32_t nf;        /* frames of the chunk in flight (0: none) */
+    uint8_t* dst_hard;  /* where its results go */
+    int32_t* dst_iters;
+    uint8_t* dst_conv;
+};
+
+struct cuda_state {
+    uint32_t B; /* frames per chunk */
+    int layered, half, threads;
+    size_t smem;
+    uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge, *layer_ptr, *layer_rows;
+    int32_t* full_src; /* NULL: every position transmitted in order */
+    slot slots[2];
+    float kernel_ms; /* of the last decode call */
 };
 
 __global__ void k_load(const float* __restrict__ in, const int32_t* __restrict__ full_src,
@@ -161,25 +183,23 @@ void free_state(cuda_state* s)
 {
     if (!s)
         return;
-    void* ptrs[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->full_src, s->in, s->llr, s->app,
-                    s->c2v, s->out, s->active, s->conv, s->synd, s->iters};
+    void* ptrs[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->layer_ptr, s->layer_rows, s->full_src};
     for (void* p : ptrs)
         if (p)
             cudaFree(p);
-    if (s->stream)
-        cudaStreamDestroy(s->stream);
+    for (slot& q : s->slots) {
+        void* sp[] = {q.in, q.c2v, q.out, q.iters, q.conv, q.llr, q.app, q.active, q.synd};
+        for (void* p : sp)
+            if (p)
+                cudaFree(p);
+        if (q.k0)
+            cudaEventDestroy(q.k0);
+        if (q.k1)
+            cudaEventDestroy(q.k1);
+        if (q.stream)
+            cudaStreamDestroy(q.stream);
+    }
     free(s);
-}
-
-uint32_t choose_batch(const gpufec_code* c, uint32_t requested)
-{
-    if (requested)
-        return requested;
-    /* Fill the GPU: about 512 MiB of message storage, at least one warp, at most 8192 frames. */
-    size_t per_frame = (size_t)4 * (c->edges + 3 * (size_t)c->n) + c->n + 16;
-    size_t b = ((size_t)512 << 20) / per_frame;
-    b = b < 32 ? 32 : b > 8192 ? 8192 : b;
-    return (uint32_t)(b & ~(size_t)31);
 }
 
 template <typename T> cudaError_t dev_alloc(T** p, size_t count)
@@ -187,42 +207,102 @@ template <typename T> cudaError_t dev_alloc(T** p, size_t count)
     return cudaMalloc((void**)p, (count ? count : 1) * sizeof(T));
 }
 
+template <typename T> cudaError_t upload(T** p, const T* src, size_t count)
+{
+    cudaError_t e = dev_alloc(p, count);
+    return e != cudaSuccess ? e : cudaMemcpy(*p, src, count * sizeof(T), cudaMemcpyHostToDevice);
+}
+
+uint32_t choose_batch(const gpufec_code* c, uint32_t requested)
+{
+    if (requested)
+        return requested;
+    /* About 1 GiB of buffers per slot; at least a warp, at most 16384 frames. */
+    size_t per_frame = (size_t)4 * (c->edges + 3 * (size_t)c->n) + 2 * (size_t)c->n + 16;
+    size_t b = ((size_t)1 << 30) / per_frame;
+    b = b < 32 ? 32 : b > 16384 ? 16384 : b;
+    return (uint32_t)(b & ~(size_t)31);
+}
+
+/* Chooses layered (float or half posteriors in shared memory) or flooding. */
+void choose_kernel(gpufec_decoder* dec, cuda_state* s)
+{
+    const gpufec_code* c = dec->code;
+    s->layered = 0;
+    if (dec->opts.schedule != GPUFEC_SCHEDULE_LAYERED)
+        return;
+    int optin = 0;
+    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dec->opts.device);
+    if ((size_t)c->n * 4 <= (size_t)optin) {
+        s->half = 0;
+        s->smem = (size_t)c->n * 4;
+    } else if ((size_t)c->n * 2 <= (size_t)optin) {
+        s->half = 1;
+        s->smem = (size_t)c->n * 2;
+    } else {
+        decoder_log(dec, GPUFEC_LOG_WARNING,
+                    "N=%u does not fit the layered kernel's shared memory (%d bytes); using flooding",
+                    c->n, optin);
+        dec->opts.schedule = GPUFEC_SCHEDULE_FLOODING;
+        return;
+    }
+    s->layered = 1;
+    uint32_t t = 32;
+    while (t < c->max_layer_rows && t < 512)
+        t *= 2;
+    s->threads = (int)t;
+}
+
+template <typename AppT, bool SPA> cudaError_t allow_smem(size_t bytes)
+{
+    return cudaFuncSetAttribute(k_layered<AppT, SPA>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
 gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
 {
     const gpufec_code* c = dec->code;
     CU(cudaSetDevice(dec->opts.device), "cudaSetDevice");
-    CU(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    choose_kernel(dec, s);
     const size_t B = s->B, n = c->n, m = c->m, E = c->edges;
-    CU(dev_alloc(&s->row_ptr, m + 1), "cudaMalloc");
-    CU(dev_alloc(&s->edge_var, E), "cudaMalloc");
-    CU(dev_alloc(&s->col_ptr, n + 1), "cudaMalloc");
-    CU(dev_alloc(&s->col_edge, E), "cudaMalloc");
-    CU(dev_alloc(&s->in, n * B), "cudaMalloc");
-    CU(dev_alloc(&s->llr, n * B), "cudaMalloc");
-    CU(dev_alloc(&s->app, n * B), "cudaMalloc");
-    CU(dev_alloc(&s->c2v, E * B), "cudaMalloc");
-    CU(dev_alloc(&s->out, n * B), "cudaMalloc");
-    CU(dev_alloc(&s->active, B), "cudaMalloc");
-    CU(dev_alloc(&s->conv, B), "cudaMalloc");
-    CU(dev_alloc(&s->synd, B), "cudaMalloc");
-    CU(dev_alloc(&s->iters, B), "cudaMalloc");
-    CU(cudaMemcpy(s->row_ptr, c->row_ptr, (m + 1) * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
-    CU(cudaMemcpy(s->edge_var, c->edge_var, E * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
-    CU(cudaMemcpy(s->col_ptr, c->col_ptr, (n + 1) * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
-    CU(cudaMemcpy(s->col_edge, c->col_edge, E * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
-    CU(cudaMemset(s->synd, 0, B), "cudaMemset");
-    if (c->full_src) {
-        CU(dev_alloc(&s->full_src, n), "cudaMalloc");
-        CU(cudaMemcpy(s->full_src, c->full_src, n * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
+    CU(upload(&s->row_ptr, c->row_ptr, m + 1), "upload");
+    CU(upload(&s->edge_var, c->edge_var, E), "upload");
+    CU(upload(&s->col_ptr, c->col_ptr, n + 1), "upload");
+    CU(upload(&s->col_edge, c->col_edge, E), "upload");
+    CU(upload(&s->layer_ptr, c->layer_ptr, (size_t)c->n_layers + 1), "upload");
+    CU(upload(&s->layer_rows, c->layer_rows, m), "upload");
+    if (c->full_src)
+        CU(upload(&s->full_src, c->full_src, n), "upload");
+    for (slot& q : s->slots) {
+        CU(cudaStreamCreateWithFlags(&q.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        CU(cudaEventCreate(&q.k0), "cudaEventCreate");
+        CU(cudaEventCreate(&q.k1), "cudaEventCreate");
+        CU(dev_alloc(&q.in, (size_t)c->n_tx * B), "cudaMalloc");
+        CU(dev_alloc(&q.c2v, E * B), "cudaMalloc");
+        CU(dev_alloc(&q.out, n * B), "cudaMalloc");
+        CU(dev_alloc(&q.iters, B), "cudaMalloc");
+        CU(dev_alloc(&q.conv, B), "cudaMalloc");
+        if (!s->layered) {
+            CU(dev_alloc(&q.llr, n * B), "cudaMalloc");
+            CU(dev_alloc(&q.app, n * B), "cudaMalloc");
+            CU(dev_alloc(&q.active, B), "cudaMalloc");
+            CU(dev_alloc(&q.synd, B), "cudaMalloc");
+            CU(cudaMemset(q.synd, 0, B), "cudaMemset");
+        }
+    }
+    if (s->layered) {
+        const bool spa = dec->opts.algorithm == GPUFEC_ALG_SPA;
+        cudaError_t e = s->half ? (spa ? allow_smem<__half, true>(s->smem) : allow_smem<__half, false>(s->smem))
+                                : (spa ? allow_smem<float, true>(s->smem) : allow_smem<float, false>(s->smem));
+        CU(e, "cudaFuncSetAttribute");
     }
     return GPUFEC_OK;
 }
 
 gpufec_status cuda_create(gpufec_decoder* dec)
 {
-    if (dec->opts.algorithm > GPUFEC_ALG_OMS || dec->opts.schedule != GPUFEC_SCHEDULE_FLOODING) {
-        decoder_log(dec, GPUFEC_LOG_WARNING, "the CUDA backend has no %s %s decoder yet",
-                    gpufec_schedule_name(dec->opts.schedule), gpufec_algorithm_name(dec->opts.algorithm));
+    if (dec->opts.algorithm > GPUFEC_ALG_OMS) {
+        decoder_log(dec, GPUFEC_LOG_WARNING, "the CUDA backend has no %s decoder yet",
+                    gpufec_algorithm_name(dec->opts.algorithm));
         return GPUFEC_ERR_UNSUPPORTED;
     }
     cuda_state* s = (cuda_state*)calloc(1, sizeof *s);
@@ -235,9 +315,10 @@ gpufec_status cuda_create(gpufec_decoder* dec)
         return st;
     }
     dec->impl = s;
-    dec->preferred_batch = s->B;
-    decoder_log(dec, GPUFEC_LOG_INFO, "CUDA decoder on device %d, batch %u frames",
-                dec->opts.device, s->B);
+    dec->preferred_batch = (size_t)s->B * 2;
+    decoder_log(dec, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s, chunks of %u frames",
+                dec->opts.device, s->layered ? "layered, posteriors in shared memory" : "flooding",
+                s->layered && s->half ? " (fp16)" : "", s->B);
     return GPUFEC_OK;
 }
 
@@ -247,42 +328,64 @@ void cuda_destroy(gpufec_decoder* dec)
     dec->impl = NULL;
 }
 
-gpufec_status cuda_decode_batch(gpufec_decoder* dec, const float* llr, uint32_t nf, uint8_t* hard,
-                                int32_t* iterations, uint8_t* converged)
+/* Enqueues copy-in and kernels of one chunk on slot q. */
+gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const float* llr, uint32_t nf)
 {
-    cuda_state* s = (cuda_state*)dec->impl;
     const gpufec_code* c = dec->code;
     const gpufec_decoder_opts* o = &dec->opts;
     const uint32_t n = c->n, B = s->B;
-    const unsigned T = 128;
-    const size_t total = (size_t)n * nf;
-    const dim3 grid_f((nf + 63) / 64), blk_f(64);
-    CU(cudaMemcpyAsync(s->in, llr, (size_t)c->n_tx * nf * sizeof(float), cudaMemcpyHostToDevice, s->stream), "copy in");
-    k_load<<<(unsigned)((total + T - 1) / T), T, 0, s->stream>>>(s->in, s->full_src, s->llr, s->app,
-                                                                  s->active, s->conv, s->iters, n,
-                                                                  c->n_tx, B, nf);
-    CU(cudaMemsetAsync(s->c2v, 0, (size_t)c->edges * B * sizeof(float), s->stream), "cudaMemset");
-    for (int it = 0; it < o->max_iterations; it++) {
-        const int last = it + 1 == o->max_iterations;
-        k_checks<<<dim3(grid_f.x, c->m), blk_f, 0, s->stream>>>(
-            s->row_ptr, s->edge_var, s->app, s->c2v, s->active, c->m, B, nf, (int)o->algorithm,
-            o->normalization, o->offset);
-        k_vars<<<dim3(grid_f.x, n), blk_f, 0, s->stream>>>(s->col_ptr, s->col_edge, s->llr, s->c2v,
-                                                           s->app, s->active, B, nf);
-        if (o->early_termination || last)
-            k_syndrome<<<dim3(grid_f.x, c->m), blk_f, 0, s->stream>>>(s->row_ptr, s->edge_var,
-                                                                      s->app, s->active, s->synd, B, nf);
-        k_retire<<<grid_f, blk_f, 0, s->stream>>>(s->active, s->conv, s->synd, s->iters, nf,
-                                                  o->early_termination, last);
+    CU(cudaMemcpyAsync(q.in, llr, (size_t)c->n_tx * nf * sizeof(float), cudaMemcpyDefault, q.stream), "copy in");
+    CU(cudaEventRecord(q.k0, q.stream), "event");
+    if (s->layered) {
+        layered_args a = {s->row_ptr, s->edge_var, s->layer_ptr, s->layer_rows, s->full_src, n, c->m,
+                          c->edges, c->n_tx, c->n_layers, q.in, q.c2v, q.out, q.iters, q.conv,
+                          o->max_iterations, o->early_termination, (int)o->algorithm,
+                          o->normalization, o->offset};
+        const bool spa = o->algorithm == GPUFEC_ALG_SPA;
+        if (s->half && spa)
+            k_layered<__half, true><<<nf, s->threads, s->smem, q.stream>>>(a);
+        else if (s->half)
+            k_layered<__half, false><<<nf, s->threads, s->smem, q.stream>>>(a);
+        else if (spa)
+            k_layered<float, true><<<nf, s->threads, s->smem, q.stream>>>(a);
+        else
+            k_layered<float, false><<<nf, s->threads, s->smem, q.stream>>>(a);
+    } else {
+        const unsigned T = 128;
+        const size_t total = (size_t)n * nf;
+        const dim3 grid_f((nf + 63) / 64), blk_f(64);
+        k_load<<<(unsigned)((total + T - 1) / T), T, 0, q.stream>>>(q.in, s->full_src, q.llr, q.app, q.active,
+                                                                    q.conv, q.iters, n, c->n_tx, B, nf);
+        CU(cudaMemsetAsync(q.c2v, 0, (size_t)c->edges * B * sizeof(float), q.stream), "cudaMemset");
+        for (int it = 0; it < o->max_iterations; it++) {
+            const int last = it + 1 == o->max_iterations;
+            k_checks<<<dim3(grid_f.x, c->m), blk_f, 0, q.stream>>>(s->row_ptr, s->edge_var, q.app, q.c2v,
+                                                                 q.active, c->m, B, nf, (int)o->algorithm,
+                                                                 o->normalization, o->offset);
+            k_vars<<<dim3(grid_f.x, n), blk_f, 0, q.stream>>>(s->col_ptr, s->col_edge, q.llr, q.c2v, q.app,
+                                                            q.active, B, nf);
+            if (o->early_termination || last)
+                k_syndrome<<<dim3(grid_f.x, c->m), blk_f, 0, q.stream>>>(s->row_ptr, s->edge_var, q.app,
+                                                                       q.active, q.synd, B, nf);
+            k_retire<<<grid_f, blk_f, 0, q.stream>>>(q.active, q.conv, q.synd, q.iters, nf,
+                                                     o->early_termination, last);
+        }
+        k_store<<<(unsigned)((total + T - 1) / T), T, 0, q.stream>>>(q.app, q.out, n, B, nf);
     }
     CU(cudaGetLastError(), "kernel launch");
-    k_store<<<(unsigned)((total + T - 1) / T), T, 0, s->stream>>>(s->app, s->out, n, B, nf);
-    CU(cudaMemcpyAsync(hard, s->out, total, cudaMemcpyDeviceToHost, s->stream), "copy out");
-    if (iterations)
-        CU(cudaMemcpyAsync(iterations, s->iters, nf * sizeof(int32_t), cudaMemcpyDeviceToHost, s->stream), "copy out");
-    if (converged)
-        CU(cudaMemcpyAsync(converged, s->conv, nf, cudaMemcpyDeviceToHost, s->stream), "copy out");
-    CU(cudaStreamSynchronize(s->stream), "decode");
+    CU(cudaEventRecord(q.k1, q.stream), "event");
+    q.nf = nf;
+    return GPUFEC_OK;
+}
+
+gpufec_status enqueue_results(gpufec_decoder* dec, slot& q)
+{
+    const uint32_t n = dec->code->n;
+    CU(cudaMemcpyAsync(q.dst_hard, q.out, (size_t)n * q.nf, cudaMemcpyDefault, q.stream), "copy out");
+    if (q.dst_iters)
+        CU(cudaMemcpyAsync(q.dst_iters, q.iters, q.nf * sizeof(int32_t), cudaMemcpyDefault, q.stream), "copy out");
+    if (q.dst_conv)
+        CU(cudaMemcpyAsync(q.dst_conv, q.conv, q.nf, cudaMemcpyDefault, q.stream), "copy out");
     return GPUFEC_OK;
 }
 
@@ -292,14 +395,43 @@ gpufec_status cuda_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
     cuda_state* s = (cuda_state*)dec->impl;
     const gpufec_code* c = dec->code;
     CU(cudaSetDevice(dec->opts.device), "cudaSetDevice");
-    for (size_t f = 0; f < n_frames; f += s->B) {
+    slot* prev = NULL;
+    int k = 0;
+    float kernel_ms = 0.0f;
+    for (size_t f = 0; f < n_frames; f += s->B, k++) {
+        slot& q = s->slots[k & 1];
+        if (q.nf) { /* this slot's previous chunk: its kernel time, before reuse */
+            CU(cudaEventSynchronize(q.k1), "sync");
+            float ms = 0.0f;
+            cudaEventElapsedTime(&ms, q.k0, q.k1);
+            kernel_ms += ms;
+        }
         uint32_t nf = (uint32_t)(n_frames - f < s->B ? n_frames - f : s->B);
-        gpufec_status st = cuda_decode_batch(dec, llr + f * c->n_tx, nf, hard + f * c->n,
-                                             iterations ? iterations + f : NULL,
-                                             converged ? converged + f : NULL);
+        q.dst_hard = hard + f * c->n;
+        q.dst_iters = iterations ? iterations + f : NULL;
+        q.dst_conv = converged ? converged + f : NULL;
+        gpufec_status st = enqueue_chunk(dec, s, q, llr + f * c->n_tx, nf);
+        if (st == GPUFEC_OK && prev)
+            st = enqueue_results(dec, *prev);
+        if (st != GPUFEC_OK)
+            return st;
+        prev = &q;
+    }
+    if (prev) {
+        gpufec_status st = enqueue_results(dec, *prev);
         if (st != GPUFEC_OK)
             return st;
     }
+    for (slot& q : s->slots) {
+        CU(cudaStreamSynchronize(q.stream), "decode");
+        if (q.nf) {
+            float ms = 0.0f;
+            cudaEventElapsedTime(&ms, q.k0, q.k1);
+            kernel_ms += ms;
+            q.nf = 0;
+        }
+    }
+    s->kernel_ms = kernel_ms;
     return GPUFEC_OK;
 }
 
@@ -319,6 +451,11 @@ extern "C" int cuda_backend_probe(int device, char* why, size_t why_len)
         return 0;
     }
     return 1;
+}
+
+extern "C" double cuda_backend_kernel_seconds(const gpufec_decoder* dec)
+{
+    return ((const cuda_state*)dec->impl)->kernel_ms * 1e-3;
 }
 
 extern "C" const backend_ops cuda_backend_ops = {"cuda", cuda_create, cuda_destroy, cuda_decode};

@@ -5,7 +5,7 @@ B=${1:-build}
 OUT=${OUT:-/tmp/gpufec-out}
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
-(cd "$B" && GPUFEC_TEST_DATA=$PWD/../tests/data ctest --output-on-failure -L core -LE conformance) 2>&1 | tee "$OUT/ctest.txt"
+(cd "$B" && GPUFEC_TEST_DATA=$PWD/../tests/data GPUFEC_QUICK=1 ctest --output-on-failure -L core -LE conformance -E sim_cli) 2>&1 | tee "$OUT/ctest.txt"
 GPUFEC_TEST_DATA=$PWD/tests/data "$B/tests/c/test_cuda_equivalence" 2>&1 | tail -15
 if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
@@ -14,7 +14,4 @@ if command -v compute-sanitizer >/dev/null; then
     echo "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_$tool.txt" | tail -1)"
   done
 fi
-for alg in nms spa; do
-  "$B/apps/gpufec-sim" --code mackay-8000-4000 --decoder $alg --iterations 10 --ebn0 3:3:1 \
-     --max-frames 16384 --batch 4096 --no-early-stop --backend cuda --json "$OUT/sim_$alg.json" | tail -1
-done
+OUT_DIR="$OUT" bash benchmarks/run_gpu.sh "$B"

@@ -105,6 +105,19 @@ GPUFEC_API gpufec_status gpufec_schedule_from_name(const char* name, gpufec_sche
 GPUFEC_API const char* gpufec_backend_name(gpufec_backend backend);
 GPUFEC_API gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* backend);
 
+/* Seconds the GPU kernels of the last decode call ran (sum over its chunks, copies excluded);
+ * 0 for the CPU backend. */
+GPUFEC_API gpufec_status gpufec_decoder_kernel_seconds(const gpufec_decoder* dec, double* seconds);
+
+/* Page-locked host memory when the CUDA backend is available (copies from it are asynchronous
+ * and reach the PCIe ceiling), plain malloc otherwise. Free with gpufec_host_free. */
+GPUFEC_API gpufec_status gpufec_host_alloc(void** ptr, size_t bytes);
+GPUFEC_API gpufec_status gpufec_host_free(void* ptr);
+
+/* Measures the device's copy ceilings: device-to-device copy (bytes read + written per second)
+ * and host-to-device from pinned memory, in GB/s. GPUFEC_ERR_NO_DEVICE without CUDA. */
+GPUFEC_API gpufec_status gpufec_cuda_bandwidth(int device, double* d2d_gbps, double* h2d_gbps);
+
 /* 1 when this library was built with CUDA and at least one GPU is usable now, else 0. */
 GPUFEC_API int gpufec_cuda_available(void);
 

@@ -23,7 +23,73 @@ void code_free(gpufec_code* c)
     free(c->full_src);
     free(c->tx_pos);
     free(c->info_pos);
+    free(c->layer_ptr);
+    free(c->layer_rows);
     free(c);
+}
+
+gpufec_status code_make_layers(gpufec_code* c)
+{
+    const uint32_t m = c->m;
+    uint32_t* layer_of = malloc(((size_t)m + 1) * sizeof *layer_of);
+    c->layer_ptr = calloc((size_t)m + 2, sizeof *c->layer_ptr);
+    c->layer_rows = malloc(((size_t)m + 1) * sizeof *c->layer_rows);
+    if (!layer_of || !c->layer_ptr || !c->layer_rows) {
+        free(layer_of);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t layers = 0;
+    if (c->qc_z) {
+        for (uint32_t i = 0; i < m; i++)
+            layer_of[i] = i / c->qc_z;
+        layers = c->qc_mb;
+    } else {
+        /* Greedy: each row joins the first layer none of whose rows shares a variable with it.
+         * last[j] = the last layer that used variable j, per layer tested in increasing order,
+         * so a 64-bit mask per variable covers the layers [base, base + 64). */
+        uint64_t* used = calloc((size_t)c->n, sizeof *used);
+        uint32_t base = 0;
+        if (!used) {
+            free(layer_of);
+            return GPUFEC_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t i = 0; i < m; i++) {
+            uint64_t busy = 0;
+            for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+                busy |= used[c->edge_var[e]];
+            if (busy == ~0ull) { /* 64 layers full: open a new window of layers */
+                base += 64;
+                memset(used, 0, (size_t)c->n * sizeof *used);
+                busy = 0;
+            }
+            uint32_t l = (uint32_t)__builtin_ctzll(~busy);
+            for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+                used[c->edge_var[e]] |= 1ull << l;
+            layer_of[i] = base + l;
+            if (base + l + 1 > layers)
+                layers = base + l + 1;
+        }
+        free(used);
+    }
+    for (uint32_t i = 0; i < m; i++)
+        c->layer_ptr[layer_of[i] + 1]++;
+    for (uint32_t l = 0; l < layers; l++)
+        c->layer_ptr[l + 1] += c->layer_ptr[l];
+    uint32_t* fill = calloc((size_t)layers + 1, sizeof *fill);
+    if (!fill) {
+        free(layer_of);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    c->max_layer_rows = 0;
+    for (uint32_t i = 0; i < m; i++)
+        c->layer_rows[c->layer_ptr[layer_of[i]] + fill[layer_of[i]]++] = i;
+    for (uint32_t l = 0; l < layers; l++)
+        if (fill[l] > c->max_layer_rows)
+            c->max_layer_rows = fill[l];
+    c->n_layers = layers;
+    free(fill);
+    free(layer_of);
+    return GPUFEC_OK;
 }
 
 gpufec_status code_build_graph(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
@@ -130,6 +196,8 @@ gpufec_status code_finish(gpufec_code* c, const uint8_t* puncture, uint32_t shor
     gpufec_status st = GPUFEC_OK;
     if (!c->encode)
         st = gf2_encoder_prepare(c);
+    if (st == GPUFEC_OK)
+        st = code_make_layers(c);
     if (st == GPUFEC_OK)
         st = code_set_transmission(c, puncture, shortened, diag);
     if (st != GPUFEC_OK)

@@ -48,6 +48,14 @@ struct gpufec_code {
     uint32_t n_tx;
     int32_t* full_src;
     uint32_t* tx_pos; /* n_tx full positions in transmitted order (NULL: identity) */
+    /* Layers for the layered schedule: sets of rows sharing no variable, so the rows of a layer
+     * can be updated in parallel and any order within a layer gives the same result. QC codes:
+     * the block rows; others: greedy colouring in row order. Rows of layer l are
+     * layer_rows[layer_ptr[l] .. layer_ptr[l+1]-1]. */
+    uint32_t n_layers, max_layer_rows;
+    uint32_t* layer_ptr;
+    uint32_t* layer_rows;
+
     uint32_t k;       /* information bits carried: k_enc minus shortened ones */
     uint32_t* info_pos; /* k positions of the carried information bits */
     uint32_t punctured, shortened;
@@ -74,6 +82,9 @@ gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32
                          const uint32_t* col_rows, gpufec_diag* diag);
 
 void code_free(gpufec_code* c);
+
+/* Computes layer_ptr/layer_rows (done by code_finish). */
+gpufec_status code_make_layers(gpufec_code* c);
 
 /* Computes enc_info_pos/parity_pos/parity_rows/k_enc/rank/encode from H. */
 gpufec_status gf2_encoder_prepare(gpufec_code* code);

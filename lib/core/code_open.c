@@ -50,7 +50,9 @@ static gpufec_status open_builtin(gpufec_code** out, const builtin_code* b, gpuf
         return gpufec_code_from_qc_text(out, text, b->length, b->param, diag);
     case BUILTIN_DVBS2:
         st = dvbs2_code_from_table(out, text, b->length, b->param, diag);
-        return st ? st : code_set_transmission(*out, NULL, 0, diag);
+        if (st == GPUFEC_OK && (st = code_finish(*out, NULL, 0, diag)) != GPUFEC_OK)
+            *out = NULL; /* code_finish freed it */
+        return st;
     case BUILTIN_NR: {
         const builtin_code* sets = find_entry("_5gnr-sets", strlen("_5gnr-sets"));
         if (!sets)

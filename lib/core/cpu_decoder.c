@@ -143,8 +143,9 @@ static int decode_soft(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_s
     int it = 0;
     *ok = 0;
     while (it < o->max_iterations) {
-        for (uint32_t i = 0; i < c->m; i++)
-            update_check(c, o, s, i, layered);
+        /* Layered: rows in layer order, the order the CUDA backend's layers imply. */
+        for (uint32_t r = 0; r < c->m; r++)
+            update_check(c, o, s, layered ? c->layer_rows[r] : r, layered);
         if (!layered)
             update_variables(c, s);
         for (uint32_t j = 0; j < c->n; j++)

@@ -86,7 +86,8 @@ SIMD_FN static void layered_pass(const gpufec_code* c, const gpufec_decoder_opts
     const int mode = o->algorithm == GPUFEC_ALG_NMS ? 1 : o->algorithm == GPUFEC_ALG_OMS ? 2 : 0;
     const v8f scale = (v8f){0} + o->normalization, offset = (v8f){0} + o->offset, zero = {0};
     const v8f inf = (v8f){0} + INFINITY;
-    for (uint32_t i = 0; i < c->m; i++) {
+    for (uint32_t r = 0; r < c->m; r++) {
+        const uint32_t i = c->layer_rows[r];
         const uint32_t b = c->row_ptr[i], d = c->row_ptr[i + 1] - b;
         const uint32_t* var = c->edge_var + b;
         v8f* c2v = s->c2v + b;

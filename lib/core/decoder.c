@@ -72,7 +72,59 @@ static gpufec_schedule resolve_schedule(const gpufec_decoder_opts* o, gpufec_bac
         return GPUFEC_SCHEDULE_FLOODING;
     if (o->schedule != GPUFEC_SCHEDULE_AUTO)
         return o->schedule;
-    return b == GPUFEC_BACKEND_CUDA ? GPUFEC_SCHEDULE_FLOODING : GPUFEC_SCHEDULE_LAYERED;
+    (void)b; /* both backends have layered for SPA and the min-sum family */
+    return GPUFEC_SCHEDULE_LAYERED;
+}
+
+gpufec_status gpufec_decoder_kernel_seconds(const gpufec_decoder* dec, double* seconds)
+{
+    if (!dec || !seconds)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *seconds = 0.0;
+#ifdef GPUFEC_HAVE_CUDA
+    if (dec->backend == GPUFEC_BACKEND_CUDA)
+        *seconds = cuda_backend_kernel_seconds(dec);
+#endif
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_host_alloc(void** ptr, size_t bytes)
+{
+    if (!ptr)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+#ifdef GPUFEC_HAVE_CUDA
+    char why[8];
+    if (cuda_backend_probe(0, why, sizeof why) && cuda_util_host_alloc(ptr, bytes) == 0)
+        return GPUFEC_OK;
+#endif
+    *ptr = malloc(bytes ? bytes : 1);
+    return *ptr ? GPUFEC_OK : GPUFEC_ERR_OUT_OF_MEMORY;
+}
+
+gpufec_status gpufec_host_free(void* ptr)
+{
+#ifdef GPUFEC_HAVE_CUDA
+    char why[8];
+    if (ptr && cuda_backend_probe(0, why, sizeof why) && cuda_util_host_free(ptr) == 0)
+        return GPUFEC_OK; /* it was page-locked; otherwise it came from malloc */
+#endif
+    free(ptr);
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_cuda_bandwidth(int device, double* d2d_gbps, double* h2d_gbps)
+{
+    if (!d2d_gbps || !h2d_gbps)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+#ifdef GPUFEC_HAVE_CUDA
+    char why[8];
+    if (!cuda_backend_probe(device, why, sizeof why))
+        return GPUFEC_ERR_NO_DEVICE;
+    return cuda_util_bandwidth(device, d2d_gbps, h2d_gbps) == 0 ? GPUFEC_OK : GPUFEC_ERR_DEVICE;
+#else
+    (void)device;
+    return GPUFEC_ERR_NO_DEVICE;
+#endif
 }
 
 int gpufec_cuda_available(void)

@@ -30,6 +30,10 @@ extern const backend_ops cpu_backend_ops;
 #ifdef GPUFEC_HAVE_CUDA
 extern const backend_ops cuda_backend_ops;
 int cuda_backend_probe(int device, char* why, size_t why_len);
+double cuda_backend_kernel_seconds(const gpufec_decoder* dec);
+int cuda_util_host_alloc(void** p, size_t bytes);
+int cuda_util_host_free(void* p);
+int cuda_util_bandwidth(int device, double* d2d_gbps, double* h2d_gbps);
 #endif
 
 void decoder_log(const gpufec_decoder* dec, gpufec_log_level level, const char* fmt, ...)

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Standard GPU benchmark set of docs/performance.md. Runs on the GPU machine against a build tree
+# (default ./build); writes one JSON per row and a markdown table into OUT_DIR (default $OUT or
+# ./bench-out). Usage: bash benchmarks/run_gpu.sh [BUILD_DIR]
+set -uo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-$top/build}
+out=${OUT_DIR:-${OUT:-$top/bench-out}}
+mkdir -p "$out"
+bench="$build/apps/gpufec-bench"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+table="$out/gpu_table.md"
+{
+  echo "GPU: $gpu; date $(date -u +%F); early stop off; fp32 LLR input; \"with transfers\" = pinned host buffers, H2D + kernels + D2H of hard decisions, two-stream pipeline."
+  echo
+  echo "| # | code | decoder | it | frames | coded Gb/s with transfers | % of H2D bound | kernel-only coded Gb/s | per frame (us) | command |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
+} > "$table"
+row() { # id, args...
+  local id=$1; shift
+  "$bench" --json "$out/$id.json" "$@" > "$out/$id.txt" 2>&1 || { echo "| $id | FAILED: $(tail -1 "$out/$id.txt") |" >> "$table"; return; }
+  python3 - "$out/$id.json" "$id" "$*" >> "$table" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+print(f"| {sys.argv[2]} | {j['code']} | {j['schedule']} {j['decoder']} | {j['iterations']} | {j['frames']} | "
+      f"{j['coded_gbps']:.2f} | {100*j['h2d_bound_fraction']:.0f}% | {j['kernel_coded_gbps']:.2f} | "
+      f"{j['frame_latency_us']:.2f} | `gpufec-bench {sys.argv[3]}` |")
+PY
+}
+row dvbs2_nms10      --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096
+row dvbs2_nms10_fl   --code dvbs2-normal-1_2 --decoder nms --schedule flooding --iterations 10 --backend cuda --frames 4096
+row nr_nms10         --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192
+row nr_nms10_single  --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 1 --repeat 21
+row dvbs2_spa50_fl   --code dvbs2-normal-1_2 --decoder spa --schedule flooding --iterations 50 --backend cuda --frames 2048 --repeat 3
+row dvbs2_spa50_lay  --code dvbs2-normal-1_2 --decoder spa --schedule layered --iterations 50 --backend cuda --frames 2048 --repeat 3
+row c2_ms50_fl       --code ccsds-c2 --decoder ms --schedule flooding --iterations 50 --backend cuda --frames 8192 --repeat 3
+row c2_nms50_lay     --code ccsds-c2 --decoder nms --schedule layered --iterations 50 --backend cuda --frames 8192 --repeat 3
+row cpu_spa50        --code dvbs2-normal-1_2 --decoder spa --schedule flooding --iterations 50 --backend cpu --frames 2 --repeat 3
+cat "$table"
+grep -h "ceilings" "$out"/dvbs2_nms10.txt

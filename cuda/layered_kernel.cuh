@@ -1,0 +1,118 @@
+/* Layered belief propagation on the GPU: one thread block per frame, the frame's posteriors in
+ * shared memory, the rows of a layer (rows sharing no variable) spread over the block's threads,
+ * a barrier between layers. All iterations, the early-termination test and the hard decisions
+ * run in one launch: no host synchronisation per iteration.
+ *
+ * Rows of a layer are independent, so the result equals the CPU's sequential layered schedule in
+ * layer order; with float posteriors the min-sum family is bit-exact with it. AppT = __half
+ * stores the posteriors in 16 bits for codes whose float posteriors do not fit in shared
+ * memory (DVB-S2 normal frames), at a documented accuracy cost. */
+#ifndef GPUFEC_LAYERED_KERNEL_CUH
+#define GPUFEC_LAYERED_KERNEL_CUH
+
+#include <cuda_fp16.h>
+
+extern "C" {
+#include "code_internal.h"
+}
+#include "ldpc_rules.h"
+
+struct layered_args {
+    const uint32_t* row_ptr;
+    const uint32_t* edge_var;
+    const uint32_t* layer_ptr;
+    const uint32_t* layer_rows;
+    const int32_t* full_src; /* NULL: all transmitted */
+    uint32_t n, m, edges, n_tx, n_layers;
+    const float* in;  /* nf * n_tx, frame-major */
+    float* c2v;       /* nf * edges */
+    uint8_t* out;     /* nf * n */
+    int32_t* iters;
+    uint8_t* conv;
+    int max_iterations, early, algorithm;
+    float scale, offset;
+};
+
+__device__ __forceinline__ float app_load(const float* a, uint32_t j) { return a[j]; }
+__device__ __forceinline__ float app_load(const __half* a, uint32_t j) { return __half2float(a[j]); }
+__device__ __forceinline__ void app_store(float* a, uint32_t j, float v) { a[j] = v; }
+__device__ __forceinline__ void app_store(__half* a, uint32_t j, float v)
+{
+    a[j] = __float2half(fminf(fmaxf(v, -65000.0f), 65000.0f));
+}
+
+template <typename AppT, bool SPA>
+__global__ void __launch_bounds__(512) k_layered(layered_args a)
+{
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    AppT* app = reinterpret_cast<AppT*>(smem_raw);
+    const uint32_t f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
+    const float* in = a.in + (size_t)f * a.n_tx;
+    float* c2v = a.c2v + (size_t)f * a.edges;
+    for (uint32_t j = tid; j < a.n; j += nt) {
+        int32_t src = a.full_src ? a.full_src[j] : (int32_t)j;
+        float v = src >= 0 ? ldpc_sanitize_llr(in[src]) : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
+        app_store(app, j, v);
+    }
+    for (uint32_t e = tid; e < a.edges; e += nt)
+        c2v[e] = 0.0f;
+    __syncthreads();
+    const int mode = a.algorithm == GPUFEC_ALG_NMS ? 1 : a.algorithm == GPUFEC_ALG_OMS ? 2 : 0;
+    int it = 0, ok = 0;
+    while (it < a.max_iterations) {
+        for (uint32_t l = 0; l < a.n_layers; l++) {
+            const uint32_t r_end = a.layer_ptr[l + 1];
+            for (uint32_t r = a.layer_ptr[l] + tid; r < r_end; r += nt) {
+                const uint32_t i = a.layer_rows[r], b = a.row_ptr[i], e_end = a.row_ptr[i + 1];
+                if (SPA) {
+                    spa_acc acc;
+                    spa_init(&acc);
+                    for (uint32_t e = b; e < e_end; e++)
+                        spa_push(&acc, spa_term(app_load(app, a.edge_var[e]) - c2v[e]));
+                    for (uint32_t e = b; e < e_end; e++) {
+                        const uint32_t j = a.edge_var[e];
+                        float v = app_load(app, j) - c2v[e];
+                        float c = spa_output(&acc, spa_term(v));
+                        c2v[e] = c;
+                        app_store(app, j, v + c);
+                    }
+                } else {
+                    ms_acc acc;
+                    ms_init(&acc);
+                    for (uint32_t e = b; e < e_end; e++)
+                        ms_push(&acc, app_load(app, a.edge_var[e]) - c2v[e], e - b);
+                    for (uint32_t e = b; e < e_end; e++) {
+                        const uint32_t j = a.edge_var[e];
+                        float v = app_load(app, j) - c2v[e];
+                        float c = ms_output(&acc, v, e - b, mode, a.scale, a.offset);
+                        c2v[e] = c;
+                        app_store(app, j, v + c);
+                    }
+                }
+            }
+            __syncthreads();
+        }
+        it++;
+        if (a.early || it == a.max_iterations) {
+            int bad = 0;
+            for (uint32_t i = tid; i < a.m && !bad; i += nt) {
+                uint32_t parity = 0;
+                for (uint32_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; e++)
+                    parity ^= ldpc_hard_bit(app_load(app, a.edge_var[e]));
+                bad = (int)parity;
+            }
+            ok = !__syncthreads_or(bad);
+            if (a.early && ok)
+                break;
+        }
+    }
+    uint8_t* out = a.out + (size_t)f * a.n;
+    for (uint32_t j = tid; j < a.n; j += nt)
+        out[j] = ldpc_hard_bit(app_load(app, j));
+    if (tid == 0) {
+        a.iters[f] = it;
+        a.conv[f] = (uint8_t)ok;
+    }
+}
+
+#endif
