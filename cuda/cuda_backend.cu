@@ -41,7 +41,9 @@ struct slot {
 
 struct cuda_state {
     uint32_t B; /* frames per chunk */
-    int layered, half, threads;
+    int layered, half, warp, c2v_smem, threads;
+    int info_out; /* the kernels write information bits (OUTPUT_INFO) instead of codewords */
+    uint32_t* info_pos;
     size_t smem;
     uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge, *layer_ptr, *layer_rows;
     int32_t* full_src; /* NULL: every position transmitted in order */
@@ -163,6 +165,16 @@ __global__ void k_store(const float* __restrict__ app, uint8_t* __restrict__ out
     out[idx] = ldpc_hard_bit(app[(size_t)j * B + f]);
 }
 
+__global__ void k_store_info(const float* __restrict__ app, const uint32_t* __restrict__ info_pos,
+                             uint8_t* __restrict__ out, uint32_t k, uint32_t B, uint32_t nf)
+{
+    size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (size_t)k * nf)
+        return;
+    uint32_t f = (uint32_t)(idx / k), t = (uint32_t)(idx % k);
+    out[idx] = ldpc_hard_bit(app[(size_t)info_pos[t] * B + f]);
+}
+
 gpufec_status map_error(const gpufec_decoder* dec, cudaError_t err, const char* what)
 {
     if (err == cudaSuccess)
@@ -183,7 +195,8 @@ void free_state(cuda_state* s)
 {
     if (!s)
         return;
-    void* ptrs[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->layer_ptr, s->layer_rows, s->full_src};
+    void* ptrs[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->layer_ptr, s->layer_rows, s->full_src,
+                    s->info_pos};
     for (void* p : ptrs)
         if (p)
             cudaFree(p);
@@ -233,9 +246,15 @@ void choose_kernel(gpufec_decoder* dec, cuda_state* s)
         return;
     int optin = 0;
     cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dec->opts.device);
-    if ((size_t)c->n * 4 <= (size_t)optin) {
+    const size_t app32 = ((size_t)c->n * 4 + 15) & ~(size_t)15, msgs = (size_t)c->edges * 4;
+    s->c2v_smem = 0;
+    if (app32 + msgs <= (size_t)optin) { /* everything on chip */
         s->half = 0;
-        s->smem = (size_t)c->n * 4;
+        s->c2v_smem = 1;
+        s->smem = app32 + msgs;
+    } else if (app32 <= (size_t)optin) {
+        s->half = 0;
+        s->smem = app32;
     } else if ((size_t)c->n * 2 <= (size_t)optin) {
         s->half = 1;
         s->smem = (size_t)c->n * 2;
@@ -247,15 +266,59 @@ void choose_kernel(gpufec_decoder* dec, cuda_state* s)
         return;
     }
     s->layered = 1;
-    uint32_t t = 32;
-    while (t < c->max_layer_rows && t < 512)
-        t *= 2;
-    s->threads = (int)t;
+    /* Long rows: a warp per row (lanes over edges); short rows: a thread per row. */
+    s->warp = c->edges >= 12u * c->m;
+    if (s->warp) {
+        uint32_t w = c->max_layer_rows < 16 ? c->max_layer_rows : 16;
+        s->threads = (int)(32 * (w ? w : 1));
+    } else {
+        uint32_t t = 32;
+        while (t < c->max_layer_rows && t < 512)
+            t *= 2;
+        s->threads = (int)t;
+    }
 }
 
-template <typename AppT, bool SPA> cudaError_t allow_smem(size_t bytes)
+/* Instantiation chosen at run time from the four kernel switches. */
+template <typename AppT, bool SPA, bool WARP, bool SM> struct layered_kernel {
+    static cudaError_t allow(size_t bytes)
+    {
+        return cudaFuncSetAttribute(k_layered<AppT, SPA, WARP, SM>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    }
+    static void launch(const layered_args& a, uint32_t nf, int threads, size_t smem, cudaStream_t st)
+    {
+        k_layered<AppT, SPA, WARP, SM><<<nf, threads, smem, st>>>(a);
+    }
+};
+
+template <typename AppT, bool SPA, bool WARP>
+cudaError_t layered_dispatch(const cuda_state* s, const layered_args* a, uint32_t nf, cudaStream_t st)
 {
-    return cudaFuncSetAttribute(k_layered<AppT, SPA>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (s->c2v_smem) {
+        if (!a)
+            return layered_kernel<AppT, SPA, WARP, true>::allow(s->smem);
+        layered_kernel<AppT, SPA, WARP, true>::launch(*a, nf, s->threads, s->smem, st);
+    } else {
+        if (!a)
+            return layered_kernel<AppT, SPA, WARP, false>::allow(s->smem);
+        layered_kernel<AppT, SPA, WARP, false>::launch(*a, nf, s->threads, s->smem, st);
+    }
+    return cudaSuccess;
+}
+
+/* a == NULL: only raise the kernel's shared-memory limit (at creation). */
+cudaError_t layered_run(const cuda_state* s, bool spa, const layered_args* a, uint32_t nf, cudaStream_t st)
+{
+    if (s->half)
+        return spa ? (s->warp ? layered_dispatch<__half, true, true>(s, a, nf, st)
+                              : layered_dispatch<__half, true, false>(s, a, nf, st))
+                   : (s->warp ? layered_dispatch<__half, false, true>(s, a, nf, st)
+                              : layered_dispatch<__half, false, false>(s, a, nf, st));
+    return spa ? (s->warp ? layered_dispatch<float, true, true>(s, a, nf, st)
+                          : layered_dispatch<float, true, false>(s, a, nf, st))
+               : (s->warp ? layered_dispatch<float, false, true>(s, a, nf, st)
+                          : layered_dispatch<float, false, false>(s, a, nf, st));
 }
 
 gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
@@ -272,12 +335,16 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
     CU(upload(&s->layer_rows, c->layer_rows, m), "upload");
     if (c->full_src)
         CU(upload(&s->full_src, c->full_src, n), "upload");
+    s->info_out = dec->opts.output == GPUFEC_OUTPUT_INFO;
+    if (s->info_out)
+        CU(upload(&s->info_pos, c->info_pos, c->k), "upload");
     for (slot& q : s->slots) {
         CU(cudaStreamCreateWithFlags(&q.stream, cudaStreamNonBlocking), "cudaStreamCreate");
         CU(cudaEventCreate(&q.k0), "cudaEventCreate");
         CU(cudaEventCreate(&q.k1), "cudaEventCreate");
         CU(dev_alloc(&q.in, (size_t)c->n_tx * B), "cudaMalloc");
-        CU(dev_alloc(&q.c2v, E * B), "cudaMalloc");
+        if (!s->c2v_smem)
+            CU(dev_alloc(&q.c2v, E * B), "cudaMalloc");
         CU(dev_alloc(&q.out, n * B), "cudaMalloc");
         CU(dev_alloc(&q.iters, B), "cudaMalloc");
         CU(dev_alloc(&q.conv, B), "cudaMalloc");
@@ -289,12 +356,8 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
             CU(cudaMemset(q.synd, 0, B), "cudaMemset");
         }
     }
-    if (s->layered) {
-        const bool spa = dec->opts.algorithm == GPUFEC_ALG_SPA;
-        cudaError_t e = s->half ? (spa ? allow_smem<__half, true>(s->smem) : allow_smem<__half, false>(s->smem))
-                                : (spa ? allow_smem<float, true>(s->smem) : allow_smem<float, false>(s->smem));
-        CU(e, "cudaFuncSetAttribute");
-    }
+    if (s->layered)
+        CU(layered_run(s, dec->opts.algorithm == GPUFEC_ALG_SPA, NULL, 0, 0), "cudaFuncSetAttribute");
     return GPUFEC_OK;
 }
 
@@ -316,9 +379,11 @@ gpufec_status cuda_create(gpufec_decoder* dec)
     }
     dec->impl = s;
     dec->preferred_batch = (size_t)s->B * 2;
-    decoder_log(dec, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s, chunks of %u frames",
+    dec->backend_writes_info = 1;
+    decoder_log(dec, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s%s, %d threads per frame, chunks of %u frames",
                 dec->opts.device, s->layered ? "layered, posteriors in shared memory" : "flooding",
-                s->layered && s->half ? " (fp16)" : "", s->B);
+                s->layered && s->half ? " (fp16)" : "", s->c2v_smem ? ", messages in shared memory" : "",
+                s->warp ? ", a warp per row" : "", s->layered ? s->threads : 64, s->B);
     return GPUFEC_OK;
 }
 
@@ -337,19 +402,11 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
     CU(cudaMemcpyAsync(q.in, llr, (size_t)c->n_tx * nf * sizeof(float), cudaMemcpyDefault, q.stream), "copy in");
     CU(cudaEventRecord(q.k0, q.stream), "event");
     if (s->layered) {
-        layered_args a = {s->row_ptr, s->edge_var, s->layer_ptr, s->layer_rows, s->full_src, n, c->m,
-                          c->edges, c->n_tx, c->n_layers, q.in, q.c2v, q.out, q.iters, q.conv,
-                          o->max_iterations, o->early_termination, (int)o->algorithm,
-                          o->normalization, o->offset};
-        const bool spa = o->algorithm == GPUFEC_ALG_SPA;
-        if (s->half && spa)
-            k_layered<__half, true><<<nf, s->threads, s->smem, q.stream>>>(a);
-        else if (s->half)
-            k_layered<__half, false><<<nf, s->threads, s->smem, q.stream>>>(a);
-        else if (spa)
-            k_layered<float, true><<<nf, s->threads, s->smem, q.stream>>>(a);
-        else
-            k_layered<float, false><<<nf, s->threads, s->smem, q.stream>>>(a);
+        layered_args a = {s->info_out ? s->info_pos : NULL, c->k, s->row_ptr, s->edge_var, s->layer_ptr,
+                          s->layer_rows, s->full_src, n, c->m, c->edges, c->n_tx, c->n_layers, q.in, q.c2v,
+                          q.out, q.iters, q.conv, o->max_iterations, o->early_termination,
+                          (int)o->algorithm, o->normalization, o->offset};
+        layered_run(s, o->algorithm == GPUFEC_ALG_SPA, &a, nf, q.stream);
     } else {
         const unsigned T = 128;
         const size_t total = (size_t)n * nf;
@@ -370,7 +427,11 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
             k_retire<<<grid_f, blk_f, 0, q.stream>>>(q.active, q.conv, q.synd, q.iters, nf,
                                                      o->early_termination, last);
         }
-        k_store<<<(unsigned)((total + T - 1) / T), T, 0, q.stream>>>(q.app, q.out, n, B, nf);
+        if (s->info_out)
+            k_store_info<<<(unsigned)(((size_t)c->k * nf + T - 1) / T), T, 0, q.stream>>>(q.app, s->info_pos,
+                                                                                         q.out, c->k, B, nf);
+        else
+            k_store<<<(unsigned)((total + T - 1) / T), T, 0, q.stream>>>(q.app, q.out, n, B, nf);
     }
     CU(cudaGetLastError(), "kernel launch");
     CU(cudaEventRecord(q.k1, q.stream), "event");
@@ -380,8 +441,9 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
 
 gpufec_status enqueue_results(gpufec_decoder* dec, slot& q)
 {
-    const uint32_t n = dec->code->n;
-    CU(cudaMemcpyAsync(q.dst_hard, q.out, (size_t)n * q.nf, cudaMemcpyDefault, q.stream), "copy out");
+    const cuda_state* s = (const cuda_state*)dec->impl;
+    const uint32_t len = s->info_out ? dec->code->k : dec->code->n;
+    CU(cudaMemcpyAsync(q.dst_hard, q.out, (size_t)len * q.nf, cudaMemcpyDefault, q.stream), "copy out");
     if (q.dst_iters)
         CU(cudaMemcpyAsync(q.dst_iters, q.iters, q.nf * sizeof(int32_t), cudaMemcpyDefault, q.stream), "copy out");
     if (q.dst_conv)
@@ -407,7 +469,7 @@ gpufec_status cuda_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
             kernel_ms += ms;
         }
         uint32_t nf = (uint32_t)(n_frames - f < s->B ? n_frames - f : s->B);
-        q.dst_hard = hard + f * c->n;
+        q.dst_hard = hard + f * (s->info_out ? c->k : c->n);
         q.dst_iters = iterations ? iterations + f : NULL;
         q.dst_conv = converged ? converged + f : NULL;
         gpufec_status st = enqueue_chunk(dec, s, q, llr + f * c->n_tx, nf);

@@ -18,6 +18,8 @@ extern "C" {
 #include "ldpc_rules.h"
 
 struct layered_args {
+    const uint32_t* info_pos; /* k positions: write information bits only; NULL: whole codeword */
+    uint32_t k;
     const uint32_t* row_ptr;
     const uint32_t* edge_var;
     const uint32_t* layer_ptr;
@@ -41,14 +43,63 @@ __device__ __forceinline__ void app_store(__half* a, uint32_t j, float v)
     a[j] = __float2half(fminf(fmaxf(v, -65000.0f), 65000.0f));
 }
 
+/* One row of a layer by a whole warp: lanes take edges lane, lane+32, ...; the accumulators
+ * are combined with shuffles (ms_merge keeps the sequential rule's result). */
 template <typename AppT, bool SPA>
+__device__ __forceinline__ void row_warp(const layered_args& a, AppT* app, float* c2v, uint32_t b,
+                                         uint32_t e_end, uint32_t lane, int mode)
+{
+    const unsigned full = 0xffffffffu;
+    if (SPA) {
+        spa_acc acc;
+        spa_init(&acc);
+        for (uint32_t e = b + lane; e < e_end; e += 32)
+            spa_push(&acc, spa_term(app_load(app, a.edge_var[e]) - c2v[e]));
+        for (int off = 16; off; off >>= 1) {
+            acc.product *= __shfl_xor_sync(full, acc.product, off);
+            acc.zeros += __shfl_xor_sync(full, acc.zeros, off);
+        }
+        for (uint32_t e = b + lane; e < e_end; e += 32) {
+            const uint32_t j = a.edge_var[e];
+            float v = app_load(app, j) - c2v[e];
+            float c = spa_output(&acc, spa_term(v));
+            c2v[e] = c;
+            app_store(app, j, v + c);
+        }
+    } else {
+        ms_acc acc;
+        ms_init(&acc);
+        for (uint32_t e = b + lane; e < e_end; e += 32)
+            ms_push(&acc, app_load(app, a.edge_var[e]) - c2v[e], e - b);
+        for (int off = 16; off; off >>= 1) {
+            ms_acc o;
+            o.min1 = __shfl_xor_sync(full, acc.min1, off);
+            o.min2 = __shfl_xor_sync(full, acc.min2, off);
+            o.arg1 = __shfl_xor_sync(full, acc.arg1, off);
+            o.parity = __shfl_xor_sync(full, acc.parity, off);
+            ms_merge(&acc, &o);
+        }
+        for (uint32_t e = b + lane; e < e_end; e += 32) {
+            const uint32_t j = a.edge_var[e];
+            float v = app_load(app, j) - c2v[e];
+            float c = ms_output(&acc, v, e - b, mode, a.scale, a.offset);
+            c2v[e] = c;
+            app_store(app, j, v + c);
+        }
+    }
+}
+
+/* WARP: a warp per row (long rows) instead of a thread per row. C2V_SMEM: the check messages
+ * live in shared memory after the posteriors (codes small enough), else in global memory. */
+template <typename AppT, bool SPA, bool WARP, bool C2V_SMEM>
 __global__ void __launch_bounds__(512) k_layered(layered_args a)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     AppT* app = reinterpret_cast<AppT*>(smem_raw);
     const uint32_t f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     const float* in = a.in + (size_t)f * a.n_tx;
-    float* c2v = a.c2v + (size_t)f * a.edges;
+    float* c2v = C2V_SMEM ? reinterpret_cast<float*>(smem_raw + (((size_t)a.n * sizeof(AppT) + 15) & ~(size_t)15))
+                          : a.c2v + (size_t)f * a.edges;
     for (uint32_t j = tid; j < a.n; j += nt) {
         int32_t src = a.full_src ? a.full_src[j] : (int32_t)j;
         float v = src >= 0 ? ldpc_sanitize_llr(in[src]) : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
@@ -62,6 +113,12 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.n_layers; l++) {
             const uint32_t r_end = a.layer_ptr[l + 1];
+            if (WARP) {
+                for (uint32_t r = a.layer_ptr[l] + (tid >> 5); r < r_end; r += nt >> 5) {
+                    const uint32_t i = a.layer_rows[r];
+                    row_warp<AppT, SPA>(a, app, c2v, a.row_ptr[i], a.row_ptr[i + 1], tid & 31, mode);
+                }
+            } else {
             for (uint32_t r = a.layer_ptr[l] + tid; r < r_end; r += nt) {
                 const uint32_t i = a.layer_rows[r], b = a.row_ptr[i], e_end = a.row_ptr[i + 1];
                 if (SPA) {
@@ -77,18 +134,45 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
                         app_store(app, j, v + c);
                     }
                 } else {
+                    /* Edges in groups of G: the group's loads are independent and in flight
+                     * together (the row loop alone would wait for each load in turn); the
+                     * v2c values of the group stay in registers between the two passes when
+                     * the row fits in one group. */
+                    constexpr uint32_t G = 8;
                     ms_acc acc;
                     ms_init(&acc);
-                    for (uint32_t e = b; e < e_end; e++)
-                        ms_push(&acc, app_load(app, a.edge_var[e]) - c2v[e], e - b);
-                    for (uint32_t e = b; e < e_end; e++) {
-                        const uint32_t j = a.edge_var[e];
-                        float v = app_load(app, j) - c2v[e];
-                        float c = ms_output(&acc, v, e - b, mode, a.scale, a.offset);
-                        c2v[e] = c;
-                        app_store(app, j, v + c);
+                    float vr[G];
+                    uint32_t jr[G];
+                    for (uint32_t g = b; g < e_end; g += G) {
+#pragma unroll
+                        for (uint32_t t = 0; t < G; t++)
+                            if (g + t < e_end) {
+                                jr[t] = a.edge_var[g + t];
+                                vr[t] = c2v[g + t];
+                            }
+#pragma unroll
+                        for (uint32_t t = 0; t < G; t++)
+                            if (g + t < e_end)
+                                ms_push(&acc, app_load(app, jr[t]) - vr[t], g + t - b);
+                    }
+                    for (uint32_t g = b; g < e_end; g += G) {
+#pragma unroll
+                        for (uint32_t t = 0; t < G; t++)
+                            if (g + t < e_end) {
+                                jr[t] = a.edge_var[g + t];
+                                vr[t] = c2v[g + t];
+                            }
+#pragma unroll
+                        for (uint32_t t = 0; t < G; t++)
+                            if (g + t < e_end) {
+                                float v = app_load(app, jr[t]) - vr[t];
+                                float c = ms_output(&acc, v, g + t - b, mode, a.scale, a.offset);
+                                c2v[g + t] = c;
+                                app_store(app, jr[t], v + c);
+                            }
                     }
                 }
+            }
             }
             __syncthreads();
         }
@@ -106,9 +190,15 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
                 break;
         }
     }
-    uint8_t* out = a.out + (size_t)f * a.n;
-    for (uint32_t j = tid; j < a.n; j += nt)
-        out[j] = ldpc_hard_bit(app_load(app, j));
+    if (a.info_pos) {
+        uint8_t* out = a.out + (size_t)f * a.k;
+        for (uint32_t t = tid; t < a.k; t += nt)
+            out[t] = ldpc_hard_bit(app_load(app, a.info_pos[t]));
+    } else {
+        uint8_t* out = a.out + (size_t)f * a.n;
+        for (uint32_t j = tid; j < a.n; j += nt)
+            out[j] = ldpc_hard_bit(app_load(app, j));
+    }
     if (tid == 0) {
         a.iters[f] = it;
         a.conv[f] = (uint8_t)ok;

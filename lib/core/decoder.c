@@ -245,7 +245,7 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
     if (n_frames == 0)
         return GPUFEC_OK;
     const gpufec_code* c = dec->code;
-    if (dec->opts.output == GPUFEC_OUTPUT_CODEWORD)
+    if (dec->opts.output == GPUFEC_OUTPUT_CODEWORD || dec->backend_writes_info)
         return dec->ops->decode(dec, llr, n_frames, bits, iterations, converged);
     /* Information output: decode in chunks into the context's codeword buffer, then gather. */
     size_t chunk = dec->preferred_batch ? dec->preferred_batch : 256;

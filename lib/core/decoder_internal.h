@@ -22,6 +22,7 @@ struct gpufec_decoder {
     const backend_ops* ops;
     void* impl;             /* backend state */
     size_t preferred_batch; /* frames the backend likes per call (0: no preference) */
+    int backend_writes_info; /* the backend writes OUTPUT_INFO itself (k bits per frame) */
     uint8_t* hard;          /* n * batch codeword bits, for OUTPUT_INFO extraction */
     size_t hard_frames;
 };

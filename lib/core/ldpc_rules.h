@@ -57,11 +57,27 @@ GPUFEC_HD void ms_push(ms_acc* a, float v, uint32_t pos)
     }
 }
 
+/* Merges the accumulators of two disjoint sets of messages; equal to pushing them one by one in
+ * position order (the first position wins a tie for min1), so parallel reductions stay
+ * bit-exact with the sequential rule. */
+GPUFEC_HD void ms_merge(ms_acc* a, const ms_acc* b)
+{
+    int take_b = b->min1 < a->min1 || (b->min1 == a->min1 && b->arg1 < a->arg1);
+    float hi = fmaxf(a->min1, b->min1), lo2 = fminf(a->min2, b->min2);
+    a->min2 = fminf(hi, lo2);
+    if (take_b) {
+        a->min1 = b->min1;
+        a->arg1 = b->arg1;
+    }
+    a->parity ^= b->parity;
+}
+
 /* mode 0: plain min-sum; 1: normalised (times `scale`); 2: offset (minus `offset`, floor 0). */
 GPUFEC_HD float ms_output(const ms_acc* a, float v, uint32_t pos, int mode, float scale,
                           float offset)
 {
     float m = pos == a->arg1 ? a->min2 : a->min1;
+    m = fminf(m, GPUFEC_LLR_LIMIT); /* a degree-1 check has no second minimum */
     if (mode == 1)
         m *= scale;
     else if (mode == 2)
