@@ -41,7 +41,7 @@ struct slot {
 
 struct cuda_state {
     uint32_t B; /* frames per chunk */
-    int layered, half, warp, c2v_smem, threads;
+    int layered, half, warp, c2v_smem, compressed, threads;
     int info_out; /* the kernels write information bits (OUTPUT_INFO) instead of codewords */
     uint32_t* info_pos;
     size_t smem;
@@ -268,6 +268,9 @@ void choose_kernel(gpufec_decoder* dec, cuda_state* s)
     s->layered = 1;
     /* Long rows: a warp per row (lanes over edges); short rows: a thread per row. */
     s->warp = c->edges >= 12u * c->m;
+    /* Min-sum messages in global memory: 16 bytes per row instead of 4 per edge. */
+    s->compressed = !s->warp && !s->c2v_smem && dec->opts.algorithm != GPUFEC_ALG_SPA &&
+                    c->max_check_degree <= 32 && getenv("GPUFEC_CUDA_NO_COMPRESS") == NULL;
     if (s->warp) {
         uint32_t w = c->max_layer_rows < 16 ? c->max_layer_rows : 16;
         s->threads = (int)(32 * (w ? w : 1));
@@ -310,6 +313,19 @@ cudaError_t layered_dispatch(const cuda_state* s, const layered_args* a, uint32_
 /* a == NULL: only raise the kernel's shared-memory limit (at creation). */
 cudaError_t layered_run(const cuda_state* s, bool spa, const layered_args* a, uint32_t nf, cudaStream_t st)
 {
+    if (s->compressed) {
+        if (!a)
+            return s->half ? cudaFuncSetAttribute(k_layered_compressed<__half>,
+                                                  cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem)
+                           : cudaFuncSetAttribute(k_layered_compressed<float>,
+                                                  cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem);
+        uint4* state = reinterpret_cast<uint4*>(a->c2v);
+        if (s->half)
+            k_layered_compressed<__half><<<nf, s->threads, s->smem, st>>>(*a, state);
+        else
+            k_layered_compressed<float><<<nf, s->threads, s->smem, st>>>(*a, state);
+        return cudaSuccess;
+    }
     if (s->half)
         return spa ? (s->warp ? layered_dispatch<__half, true, true>(s, a, nf, st)
                               : layered_dispatch<__half, true, false>(s, a, nf, st))
@@ -343,7 +359,9 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
         CU(cudaEventCreate(&q.k0), "cudaEventCreate");
         CU(cudaEventCreate(&q.k1), "cudaEventCreate");
         CU(dev_alloc(&q.in, (size_t)c->n_tx * B), "cudaMalloc");
-        if (!s->c2v_smem)
+        if (s->compressed) /* a uint4 per row */
+            CU(dev_alloc(&q.c2v, 4 * m * B), "cudaMalloc");
+        else if (!s->c2v_smem)
             CU(dev_alloc(&q.c2v, E * B), "cudaMalloc");
         CU(dev_alloc(&q.out, n * B), "cudaMalloc");
         CU(dev_alloc(&q.iters, B), "cudaMalloc");
@@ -383,7 +401,8 @@ gpufec_status cuda_create(gpufec_decoder* dec)
     decoder_log(dec, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s%s, %d threads per frame, chunks of %u frames",
                 dec->opts.device, s->layered ? "layered, posteriors in shared memory" : "flooding",
                 s->layered && s->half ? " (fp16)" : "", s->c2v_smem ? ", messages in shared memory" : "",
-                s->warp ? ", a warp per row" : "", s->layered ? s->threads : 64, s->B);
+                s->warp ? ", a warp per row" : s->compressed ? ", compressed min-sum messages" : "",
+                s->layered ? s->threads : 64, s->B);
     return GPUFEC_OK;
 }
 

@@ -43,6 +43,50 @@ __device__ __forceinline__ void app_store(__half* a, uint32_t j, float v)
     a[j] = __float2half(fminf(fmaxf(v, -65000.0f), 65000.0f));
 }
 
+/* Frame prologue/epilogue shared by the layered kernels. */
+template <typename AppT>
+__device__ __forceinline__ void frame_load(const layered_args& a, AppT* app, uint32_t f)
+{
+    const float* in = a.in + (size_t)f * a.n_tx;
+    for (uint32_t j = threadIdx.x; j < a.n; j += blockDim.x) {
+        int32_t src = a.full_src ? a.full_src[j] : (int32_t)j;
+        float v = src >= 0 ? ldpc_sanitize_llr(in[src]) : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
+        app_store(app, j, v);
+    }
+}
+
+/* Block-wide: 1 when the hard decisions satisfy every check. Contains a barrier. */
+template <typename AppT>
+__device__ __forceinline__ int frame_syndrome_ok(const layered_args& a, const AppT* app)
+{
+    int bad = 0;
+    for (uint32_t i = threadIdx.x; i < a.m && !bad; i += blockDim.x) {
+        uint32_t parity = 0;
+        for (uint32_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; e++)
+            parity ^= ldpc_hard_bit(app_load(app, a.edge_var[e]));
+        bad = (int)parity;
+    }
+    return !__syncthreads_or(bad);
+}
+
+template <typename AppT>
+__device__ __forceinline__ void frame_store(const layered_args& a, const AppT* app, uint32_t f, int it, int ok)
+{
+    if (a.info_pos) {
+        uint8_t* out = a.out + (size_t)f * a.k;
+        for (uint32_t t = threadIdx.x; t < a.k; t += blockDim.x)
+            out[t] = ldpc_hard_bit(app_load(app, a.info_pos[t]));
+    } else {
+        uint8_t* out = a.out + (size_t)f * a.n;
+        for (uint32_t j = threadIdx.x; j < a.n; j += blockDim.x)
+            out[j] = ldpc_hard_bit(app_load(app, j));
+    }
+    if (threadIdx.x == 0) {
+        a.iters[f] = it;
+        a.conv[f] = (uint8_t)ok;
+    }
+}
+
 /* One row of a layer by a whole warp: lanes take edges lane, lane+32, ...; the accumulators
  * are combined with shuffles (ms_merge keeps the sequential rule's result). */
 template <typename AppT, bool SPA>
@@ -96,15 +140,10 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     AppT* app = reinterpret_cast<AppT*>(smem_raw);
-    const uint32_t f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
-    const float* in = a.in + (size_t)f * a.n_tx;
+    const uint32_t tid = threadIdx.x, nt = blockDim.x, f = blockIdx.x;
     float* c2v = C2V_SMEM ? reinterpret_cast<float*>(smem_raw + (((size_t)a.n * sizeof(AppT) + 15) & ~(size_t)15))
                           : a.c2v + (size_t)f * a.edges;
-    for (uint32_t j = tid; j < a.n; j += nt) {
-        int32_t src = a.full_src ? a.full_src[j] : (int32_t)j;
-        float v = src >= 0 ? ldpc_sanitize_llr(in[src]) : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
-        app_store(app, j, v);
-    }
+    frame_load(a, app, f);
     for (uint32_t e = tid; e < a.edges; e += nt)
         c2v[e] = 0.0f;
     __syncthreads();
@@ -178,31 +217,73 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
         }
         it++;
         if (a.early || it == a.max_iterations) {
-            int bad = 0;
-            for (uint32_t i = tid; i < a.m && !bad; i += nt) {
-                uint32_t parity = 0;
-                for (uint32_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; e++)
-                    parity ^= ldpc_hard_bit(app_load(app, a.edge_var[e]));
-                bad = (int)parity;
-            }
-            ok = !__syncthreads_or(bad);
+            ok = frame_syndrome_ok(a, app);
             if (a.early && ok)
                 break;
         }
     }
-    if (a.info_pos) {
-        uint8_t* out = a.out + (size_t)f * a.k;
-        for (uint32_t t = tid; t < a.k; t += nt)
-            out[t] = ldpc_hard_bit(app_load(app, a.info_pos[t]));
-    } else {
-        uint8_t* out = a.out + (size_t)f * a.n;
-        for (uint32_t j = tid; j < a.n; j += nt)
-            out[j] = ldpc_hard_bit(app_load(app, j));
+    frame_store(a, app, f, it, ok);
+}
+
+/* Min-sum family with compressed check messages: a row keeps (min1, min2, argmin | parity, the
+ * sign bits of its previous incoming messages) in 16 bytes instead of one float per edge; the
+ * old message of an edge is rebuilt exactly with ms_output, so results stay bit-exact with the
+ * per-edge form. Rows of up to 32 edges; `state` holds a uint4 per row and frame. */
+template <typename AppT>
+__global__ void __launch_bounds__(512) k_layered_compressed(layered_args a, uint4* state_all)
+{
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    AppT* app = reinterpret_cast<AppT*>(smem_raw);
+    const uint32_t f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
+    uint4* state = state_all + (size_t)f * a.m;
+    frame_load(a, app, f);
+    for (uint32_t i = tid; i < a.m; i += nt)
+        state[i] = make_uint4(0u, 0u, 0u, 0u); /* min1 = min2 = +0: every old message is +0 */
+    __syncthreads();
+    const int mode = a.algorithm == GPUFEC_ALG_NMS ? 1 : a.algorithm == GPUFEC_ALG_OMS ? 2 : 0;
+    int it = 0, ok = 0;
+    while (it < a.max_iterations) {
+        for (uint32_t l = 0; l < a.n_layers; l++) {
+            const uint32_t r_end = a.layer_ptr[l + 1];
+            for (uint32_t r = a.layer_ptr[l] + tid; r < r_end; r += nt) {
+                const uint32_t i = a.layer_rows[r], b = a.row_ptr[i], d = a.row_ptr[i + 1] - b;
+                const uint4 st = state[i];
+                ms_acc old;
+                old.min1 = __uint_as_float(st.x);
+                old.min2 = __uint_as_float(st.y);
+                old.arg1 = st.z & 0xffu;
+                old.parity = (st.z >> 8) & 1u;
+                const uint32_t old_signs = st.w;
+                ms_acc acc;
+                ms_init(&acc);
+                uint32_t signs = 0;
+                for (uint32_t t = 0; t < d; t++) {
+                    const uint32_t j = a.edge_var[b + t];
+                    /* ms_output reads only the sign of its v argument: rebuild it from the bit. */
+                    float c_old = ms_output(&old, (old_signs >> t) & 1u ? -1.0f : 1.0f, t, mode, a.scale, a.offset);
+                    float v = app_load(app, j) - c_old;
+                    signs |= (uint32_t)(v < 0.0f) << t;
+                    ms_push(&acc, v, t);
+                }
+                for (uint32_t t = 0; t < d; t++) {
+                    const uint32_t j = a.edge_var[b + t];
+                    float c_old = ms_output(&old, (old_signs >> t) & 1u ? -1.0f : 1.0f, t, mode, a.scale, a.offset);
+                    float v = app_load(app, j) - c_old;
+                    app_store(app, j, v + ms_output(&acc, v, t, mode, a.scale, a.offset));
+                }
+                state[i] = make_uint4(__float_as_uint(acc.min1), __float_as_uint(acc.min2),
+                                      (acc.arg1 & 0xffu) | (acc.parity << 8), signs);
+            }
+            __syncthreads();
+        }
+        it++;
+        if (a.early || it == a.max_iterations) {
+            ok = frame_syndrome_ok(a, app);
+            if (a.early && ok)
+                break;
+        }
     }
-    if (tid == 0) {
-        a.iters[f] = it;
-        a.conv[f] = (uint8_t)ok;
-    }
+    frame_store(a, app, f, it, ok);
 }
 
 #endif
