@@ -38,3 +38,10 @@ row c2_nms50_lay     --code ccsds-c2 --decoder nms --schedule layered --iteratio
 row cpu_spa50        --code dvbs2-normal-1_2 --decoder spa --schedule flooding --iterations 50 --backend cpu --frames 2 --repeat 3
 cat "$table"
 grep -h "ceilings" "$out"/dvbs2_nms10.txt
+# GNU Radio C++ flowgraph: decoder block vs copy block (needs a build with GNU Radio: GR_BUILD).
+if [ -x "${GR_BUILD:-}/benchmarks/gr_flowgraph_bench" ]; then
+  for spec in "5gnr-bg1-z384 8000" "dvbs2-normal-1_2 3000" "wifi-1944-1_2 100000"; do
+    set -- $spec
+    "$GR_BUILD/benchmarks/gr_flowgraph_bench" "$1" "$2" cuda nms 10 2>&1 | grep -v ":info:" | tee -a "$out/gr_flowgraph.txt"
+  done
+fi

@@ -1,4 +1,7 @@
 #include "ldpc_decoder_impl.h"
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer.h>
+#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <volk/volk.h>
 
@@ -95,6 +98,8 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
     gpufec_decoder_frame_sizes(d_dec.get(), &d_llr_len, &d_out_len);
     set_output_multiple((int)d_out_len);
     set_relative_rate((uint64_t)d_out_len, (uint64_t)d_llr_len);
+    if (this->backend() == "cuda") // room for a GPU-sized batch on our side of the stream
+        set_min_output_buffer((long)d_out_len * gpu_batch_hint);
     message_port_register_out(pmt::mp("stats"));
     gpufec_schedule used_schedule = GPUFEC_SCHEDULE_AUTO;
     gpufec_decoder_schedule(d_dec.get(), &used_schedule);
@@ -106,6 +111,23 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
                    algorithm,
                    max_iterations,
                    this->backend());
+}
+
+bool ldpc_decoder_impl::start()
+{
+    // GNU Radio sizes the buffer feeding a decimating block at about two frames. On the GPU that
+    // means one or two frames per call and the per-call latency dominates; say how to fix it.
+    auto in = detail() ? detail()->input(0) : nullptr;
+    if (in && backend() == "cuda") {
+        const long frames = (long)in->buffer()->bufsize() / (long)d_llr_len;
+        if (frames < gpu_batch_hint / 4)
+            d_logger->warn("input buffer holds {} frame(s): for GPU throughput set the upstream "
+                           "block's min output buffer to {} items ({} frames)",
+                           frames,
+                           (long)d_llr_len * gpu_batch_hint,
+                           gpu_batch_hint);
+    }
+    return block::start();
 }
 
 void ldpc_decoder_impl::log_callback(void* user, gpufec_log_level level, const char* message)

@@ -31,6 +31,7 @@ class ldpc_decoder_impl : public ldpc_decoder
     std::vector<int32_t> d_iters;
     std::vector<uint8_t> d_converged;
 
+    static constexpr int gpu_batch_hint = 256; // frames per call worth batching on the GPU
     static void log_callback(void* user, gpufec_log_level level, const char* message);
     void create_decoder(gpufec_backend backend);
     void decode_chunk(const float* in, int frames, uint8_t* out);
@@ -52,6 +53,7 @@ public:
                       const std::string& schedule);
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    bool start() override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,
                      gr_vector_const_void_star& input_items,
