@@ -26,6 +26,7 @@ namespace {
 struct slot {
     cudaStream_t stream;
     cudaEvent_t k0, k1; /* around the chunk's kernels */
+    cudaEvent_t done;   /* end of an asynchronous call, for the caller's stream to wait on */
     float* in;          /* n_tx * B */
     float* c2v;         /* edges * B */
     uint8_t* out;       /* n * B */
@@ -48,7 +49,8 @@ struct cuda_state {
     uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge, *layer_ptr, *layer_rows;
     int32_t* full_src; /* NULL: every position transmitted in order */
     slot slots[2];
-    float kernel_ms; /* of the last decode call */
+    cudaEvent_t user_ready; /* start of an asynchronous call on the caller's stream */
+    float kernel_ms;        /* of the last decode call */
 };
 
 __global__ void k_load(const float* __restrict__ in, const int32_t* __restrict__ full_src,
@@ -209,9 +211,13 @@ void free_state(cuda_state* s)
             cudaEventDestroy(q.k0);
         if (q.k1)
             cudaEventDestroy(q.k1);
+        if (q.done)
+            cudaEventDestroy(q.done);
         if (q.stream)
             cudaStreamDestroy(q.stream);
     }
+    if (s->user_ready)
+        cudaEventDestroy(s->user_ready);
     free(s);
 }
 
@@ -354,10 +360,12 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
     s->info_out = dec->opts.output == GPUFEC_OUTPUT_INFO;
     if (s->info_out)
         CU(upload(&s->info_pos, c->info_pos, c->k), "upload");
+    CU(cudaEventCreateWithFlags(&s->user_ready, cudaEventDisableTiming), "cudaEventCreate");
     for (slot& q : s->slots) {
         CU(cudaStreamCreateWithFlags(&q.stream, cudaStreamNonBlocking), "cudaStreamCreate");
         CU(cudaEventCreate(&q.k0), "cudaEventCreate");
         CU(cudaEventCreate(&q.k1), "cudaEventCreate");
+        CU(cudaEventCreateWithFlags(&q.done, cudaEventDisableTiming), "cudaEventCreate");
         CU(dev_alloc(&q.in, (size_t)c->n_tx * B), "cudaMalloc");
         if (s->compressed) /* a uint4 per row */
             CU(dev_alloc(&q.c2v, 4 * m * B), "cudaMalloc");
@@ -470,22 +478,29 @@ gpufec_status enqueue_results(gpufec_decoder* dec, slot& q)
     return GPUFEC_OK;
 }
 
-gpufec_status cuda_decode(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* hard,
-                          int32_t* iterations, uint8_t* converged)
+/* Enqueues a whole decode call on the two slots; with `user` set, the slots first wait for
+ * what is already queued on it. */
+gpufec_status cuda_enqueue(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* hard,
+                           int32_t* iterations, uint8_t* converged, cudaStream_t user, bool has_user)
 {
     cuda_state* s = (cuda_state*)dec->impl;
     const gpufec_code* c = dec->code;
     CU(cudaSetDevice(dec->opts.device), "cudaSetDevice");
+    if (has_user) {
+        CU(cudaEventRecord(s->user_ready, user), "event");
+        for (slot& q : s->slots)
+            CU(cudaStreamWaitEvent(q.stream, s->user_ready, 0), "stream wait");
+    }
     slot* prev = NULL;
     int k = 0;
-    float kernel_ms = 0.0f;
+    s->kernel_ms = 0.0f;
     for (size_t f = 0; f < n_frames; f += s->B, k++) {
         slot& q = s->slots[k & 1];
-        if (q.nf) { /* this slot's previous chunk: its kernel time, before reuse */
+        if (q.nf) { /* this slot's previous chunk: its kernel time, before the events are reused */
             CU(cudaEventSynchronize(q.k1), "sync");
             float ms = 0.0f;
             cudaEventElapsedTime(&ms, q.k0, q.k1);
-            kernel_ms += ms;
+            s->kernel_ms += ms;
         }
         uint32_t nf = (uint32_t)(n_frames - f < s->B ? n_frames - f : s->B);
         q.dst_hard = hard + f * (s->info_out ? c->k : c->n);
@@ -503,17 +518,42 @@ gpufec_status cuda_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
         if (st != GPUFEC_OK)
             return st;
     }
+    if (has_user)
+        for (slot& q : s->slots) {
+            CU(cudaEventRecord(q.done, q.stream), "event");
+            CU(cudaStreamWaitEvent(user, q.done, 0), "stream wait");
+        }
+    return GPUFEC_OK;
+}
+
+gpufec_status cuda_synchronize(gpufec_decoder* dec)
+{
+    cuda_state* s = (cuda_state*)dec->impl;
+    CU(cudaSetDevice(dec->opts.device), "cudaSetDevice");
     for (slot& q : s->slots) {
         CU(cudaStreamSynchronize(q.stream), "decode");
         if (q.nf) {
             float ms = 0.0f;
             cudaEventElapsedTime(&ms, q.k0, q.k1);
-            kernel_ms += ms;
+            s->kernel_ms += ms;
             q.nf = 0;
         }
     }
-    s->kernel_ms = kernel_ms;
     return GPUFEC_OK;
+}
+
+gpufec_status cuda_decode(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* hard,
+                          int32_t* iterations, uint8_t* converged)
+{
+    gpufec_status st = cuda_enqueue(dec, llr, n_frames, hard, iterations, converged, 0, false);
+    gpufec_status st2 = cuda_synchronize(dec);
+    return st ? st : st2;
+}
+
+gpufec_status cuda_decode_async(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* out,
+                                int32_t* iterations, uint8_t* converged, void* stream)
+{
+    return cuda_enqueue(dec, llr, n_frames, out, iterations, converged, (cudaStream_t)stream, true);
 }
 
 } // namespace
@@ -539,4 +579,5 @@ extern "C" double cuda_backend_kernel_seconds(const gpufec_decoder* dec)
     return ((const cuda_state*)dec->impl)->kernel_ms * 1e-3;
 }
 
-extern "C" const backend_ops cuda_backend_ops = {"cuda", cuda_create, cuda_destroy, cuda_decode};
+extern "C" const backend_ops cuda_backend_ops = {"cuda",          cuda_create,       cuda_destroy,
+                                                  cuda_decode,     cuda_decode_async, cuda_synchronize};

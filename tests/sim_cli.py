@@ -81,6 +81,14 @@ def main():
         check(fers[0] >= fers[-1], f"FER does not fall with Eb/N0: {fers}")
     r = run([a.sim] + base + ["--channel", "bsc", "--p", "0.02:0.04:0.02", "--max-frames", "64"])
     check(r.returncode == 0 and "0.02000" in r.stdout, f"bsc run failed: {r.stderr}")
+    for dec in ["spa", "ms", "oms", "gallager-a", "gallager-b", "pgab"]:
+        out = os.path.join(tmp, f"bsc_{dec}.json")
+        r = run([a.sim, "--code", "mackay-1008-504", "--decoder", dec, "--iterations", "30", "--channel", "bsc",
+                 "--p", "0.01:0.01:0.01", "--max-frames", "64", "--json", out])
+        check(r.returncode == 0, f"bsc with {dec} failed: {r.stderr}")
+        if r.returncode == 0:
+            p = json.load(open(out))["points"][0]
+            check(p["frames"] == 64 and p["fer"] < 0.2, f"bsc with {dec}: FER {p['fer']} at p=0.01")
 
     r = run([a.info, "--list-codes"])
     check(r.returncode == 0 and "mackay-8000-4000" in r.stdout and "wifi-1944-5_6" in r.stdout,

@@ -82,6 +82,20 @@ GPUFEC_API gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float*
                                                size_t n_frames, uint8_t* bits,
                                                int32_t* iterations, uint8_t* converged);
 
+/* Asynchronous form (CUDA backend): enqueues the decode after the work already queued on
+ * `cuda_stream` (a cudaStream_t; NULL: the legacy default stream), returns without waiting for
+ * the GPU, and makes `cuda_stream` wait for the results. llr must stay valid and bits,
+ * iterations, converged must not be read until gpufec_decoder_synchronize() returns or the
+ * stream has passed this point. Use pinned (gpufec_host_alloc) or device memory for full
+ * overlap. A call of more than two internal chunks waits on the host for all but the last two.
+ * On the CPU backend it decodes synchronously. One call in flight per context. */
+GPUFEC_API gpufec_status gpufec_decoder_decode_async(gpufec_decoder* dec, const float* llr,
+                                                     size_t n_frames, uint8_t* bits,
+                                                     int32_t* iterations, uint8_t* converged,
+                                                     void* cuda_stream);
+/* Waits for the context's asynchronous work; returns its first error. */
+GPUFEC_API gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec);
+
 /* Sizes of one frame in and out, in soft bits and bits. */
 GPUFEC_API gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* llr_len,
                                                     uint32_t* out_len);

@@ -268,6 +268,26 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
     return GPUFEC_OK;
 }
 
+gpufec_status gpufec_decoder_decode_async(gpufec_decoder* dec, const float* llr, size_t n_frames,
+                                          uint8_t* bits, int32_t* iterations, uint8_t* converged,
+                                          void* cuda_stream)
+{
+    if (!dec || (n_frames && (!llr || !bits)))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (n_frames == 0)
+        return GPUFEC_OK;
+    if (!dec->ops->decode_async)
+        return gpufec_decoder_decode(dec, llr, n_frames, bits, iterations, converged);
+    return dec->ops->decode_async(dec, llr, n_frames, bits, iterations, converged, cuda_stream);
+}
+
+gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec)
+{
+    if (!dec)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    return dec->ops->synchronize ? dec->ops->synchronize(dec) : GPUFEC_OK;
+}
+
 static const char* const alg_names[] = {"spa", "ms", "nms", "oms", "gallager-a", "gallager-b", "pgab"};
 static const char* const schedule_names[] = {"auto", "flooding", "layered"};
 static const char* const backend_names[] = {"auto", "cpu", "cuda"};

@@ -13,6 +13,10 @@ typedef struct backend_ops {
     /* llr: n_frames * n sanitised or raw values; hard: n_frames * n decided codeword bits. */
     gpufec_status (*decode)(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* hard,
                             int32_t* iterations, uint8_t* converged);
+    /* Optional: enqueue on a caller's stream without waiting, and wait later. */
+    gpufec_status (*decode_async)(gpufec_decoder* dec, const float* llr, size_t n_frames,
+                                  uint8_t* out, int32_t* iterations, uint8_t* converged, void* stream);
+    gpufec_status (*synchronize)(gpufec_decoder* dec);
 } backend_ops;
 
 struct gpufec_decoder {

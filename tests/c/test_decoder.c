@@ -198,6 +198,15 @@ static void test_options(void)
     uint8_t out[1];
     CHECK(gpufec_decoder_decode(d, NULL, 1, out, NULL, NULL) == GPUFEC_ERR_INVALID_ARGUMENT, "NULL llr");
     CHECK(gpufec_decoder_decode(d, NULL, 0, NULL, NULL, NULL) == GPUFEC_OK, "zero frames");
+    {
+        float llr[1008];
+        uint8_t a[504], b2[504];
+        for (int j = 0; j < 1008; j++)
+            llr[j] = (float)(test_gauss() + 1.5);
+        CHECK(gpufec_decoder_decode(d, llr, 1, a, NULL, NULL) == GPUFEC_OK, "sync");
+        CHECK(gpufec_decoder_decode_async(d, llr, 1, b2, NULL, NULL, NULL) == GPUFEC_OK, "async on the CPU");
+        CHECK(gpufec_decoder_synchronize(d) == GPUFEC_OK && memcmp(a, b2, sizeof a) == 0, "async result");
+    }
     uint32_t in_len, out_len;
     gpufec_decoder_frame_sizes(d, &in_len, &out_len);
     CHECK(in_len == 1008 && out_len == 504, "frame sizes %u %u", in_len, out_len);
