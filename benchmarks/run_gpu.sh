@@ -35,6 +35,9 @@ row dvbs2_spa50_fl   --code dvbs2-normal-1_2 --decoder spa --schedule flooding -
 row dvbs2_spa50_lay  --code dvbs2-normal-1_2 --decoder spa --schedule layered --iterations 50 --backend cuda --frames 2048 --repeat 3
 row c2_ms50_fl       --code ccsds-c2 --decoder ms --schedule flooding --iterations 50 --backend cuda --frames 8192 --repeat 3
 row c2_nms50_lay     --code ccsds-c2 --decoder nms --schedule layered --iterations 50 --backend cuda --frames 8192 --repeat 3
+row galb50_dvbs2    --code dvbs2-normal-1_2 --decoder gallager-b --iterations 50 --backend cuda --frames 8192 --repeat 3
+row pgab100_1008     --code mackay-1008-504 --decoder pgab --iterations 100 --backend cuda --frames 65536 --repeat 3
+row cpu_galb50       --code dvbs2-normal-1_2 --decoder gallager-b --iterations 50 --backend cpu --frames 8 --repeat 3
 row cpu_spa50        --code dvbs2-normal-1_2 --decoder spa --schedule flooding --iterations 50 --backend cpu --frames 2 --repeat 3
 cat "$table"
 grep -h "ceilings" "$out"/dvbs2_nms10.txt

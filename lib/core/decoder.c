@@ -173,7 +173,7 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     if (cuda_ok) {
 #ifdef GPUFEC_HAVE_CUDA
         dec->backend = GPUFEC_BACKEND_CUDA;
-        dec->ops = &cuda_backend_ops;
+        dec->ops = o.algorithm >= GPUFEC_ALG_GALLAGER_A ? &cuda_hard_backend_ops : &cuda_backend_ops;
 #endif
     } else {
         if (o.backend == GPUFEC_BACKEND_AUTO)

@@ -34,6 +34,7 @@ struct gpufec_decoder {
 extern const backend_ops cpu_backend_ops;
 #ifdef GPUFEC_HAVE_CUDA
 extern const backend_ops cuda_backend_ops;
+extern const backend_ops cuda_hard_backend_ops; /* Gallager-A/B, PGaB */
 int cuda_backend_probe(int device, char* why, size_t why_len);
 double cuda_backend_kernel_seconds(const gpufec_decoder* dec);
 int cuda_util_host_alloc(void** p, size_t bytes);

@@ -113,6 +113,13 @@ int main(void)
         compare("ccsds_c2_8176_7154.alist", algs[i], L, 3.8, 100, exact);
         compare("5gnr-bg1-z96:k=2000", algs[i], L, 1.5, 200, exact);
     }
+    /* Hard-decision decoders, 32 frames per word: identical decisions, flags and iterations. */
+    const gpufec_algorithm hard[] = {GPUFEC_ALG_GALLAGER_A, GPUFEC_ALG_GALLAGER_B, GPUFEC_ALG_PGAB};
+    for (int i = 0; i < 3; i++) {
+        compare("mackay-1008-504", hard[i], F, 5.0, quick ? 70 : 300, 0.0);
+        if (!quick)
+            compare("dvbs2-short-1_2", hard[i], F, 4.0, 100, 0.0);
+    }
     /* DVB-S2 normal frames keep their posteriors in fp16 on the GPU: a tolerance, not identity;
      * above the waterfall both decode (at 1.2 dB, in it, 8% of frames went different ways). */
     if (!quick)
