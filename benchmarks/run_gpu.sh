@@ -23,7 +23,8 @@ row() { # id, args...
 import json, sys
 j = json.load(open(sys.argv[1]))
 print(f"| {sys.argv[2]} | {j['code']} | {j['schedule']} {j['decoder']} | {j['iterations']} | {j['frames']} | "
-      f"{j['coded_gbps']:.2f} | {100*j['h2d_bound_fraction']:.0f}% | {j['kernel_coded_gbps']:.2f} | "
+      f"{j['coded_gbps']:.2f} | {100*j['h2d_bound_fraction']:.0f}% | "
+      f"{(format(j['kernel_coded_gbps'], '.2f') if j['kernel_coded_gbps'] > 0 else 'n/a')} | "
       f"{j['frame_latency_us']:.2f} | `gpufec-bench {sys.argv[3]}` |")
 PY
 }

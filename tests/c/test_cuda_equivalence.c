@@ -38,13 +38,17 @@ static void compare(const char* name, gpufec_algorithm alg, gpufec_schedule sche
     CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
     CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "cpu decode");
     CHECK(gpufec_decoder_decode(gpu, llr, frames, b, ib, ob) == GPUFEC_OK, "cuda decode");
-    { /* the asynchronous form gives the same words */
+    { /* the asynchronous form gives the same words (from a fresh context: PGaB's random
+       * stream continues from call to call, by design) */
+        gpufec_decoder* ga = NULL;
+        CHECK(gpufec_decoder_create(&ga, c, &o) == GPUFEC_OK, "cuda create (async)");
         uint8_t* pa = NULL;
         gpufec_host_alloc((void**)&pa, frames * nf_);
-        CHECK(gpufec_decoder_decode_async(gpu, llr, frames, pa, NULL, NULL, NULL) == GPUFEC_OK, "async decode");
-        CHECK(gpufec_decoder_synchronize(gpu) == GPUFEC_OK, "synchronize");
+        CHECK(gpufec_decoder_decode_async(ga, llr, frames, pa, NULL, NULL, NULL) == GPUFEC_OK, "async decode");
+        CHECK(gpufec_decoder_synchronize(ga) == GPUFEC_OK, "synchronize");
         CHECK(memcmp(pa, b, frames * nf_) == 0, "%s: asynchronous decode differs", name);
         gpufec_host_free(pa);
+        gpufec_decoder_destroy(ga);
     }
     if (max_frame_share == 0.0) { /* information output written by the GPU itself */
         o.output = GPUFEC_OUTPUT_INFO;
