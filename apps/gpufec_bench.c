@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <gpufec/gpufec.h>
 
+#include "cli_util.h"
 #include "sim_channel.h"
 
 #include <errno.h>
@@ -35,38 +36,10 @@ typedef struct {
     pthread_barrier_t* barrier;
 } worker_ctx;
 
-static void die(const char* fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gpufec-bench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int cmp_double(const void* x, const void* y)
 {
     double a = *(const double*)x, b = *(const double*)y;
     return (a > b) - (a < b);
-}
-
-static long parse_long(const char* s, const char* what, long lo, long hi)
-{
-    char* end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        die("%s: '%s' is not an integer in %ld..%ld", what, s, lo, hi);
-    return v;
 }
 
 static void* worker(void* arg)
@@ -106,6 +79,7 @@ static void* worker(void* arg)
 
 int main(int argc, char** argv)
 {
+    cli_program = "gpufec-bench";
     bench_args a;
     memset(&a, 0, sizeof a);
     gpufec_decoder_opts_default(&a.o);
@@ -145,10 +119,10 @@ int main(int argc, char** argv)
         case 'j': a.json = optarg; break;
         case 'r': a.repeat = (int)parse_long(optarg, "--repeat", 1, 100000); break;
         case 't': a.threads = (int)parse_long(optarg, "--threads", 1, 256); break;
-        case 'e': a.ebn0 = atof(optarg); break;
+        case 'e': a.ebn0 = parse_double(optarg, "--ebn0"); break;
         case 'E': a.o.early_termination = 1; break;
         case 'S': a.o.cpu_simd = 0; break;
-        case 'n': a.o.normalization = (float)atof(optarg); break;
+        case 'n': a.o.normalization = (float)parse_double(optarg, "--norm"); break;
         case 'D': a.o.device = (int)parse_long(optarg, "--device", 0, 64); break;
         case 'h':
             puts("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <gpufec/gpufec.h>
 
+#include "cli_util.h"
 #include "sim_channel.h"
 
 #include <errno.h>
@@ -49,44 +50,6 @@ typedef struct {
     gpufec_status error;
     char error_text[160];
 } sim_shared;
-
-static void die(const char* fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gpufec-sim: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double parse_double(const char* s, const char* what)
-{
-    char* end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v))
-        die("%s: '%s' is not a number", what, s);
-    return v;
-}
-
-static long parse_long(const char* s, const char* what, long lo, long hi)
-{
-    char* end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        die("%s: '%s' is not an integer in %ld..%ld", what, s, lo, hi);
-    return v;
-}
 
 static void parse_range(const char* s, sim_params* p, const char* what)
 {
@@ -346,6 +309,7 @@ static void write_json(const sim_params* p, const gpufec_code_info* info, const 
 
 int main(int argc, char** argv)
 {
+    cli_program = "gpufec-sim";
     sim_params prm;
     parse_args(argc, argv, &prm);
     gpufec_code* code = NULL;

@@ -1,0 +1,20 @@
+/* Helpers shared by the command-line tools: fatal errors as one line on stderr, a monotonic
+ * clock, and strict number parsing. */
+#ifndef GPUFEC_CLI_UTIL_H
+#define GPUFEC_CLI_UTIL_H
+
+/* Set once by main(): the prefix of every error line ("gpufec-sim", ...). */
+extern const char* cli_program;
+
+/* Prints "<program>: <message>" on stderr and exits with status 2. */
+void die(const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
+double now(void);
+/* The whole string must be a finite number / an integer in [lo, hi]; else die() naming `what`. */
+double parse_double(const char* s, const char* what);
+long parse_long(const char* s, const char* what, long lo, long hi);
+
+#endif
