@@ -94,7 +94,7 @@ int main(int argc, char** argv)
         {"iterations", 1, 0, 'i'}, {"backend", 1, 0, 'b'}, {"frames", 1, 0, 'f'},
         {"precision", 1, 0, 'p'}, {"json", 1, 0, 'j'}, {"repeat", 1, 0, 'r'},
         {"threads", 1, 0, 't'}, {"ebn0", 1, 0, 'e'}, {"early-stop", 0, 0, 'E'},
-        {"no-simd", 0, 0, 'S'}, {"norm", 1, 0, 'n'}, {"device", 1, 0, 'D'}, {"help", 0, 0, 'h'},
+        {"no-simd", 0, 0, 'S'}, {"syndrome-interval", 1, 0, 'I'}, {"norm", 1, 0, 'n'}, {"device", 1, 0, 'D'}, {"help", 0, 0, 'h'},
         {0, 0, 0, 0}};
     int ch;
     opterr = 0;
@@ -122,6 +122,7 @@ int main(int argc, char** argv)
         case 'e': a.ebn0 = parse_double(optarg, "--ebn0"); break;
         case 'E': a.o.early_termination = 1; break;
         case 'S': a.o.cpu_simd = 0; break;
+        case 'I': a.o.syndrome_interval = (int)parse_long(optarg, "--syndrome-interval", 1, 10000); break;
         case 'n': a.o.normalization = (float)parse_double(optarg, "--norm"); break;
         case 'D': a.o.device = (int)parse_long(optarg, "--device", 0, 64); break;
         case 'h':

@@ -79,7 +79,8 @@ static void usage(FILE* f)
           "       [--pgab-p F] [--channel awgn|bsc]\n"
           "       (--ebn0 START:STOP:STEP | --p START:STOP:STEP)\n"
           "       [--min-frame-errors N] [--max-frames N] [--backend auto|cpu|cuda]\n"
-          "       [--seed N] [--threads N] [--batch N] [--no-early-stop] [--json FILE]\n",
+          "       [--seed N] [--threads N] [--batch N] [--no-early-stop] [--syndrome-interval N]\n"
+          "       [--json FILE]\n",
           f);
 }
 
@@ -100,6 +101,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         {"max-frames", 1, 0, 'F'}, {"backend", 1, 0, 'b'}, {"seed", 1, 0, 's'},
         {"threads", 1, 0, 't'}, {"batch", 1, 0, 'B'}, {"json", 1, 0, 'j'},
         {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
+        {"syndrome-interval", 1, 0, 'I'},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch;
     opterr = 0;
@@ -136,6 +138,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'B': p->batch = (int)parse_long(optarg, "--batch", 1, 1000000); break;
         case 'j': p->json_path = optarg; break;
         case 'N': p->dec.early_termination = 0; break;
+        case 'I': p->dec.syndrome_interval = (int)parse_long(optarg, "--syndrome-interval", 1, 10000); break;
         case 'S':
             if (gpufec_schedule_from_name(optarg, &p->dec.schedule))
                 die("--schedule: unknown schedule '%s' (auto, flooding, layered)", optarg);

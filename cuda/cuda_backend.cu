@@ -432,7 +432,7 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
         layered_args a = {s->info_out ? s->info_pos : NULL, c->k, s->row_ptr, s->edge_var, s->layer_ptr,
                           s->layer_rows, s->full_src, n, c->m, c->edges, c->n_tx, c->n_layers, q.in, q.c2v,
                           q.out, q.iters, q.conv, o->max_iterations, o->early_termination,
-                          (int)o->algorithm, o->normalization, o->offset};
+                          (int)o->algorithm, o->syndrome_interval, o->normalization, o->offset};
         layered_run(s, o->algorithm == GPUFEC_ALG_SPA, &a, nf, q.stream);
     } else {
         const unsigned T = 128;
@@ -443,16 +443,16 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
         CU(cudaMemsetAsync(q.c2v, 0, (size_t)c->edges * B * sizeof(float), q.stream), "cudaMemset");
         for (int it = 0; it < o->max_iterations; it++) {
             const int last = it + 1 == o->max_iterations;
+            const int check = o->early_termination && (it + 1) % o->syndrome_interval == 0;
             k_checks<<<dim3(grid_f.x, c->m), blk_f, 0, q.stream>>>(s->row_ptr, s->edge_var, q.app, q.c2v,
                                                                  q.active, c->m, B, nf, (int)o->algorithm,
                                                                  o->normalization, o->offset);
             k_vars<<<dim3(grid_f.x, n), blk_f, 0, q.stream>>>(s->col_ptr, s->col_edge, q.llr, q.c2v, q.app,
                                                             q.active, B, nf);
-            if (o->early_termination || last)
+            if (check || last)
                 k_syndrome<<<dim3(grid_f.x, c->m), blk_f, 0, q.stream>>>(s->row_ptr, s->edge_var, q.app,
                                                                        q.active, q.synd, B, nf);
-            k_retire<<<grid_f, blk_f, 0, q.stream>>>(q.active, q.conv, q.synd, q.iters, nf,
-                                                     o->early_termination, last);
+            k_retire<<<grid_f, blk_f, 0, q.stream>>>(q.active, q.conv, q.synd, q.iters, nf, check, last);
         }
         if (s->info_out)
             k_store_info<<<(unsigned)(((size_t)c->k * nf + T - 1) / T), T, 0, q.stream>>>(q.app, s->info_pos,

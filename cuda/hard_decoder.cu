@@ -358,12 +358,14 @@ gpufec_status hard_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
             k_var<<<gn, T>>>(s->col_ptr, s->col_edge, s->w, s->c2v, s->v2c, c->n, W, it, (int)o->algorithm,
                              o->seed, s->frames_done + f0, p24, o->pgab_start);
             k_check<<<gm, T>>>(s->row_ptr, s->v2c, s->c2v, c->m, W);
-            if (!o->early_termination && !last)
-                continue; /* decisions only matter at the end */
+            const int check = o->early_termination && it % o->syndrome_interval == 0;
+            if (!check && !last)
+                continue; /* decisions only matter where the syndrome is tested */
             k_decide<<<gn, T>>>(s->col_ptr, s->col_edge, s->w, s->c2v, s->dec, c->n, W);
             k_syndrome_words<<<gm, T>>>(s->row_ptr, s->edge_var, s->dec, s->bad, c->m, W);
             k_capture<<<gn, T>>>(s->dec, s->out_bits, s->done, s->bad, s->iters, c->n, W, it,
                                  !last ? 0 : o->early_termination ? 1 : 2);
+            (void)check;
             k_close_iteration<<<(W + 63) / 64, 64>>>(s->done, s->bad, s->conv, W, last);
         }
         HU(cudaGetLastError(), "kernel launch");

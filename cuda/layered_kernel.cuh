@@ -31,7 +31,7 @@ struct layered_args {
     uint8_t* out;     /* nf * n */
     int32_t* iters;
     uint8_t* conv;
-    int max_iterations, early, algorithm;
+    int max_iterations, early, algorithm, interval;
     float scale, offset;
 };
 
@@ -216,7 +216,7 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
             __syncthreads();
         }
         it++;
-        if (a.early || it == a.max_iterations) {
+        if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
             ok = frame_syndrome_ok(a, app);
             if (a.early && ok)
                 break;
@@ -277,7 +277,7 @@ __global__ void __launch_bounds__(512) k_layered_compressed(layered_args a, uint
             __syncthreads();
         }
         it++;
-        if (a.early || it == a.max_iterations) {
+        if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
             ok = frame_syndrome_ok(a, app);
             if (a.early && ok)
                 break;

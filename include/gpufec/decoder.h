@@ -53,6 +53,9 @@ typedef struct {
     float normalization;       /* NMS factor, default 0.75; (0, 1] */
     float offset;              /* OMS offset, default 0.5; >= 0 */
     int early_termination;     /* stop a frame when its syndrome is zero; default 1 */
+    int syndrome_interval;     /* test the syndrome every this many iterations (and after the
+                                  last); default 1. Larger values save work on the GPU; CPU and
+                                  GPU apply the same rule, so their results still agree */
     gpufec_output output;      /* default INFO */
     uint32_t max_batch;        /* frames per internal batch; 0: backend's choice */
     float pgab_p;              /* PGaB: probability that a perturbed channel vote is inverted (0.8) */

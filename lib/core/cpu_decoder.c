@@ -151,7 +151,7 @@ static int decode_soft(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_s
         for (uint32_t j = 0; j < c->n; j++)
             out[j] = ldpc_hard_bit(s->app[j]);
         it++;
-        if (o->early_termination && (*ok = syndrome_zero(c, out)))
+        if (o->early_termination && it % o->syndrome_interval == 0 && (*ok = syndrome_zero(c, out)))
             return it;
     }
     *ok = syndrome_zero(c, out);
@@ -213,7 +213,7 @@ static int decode_hard(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_s
                 total += gal_vote(s->hc2v[c->col_edge[t]]);
             out[j] = gal_decide(total, s->w[j]);
         }
-        if (o->early_termination && (*ok = syndrome_zero(c, out)))
+        if (o->early_termination && it % o->syndrome_interval == 0 && (*ok = syndrome_zero(c, out)))
             return it;
     }
     *ok = syndrome_zero(c, out);

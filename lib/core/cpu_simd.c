@@ -144,7 +144,7 @@ SIMD_FN static void decode_group(const gpufec_code* c, const gpufec_decoder_opts
     for (int it = 0; it < o->max_iterations; it++) {
         layered_pass(c, o, s, active);
         iters -= active; /* active lanes are -1 */
-        if (o->early_termination) {
+        if (o->early_termination && (it + 1) % o->syndrome_interval == 0) {
             v8i ok = lanes_converged(c, s->app) & active;
             done_ok |= ok;
             active &= ~ok;

@@ -26,6 +26,7 @@ gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* o)
     o->pgab_start = 16;
     o->seed = 1;
     o->cpu_simd = 1;
+    o->syndrome_interval = 1;
     return GPUFEC_OK;
 }
 
@@ -59,7 +60,7 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (o->output != GPUFEC_OUTPUT_INFO && o->output != GPUFEC_OUTPUT_CODEWORD)
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    if (o->device < 0)
+    if (o->device < 0 || o->syndrome_interval < 1)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     return GPUFEC_OK;
 }

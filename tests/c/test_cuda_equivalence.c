@@ -28,6 +28,7 @@ static void compare(const char* name, gpufec_algorithm alg, gpufec_schedule sche
     gpufec_decoder_opts_default(&o);
     o.algorithm = alg;
     o.schedule = sched;
+    o.syndrome_interval = 1 + (int)(frames % 3); /* 1..3 across the cases: the same rule on both */
     o.max_iterations = 25;
     o.output = GPUFEC_OUTPUT_CODEWORD;
     gpufec_decoder *cpu = NULL, *gpu = NULL;

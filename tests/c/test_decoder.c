@@ -137,6 +137,18 @@ static void test_code(const char* name)
     gpufec_decoder_decode(d, llr, F, out, it, ok);
     CHECK(it[0] == 3, "set_max_iterations not applied: %d", it[0]);
     CHECK(gpufec_decoder_set_max_iterations(d, 0) == GPUFEC_ERR_INVALID_ARGUMENT, "iterations 0");
+    gpufec_decoder_destroy(d);
+    /* Syndrome tested every 3 iterations: stops only at multiples of 3 (or the limit). */
+    gpufec_decoder_opts_default(&o);
+    o.backend = GPUFEC_BACKEND_CPU;
+    o.syndrome_interval = 3;
+    o.max_iterations = 20;
+    d = NULL;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create interval 3");
+    make_frames(c, F, 3.0, u, x, llr);
+    gpufec_decoder_decode(d, llr, F, out, it, ok);
+    for (size_t f = 0; f < F; f++)
+        CHECK(it[f] % 3 == 0 || it[f] == 20, "interval 3: stopped after %d iterations", it[f]);
 
     /* NaN and Inf: erasures and saturated values decode; all-NaN returns a defined result. */
     make_frames(c, F, INFINITY, u, x, llr);
