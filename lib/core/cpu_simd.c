@@ -155,8 +155,9 @@ SIMD_FN static void decode_group(const gpufec_code* c, const gpufec_decoder_opts
                 break;
         }
     }
-    if (!o->early_termination)
-        done_ok = lanes_converged(c, s->app);
+    /* Frames still running after the last iteration: their flag is the final syndrome (the last
+     * iteration need not have been a check point; without early stopping none was). */
+    done_ok |= lanes_converged(c, s->app) & active;
     for (size_t f = 0; f < nf; f++) {
         uint8_t* out = hard + f * c->n;
         for (uint32_t j = 0; j < c->n; j++)

@@ -361,15 +361,16 @@ static void test_simd_matches_scalar(void)
         for (size_t i = 0; i < F * info.n; i++)
             llr[i] = (float)(2.0 * ((tx[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
         for (int al = 0; al < 3; al++)
-            for (int et = 0; et < 2; et++) {
+            for (int et = 0; et < 3; et++) { /* et 2: early stop, syndrome every 2nd of 13 */
                 gpufec_decoder_opts o;
                 gpufec_decoder_opts_default(&o);
                 o.backend = GPUFEC_BACKEND_CPU;
                 o.algorithm = algs[al];
                 o.schedule = GPUFEC_SCHEDULE_LAYERED;
                 o.output = GPUFEC_OUTPUT_CODEWORD;
-                o.max_iterations = 12;
-                o.early_termination = et;
+                o.max_iterations = et == 2 ? 13 : 12;
+                o.early_termination = et != 0;
+                o.syndrome_interval = et == 2 ? 2 : 1;
                 gpufec_decoder *vec = NULL, *sca = NULL;
                 gpufec_decoder_create(&vec, c, &o);
                 o.cpu_simd = 0;
