@@ -85,6 +85,7 @@ def main():
         rows.append((label, j["coded_gbps"] * 1e3, j["frame_latency_us"], "gpufec-bench " + " ".join(args)))
 
     ours("gr-gpufec SPA flooding (scalar)", ["--decoder", "spa", "--schedule", "flooding"], 16)
+    ours("gr-gpufec SPA layered (AVX2, 8 frames/register)", ["--decoder", "spa", "--schedule", "layered"], 64)
     ours("gr-gpufec NMS flooding (scalar)", ["--decoder", "nms", "--schedule", "flooding"], 64)
     ours("gr-gpufec NMS layered (scalar)", ["--decoder", "nms", "--schedule", "layered", "--no-simd"], 64)
     ours("gr-gpufec NMS layered (AVX2, 8 frames/register)", ["--decoder", "nms", "--schedule", "layered"], 256)

@@ -62,7 +62,7 @@ typedef struct {
     int pgab_start;            /* PGaB: first perturbed iteration, 1-based (16) */
     uint64_t seed;             /* PGaB random source (default 1): same seed, same decisions */
     int cpu_simd;              /* CPU: vector path (AVX2, 8 frames at once) for layered
-                                  MS/NMS/OMS where the CPU has it; bit-exact; default 1 */
+                                  SPA/MS/NMS/OMS where the CPU has it; bit-exact; default 1 */
     gpufec_log_fn log_fn;      /* optional */
     void* log_user;
 } gpufec_decoder_opts;

@@ -61,8 +61,8 @@ static gpufec_status cpu_create(gpufec_decoder* dec)
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
     const gpufec_decoder_opts* o = &dec->opts;
-    if (o->cpu_simd && o->schedule == GPUFEC_SCHEDULE_LAYERED && o->algorithm >= GPUFEC_ALG_MS &&
-        o->algorithm <= GPUFEC_ALG_OMS && cpu_simd_available())
+    if (o->cpu_simd && o->schedule == GPUFEC_SCHEDULE_LAYERED && o->algorithm <= GPUFEC_ALG_OMS &&
+        cpu_simd_available())
         s->simd = cpu_simd_create(c); /* NULL (no memory): the scalar path still works */
     dec->impl = s;
     return GPUFEC_OK;

@@ -66,6 +66,44 @@ void cpu_simd_destroy(cpu_simd_state* s)
     free(s);
 }
 
+/* Lane-wise copies of ldpc_exp_neg, ldpc_log_ge1, spa_term and spa_output (ldpc_rules.h):
+ * the same float operations in the same order, so the same results. */
+SIMD_FN static inline v8f v_exp_neg(v8f x)
+{
+    v8f t = x * 1.44269504f;
+    v8f k = __builtin_convertvector(__builtin_convertvector(t - 0.5f, v8i), v8f);
+    v8f f = t - k;
+    v8i adj = (v8i)(f > 0.5f);
+    f = sel(adj, f - 1.0f, f);
+    k = sel(adj, k + 1.0f, k);
+    v8f p = 1.0f + f * (0.69314718f + f * (0.24022651f + f * (0.05550411f +
+            f * (0.00961813f + f * (0.00133336f + f * 0.00015404f)))));
+    v8i ki = __builtin_convertvector(k, v8i);
+    v8f r = (v8f)((v8i)p + ki * (1 << 23));
+    return sel(ki < -126, (v8f){0}, r);
+}
+
+SIMD_FN static inline v8f v_log_ge1(v8f y)
+{
+    v8i u = (v8i)y;
+    v8i e = ((u >> 23) & 0xff) - 127;
+    v8f m = (v8f)((u & 0x007fffff) | 0x3f800000);
+    v8i big = (v8i)(m > 1.41421356f);
+    m = sel(big, m * 0.5f, m);
+    e = e - big; /* big lanes are -1: e + 1 */
+    v8f s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
+    v8f l = 2.0f * s * (1.0f + s2 * (0.33333333f + s2 * (0.2f + s2 * (0.14285714f + s2 * 0.11111111f))));
+    return __builtin_convertvector(e, v8f) * 0.69314718f + l;
+}
+
+SIMD_FN static inline v8f v_spa_term(v8f v, v8i absmask)
+{
+    v8f a = (v8f)((v8i)v & absmask);
+    v8f x = v_exp_neg(-sel((v8i)(a < 80.0f), a, (v8f){0} + 80.0f));
+    v8f t = (1.0f - x) / (1.0f + x);
+    return sel((v8i)(v < 0.0f), -t, t);
+}
+
 /* Lanes whose hard decisions satisfy every check: -1, else 0. */
 SIMD_FN static v8i lanes_converged(const gpufec_code* c, const v8f* app)
 {
@@ -77,6 +115,36 @@ SIMD_FN static v8i lanes_converged(const gpufec_code* c, const v8f* app)
         bad |= parity;
     }
     return ~bad;
+}
+
+/* SPA rows: product of the non-zero terms and a zero count, then each edge's extrinsic value. */
+SIMD_FN static void spa_row(cpu_simd_state* s, v8f* c2v, const uint32_t* var, uint32_t d, v8i active,
+                            v8i absmask)
+{
+    v8f prod = (v8f){0} + 1.0f;
+    v8i zeros = {0};
+    for (uint32_t t = 0; t < d; t++) {
+        v8f v = s->app[var[t]] - c2v[t];
+        s->v[t] = v;
+        v8f term = v_spa_term(v, absmask);
+        v8i z = (v8i)(term == 0.0f);
+        zeros -= z;
+        prod = sel(z, prod, prod * term);
+    }
+    for (uint32_t t = 0; t < d; t++) {
+        v8f v = s->v[t];
+        v8f term = v_spa_term(v, absmask);
+        v8i tz = (v8i)(term == 0.0f);
+        v8f p = sel(zeros == 0, prod / term, sel((zeros == 1) & tz, prod, (v8f){0}));
+        v8i none = (zeros > 1) | ((zeros == 1) & ~tz);
+        v8f q = (v8f)((v8i)p & absmask);
+        q = sel((v8i)(q < GPUFEC_SPA_CLAMP), q, (v8f){0} + GPUFEC_SPA_CLAMP);
+        v8f r = v_log_ge1((1.0f + q) / (1.0f - q));
+        v8f out = sel((v8i)(p < 0.0f), -r, r);
+        out = sel(none, (v8f){0}, out);
+        c2v[t] = sel(active, out, c2v[t]);
+        s->app[var[t]] = sel(active, v + out, s->app[var[t]]);
+    }
 }
 
 SIMD_FN static void layered_pass(const gpufec_code* c, const gpufec_decoder_opts* o,
@@ -91,6 +159,10 @@ SIMD_FN static void layered_pass(const gpufec_code* c, const gpufec_decoder_opts
         const uint32_t b = c->row_ptr[i], d = c->row_ptr[i + 1] - b;
         const uint32_t* var = c->edge_var + b;
         v8f* c2v = s->c2v + b;
+        if (o->algorithm == GPUFEC_ALG_SPA) {
+            spa_row(s, c2v, var, d, active, absmask);
+            continue;
+        }
         v8f min1 = inf, min2 = inf;
         v8i arg1 = (v8i){0} - 1, parity = {0};
         for (uint32_t t = 0; t < d; t++) {

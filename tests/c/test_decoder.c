@@ -340,7 +340,7 @@ static void test_all_builtin(void)
 static void test_simd_matches_scalar(void)
 {
     const char* codes[] = {"wifi-1944-1_2", "5gnr-bg2-z24", "dvbs2-short-3_4", "mackay-1008-504"};
-    const gpufec_algorithm algs[] = {GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS};
+    const gpufec_algorithm algs[] = {GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS, GPUFEC_ALG_SPA};
     for (size_t ci = 0; ci < 4; ci++) {
         gpufec_code* c = open_test_code(codes[ci]);
         gpufec_code_info info;
@@ -360,7 +360,7 @@ static void test_simd_matches_scalar(void)
         double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
         for (size_t i = 0; i < F * info.n; i++)
             llr[i] = (float)(2.0 * ((tx[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
-        for (int al = 0; al < 3; al++)
+        for (int al = 0; al < 4; al++)
             for (int et = 0; et < 3; et++) { /* et 2: early stop, syndrome every 2nd of 13 */
                 gpufec_decoder_opts o;
                 gpufec_decoder_opts_default(&o);
