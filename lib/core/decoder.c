@@ -293,24 +293,57 @@ static const char* const alg_names[] = {"spa", "ms", "nms", "oms", "gallager-a",
 static const char* const schedule_names[] = {"auto", "flooding", "layered"};
 static const char* const backend_names[] = {"auto", "cpu", "cuda"};
 
+#define COUNT(table) ((int)(sizeof table / sizeof *table))
+
+/* Index of `name` in `table`, or -1. */
+static int name_index(const char* const* table, int count, const char* name)
+{
+    for (int i = 0; name && i < count; i++)
+        if (strcmp(name, table[i]) == 0)
+            return i;
+    return -1;
+}
+
 const char* gpufec_algorithm_name(gpufec_algorithm a)
 {
-    return (unsigned)a < 7 ? alg_names[a] : "unknown";
+    return (unsigned)a < (unsigned)COUNT(alg_names) ? alg_names[a] : "unknown";
 }
 
 const char* gpufec_schedule_name(gpufec_schedule s)
 {
-    return (unsigned)s < 3 ? schedule_names[s] : "unknown";
+    return (unsigned)s < (unsigned)COUNT(schedule_names) ? schedule_names[s] : "unknown";
+}
+
+const char* gpufec_backend_name(gpufec_backend b)
+{
+    return (unsigned)b < (unsigned)COUNT(backend_names) ? backend_names[b] : "unknown";
+}
+
+gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* a)
+{
+    int i = name_index(alg_names, COUNT(alg_names), name);
+    if (i < 0 || !a)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *a = (gpufec_algorithm)i;
+    return GPUFEC_OK;
 }
 
 gpufec_status gpufec_schedule_from_name(const char* name, gpufec_schedule* s)
 {
-    for (int i = 0; name && s && i < 3; i++)
-        if (strcmp(name, schedule_names[i]) == 0) {
-            *s = (gpufec_schedule)i;
-            return GPUFEC_OK;
-        }
-    return GPUFEC_ERR_INVALID_ARGUMENT;
+    int i = name_index(schedule_names, COUNT(schedule_names), name);
+    if (i < 0 || !s)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *s = (gpufec_schedule)i;
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* b)
+{
+    int i = name_index(backend_names, COUNT(backend_names), name);
+    if (i < 0 || !b)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *b = (gpufec_backend)i;
+    return GPUFEC_OK;
 }
 
 gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* s)
@@ -319,29 +352,4 @@ gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule
         return GPUFEC_ERR_INVALID_ARGUMENT;
     *s = dec->opts.schedule;
     return GPUFEC_OK;
-}
-
-gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* a)
-{
-    for (int i = 0; name && a && i < 7; i++)
-        if (strcmp(name, alg_names[i]) == 0) {
-            *a = (gpufec_algorithm)i;
-            return GPUFEC_OK;
-        }
-    return GPUFEC_ERR_INVALID_ARGUMENT;
-}
-
-const char* gpufec_backend_name(gpufec_backend b)
-{
-    return (unsigned)b < 3 ? backend_names[b] : "unknown";
-}
-
-gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* b)
-{
-    for (int i = 0; name && b && i < 3; i++)
-        if (strcmp(name, backend_names[i]) == 0) {
-            *b = (gpufec_backend)i;
-            return GPUFEC_OK;
-        }
-    return GPUFEC_ERR_INVALID_ARGUMENT;
 }
