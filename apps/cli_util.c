@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli_util.h"
 
+#include <gpufec/gpufec.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -26,6 +28,16 @@ double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+gpufec_code* open_code_or_die(const char* name)
+{
+    gpufec_code* code = NULL;
+    gpufec_diag diag = {0, ""};
+    gpufec_status st = gpufec_code_open(&code, name, &diag);
+    if (st)
+        die("--code %s: %s", name, diag.message[0] ? diag.message : gpufec_status_str(st));
+    return code;
 }
 
 double parse_double(const char* s, const char* what)

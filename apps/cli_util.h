@@ -13,6 +13,8 @@ void die(const char* fmt, ...)
 #endif
     ;
 double now(void);
+/* Opens a code by built-in name or file, or die()s with the reader's diagnostic. */
+struct gpufec_code* open_code_or_die(const char* name);
 /* The whole string must be a finite number / an integer in [lo, hi]; else die() naming `what`. */
 double parse_double(const char* s, const char* what);
 long parse_long(const char* s, const char* what, long lo, long hi);

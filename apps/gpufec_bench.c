@@ -137,11 +137,8 @@ int main(int argc, char** argv)
         die("--code is required");
     if (strcmp(a.precision, "fp32") != 0)
         die("--precision %s: this build decodes in fp32 only", a.precision);
-    gpufec_code* code = NULL;
-    gpufec_diag diag = {0, ""};
-    gpufec_status st = gpufec_code_open(&code, a.code, &diag);
-    if (st)
-        die("--code %s: %s", a.code, diag.message[0] ? diag.message : gpufec_status_str(st));
+    gpufec_code* code = open_code_or_die(a.code);
+    gpufec_status st;
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
 

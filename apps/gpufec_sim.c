@@ -315,11 +315,8 @@ int main(int argc, char** argv)
     cli_program = "gpufec-sim";
     sim_params prm;
     parse_args(argc, argv, &prm);
-    gpufec_code* code = NULL;
-    gpufec_diag diag = {0, ""};
-    gpufec_status st = gpufec_code_open(&code, prm.code_name, &diag);
-    if (st)
-        die("--code %s: %s", prm.code_name, diag.message[0] ? diag.message : gpufec_status_str(st));
+    gpufec_code* code = open_code_or_die(prm.code_name);
+    gpufec_status st;
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
 
