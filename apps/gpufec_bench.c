@@ -21,7 +21,6 @@ typedef struct {
     gpufec_decoder_opts o;
     int frames, repeat, threads;
     double ebn0;
-    const char* precision;
     const char* json;
 } bench_args;
 
@@ -88,13 +87,13 @@ int main(int argc, char** argv)
     a.repeat = 5;
     a.threads = 1;
     a.ebn0 = 1.0;
-    a.precision = "fp32";
     static const struct option opts[] = {
         {"code", 1, 0, 'c'}, {"decoder", 1, 0, 'd'}, {"schedule", 1, 0, 's'},
         {"iterations", 1, 0, 'i'}, {"backend", 1, 0, 'b'}, {"frames", 1, 0, 'f'},
         {"precision", 1, 0, 'p'}, {"json", 1, 0, 'j'}, {"repeat", 1, 0, 'r'},
         {"threads", 1, 0, 't'}, {"ebn0", 1, 0, 'e'}, {"early-stop", 0, 0, 'E'},
         {"no-simd", 0, 0, 'S'}, {"syndrome-interval", 1, 0, 'I'}, {"norm", 1, 0, 'n'}, {"device", 1, 0, 'D'}, {"help", 0, 0, 'h'},
+        {"quant-step", 1, 0, 'q'},
         {0, 0, 0, 0}};
     int ch;
     opterr = 0;
@@ -115,7 +114,11 @@ int main(int argc, char** argv)
                 die("--backend: unknown backend '%s'", optarg);
             break;
         case 'f': a.frames = (int)parse_long(optarg, "--frames", 1, 10000000); break;
-        case 'p': a.precision = optarg; break;
+        case 'p':
+            if (gpufec_precision_from_name(optarg, &a.o.precision))
+                die("--precision: unknown precision '%s' (float32, float16, int8)", optarg);
+            break;
+        case 'q': a.o.quant_step = (float)parse_double(optarg, "--quant-step"); break;
         case 'j': a.json = optarg; break;
         case 'r': a.repeat = (int)parse_long(optarg, "--repeat", 1, 100000); break;
         case 't': a.threads = (int)parse_long(optarg, "--threads", 1, 256); break;
@@ -127,7 +130,8 @@ int main(int argc, char** argv)
         case 'D': a.o.device = (int)parse_long(optarg, "--device", 0, 64); break;
         case 'h':
             puts("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"
-                 "       [--backend auto|cpu|cuda] [--frames N] [--precision fp32] [--threads N]\n"
+                 "       [--backend auto|cpu|cuda] [--frames N] [--precision float32|float16|int8]\n"
+                 "       [--quant-step F] [--threads N]\n"
                  "       [--repeat N] [--ebn0 DB] [--early-stop] [--no-simd] [--json FILE]");
             return 0;
         default: die("unknown or incomplete option '%s'", argv[optind - 1]);
@@ -135,8 +139,6 @@ int main(int argc, char** argv)
     }
     if (!a.code)
         die("--code is required");
-    if (strcmp(a.precision, "fp32") != 0)
-        die("--precision %s: this build decodes in fp32 only", a.precision);
     gpufec_code* code = open_code_or_die(a.code);
     gpufec_status st;
     gpufec_code_info info;
@@ -220,10 +222,10 @@ int main(int argc, char** argv)
     }
     const double frames_total = (double)a.frames * a.threads;
     const double coded = frames_total * info.n / med / 1e9, infob = frames_total * info.k / med / 1e9;
-    printf("code %s N=%u K=%u | %s %s %d it%s | backend %s | %d frames x %d thread(s) | fp32\n",
+    printf("code %s N=%u K=%u | %s %s %d it%s | backend %s | %d frames x %d thread(s) | %s\n",
            a.code, info.n, info.k, gpufec_schedule_name(sched), gpufec_algorithm_name(a.o.algorithm),
            a.o.max_iterations, a.o.early_termination ? " (early stop)" : "", gpufec_backend_name(used),
-           a.frames, a.threads);
+           a.frames, a.threads, gpufec_precision_name(a.o.precision));
     printf("coded %.4f Gb/s | info %.4f Gb/s | batch latency %.3f ms | per frame %.2f us | mean it %.2f | "
            "transfers included | simd %s\n",
            coded, infob, med * 1e3, med * 1e6 / a.frames, w[0].mean_iterations,
@@ -255,7 +257,7 @@ int main(int argc, char** argv)
                 "\"h2d_bound_fraction\": %.4f}\n",
                 a.code, info.n, info.k, gpufec_algorithm_name(a.o.algorithm), gpufec_schedule_name(sched),
                 a.o.max_iterations, a.o.early_termination ? "true" : "false", gpufec_backend_name(used),
-                a.frames, a.threads, a.precision, a.o.cpu_simd, a.repeat, coded, infob, med * 1e3,
+                a.frames, a.threads, gpufec_precision_name(a.o.precision), a.o.cpu_simd, a.repeat, coded, infob, med * 1e3,
                 med * 1e6 / a.frames, w[0].mean_iterations, kcoded, kmed * 1e3, llr_gbs, d2d, h2d,
                 h2d > 0 ? llr_gbs / h2d : 0.0);
         fclose(f);

@@ -12,9 +12,11 @@ static int fail(const char* what, const gpufec_diag* d, gpufec_status st)
 
 static void describe(const char* name, const gpufec_code_info* i)
 {
-    printf("%-24s %8u %8u %7.4f %9u %6u %6u %6u %6u %5u  %s\n", name, i->n, i->k, i->rate, i->edges,
-           i->max_var_degree, i->max_check_degree, i->punctured, i->shortened, i->qc_lifting,
-           i->structured_encoder ? "linear" : "generic");
+    char layers[32];
+    snprintf(layers, sizeof layers, i->layer_lifting ? "%u (Z=%u)" : "%u", i->layers, i->layer_lifting);
+    printf("%-24s %8u %8u %7.4f %9u %6u %6u %6u %6u %5u  %-7s  %s\n", name, i->n, i->k, i->rate,
+           i->edges, i->max_var_degree, i->max_check_degree, i->punctured, i->shortened,
+           i->qc_lifting, i->structured_encoder ? "linear" : "generic", layers);
 }
 
 int main(int argc, char** argv)
@@ -42,8 +44,8 @@ int main(int argc, char** argv)
         return 2;
     }
     if (list || code_name)
-        printf("%-24s %8s %8s %7s %9s %6s %6s %6s %6s %5s  %s\n", "# name", "N", "K", "rate", "edges",
-               "dv_max", "dc_max", "punct", "short", "Z", "encoder");
+        printf("%-24s %8s %8s %7s %9s %6s %6s %6s %6s %5s  %-7s  %s\n", "# name", "N", "K", "rate",
+               "edges", "dv_max", "dc_max", "punct", "short", "Z", "encoder", "layers");
     for (size_t i = 0; list && i < gpufec_code_builtin_count(); i++) {
         gpufec_code* c;
         gpufec_diag d;

@@ -80,7 +80,7 @@ static void usage(FILE* f)
           "       (--ebn0 START:STOP:STEP | --p START:STOP:STEP)\n"
           "       [--min-frame-errors N] [--max-frames N] [--backend auto|cpu|cuda]\n"
           "       [--seed N] [--threads N] [--batch N] [--no-early-stop] [--syndrome-interval N]\n"
-          "       [--json FILE]\n",
+          "       [--precision float32|float16|int8] [--quant-step F] [--json FILE]\n",
           f);
 }
 
@@ -101,7 +101,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         {"max-frames", 1, 0, 'F'}, {"backend", 1, 0, 'b'}, {"seed", 1, 0, 's'},
         {"threads", 1, 0, 't'}, {"batch", 1, 0, 'B'}, {"json", 1, 0, 'j'},
         {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
-        {"syndrome-interval", 1, 0, 'I'},
+        {"syndrome-interval", 1, 0, 'I'}, {"precision", 1, 0, 'R'}, {"quant-step", 1, 0, 'Q'},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch;
     opterr = 0;
@@ -147,6 +147,15 @@ static void parse_args(int argc, char** argv, sim_params* p)
             p->dec.pgab_p = (float)parse_double(optarg, "--pgab-p");
             if (!(p->dec.pgab_p >= 0 && p->dec.pgab_p <= 1))
                 die("--pgab-p: must be in [0, 1]");
+            break;
+        case 'R':
+            if (gpufec_precision_from_name(optarg, &p->dec.precision))
+                die("--precision: unknown precision '%s' (float32, float16, int8)", optarg);
+            break;
+        case 'Q':
+            p->dec.quant_step = (float)parse_double(optarg, "--quant-step");
+            if (!(p->dec.quant_step >= 1e-3f && p->dec.quant_step <= 1e3f))
+                die("--quant-step: must be in [0.001, 1000]");
             break;
         case 'h': usage(stdout); exit(0);
         default:
@@ -283,12 +292,13 @@ static void write_json(const sim_params* p, const gpufec_code_info* info, const 
     json_escape(f, p->code_name);
     fprintf(f,
             ", \"n\": %u, \"k\": %u, \"rate\": %.6f, \"decoder\": \"%s\", \"schedule\": \"%s\", \"iterations\": %d, "
-            "\"norm\": %g, \"offset\": %g, \"early_stop\": %s, \"channel\": \"%s\", "
+            "\"norm\": %g, \"offset\": %g, \"precision\": \"%s\", \"quant_step\": %g, \"early_stop\": %s, \"channel\": \"%s\", "
             "\"range\": [%g, %g, %g], \"min_frame_errors\": %ld, \"max_frames\": %ld, "
             "\"backend\": \"%s\", \"backend_requested\": \"%s\", \"seed\": %llu, \"threads\": %d, "
             "\"version\": \"%s\"},\n  \"points\": [\n",
             info->n, info->k, info->rate, gpufec_algorithm_name(p->dec.algorithm),
             gpufec_schedule_name(p->dec.schedule), p->dec.max_iterations, p->dec.normalization, p->dec.offset,
+            gpufec_precision_name(p->dec.precision), p->dec.quant_step,
             p->dec.early_termination ? "true" : "false", p->channel_bsc ? "bsc" : "awgn",
             p->start, p->stop, p->step, p->min_frame_errors, p->max_frames, backend,
             gpufec_backend_name(p->dec.backend), p->seed, p->threads, gpufec_version());
@@ -340,11 +350,11 @@ int main(int argc, char** argv)
     pthread_t* th = calloc((size_t)prm.threads, sizeof *th);
     if (!pts || !th)
         die("out of memory");
-    printf("# gpufec-sim %s: code %s (N=%u, K=%u, R=%.4f), decoder %s %s, %d iterations%s, backend %s, "
+    printf("# gpufec-sim %s: code %s (N=%u, K=%u, R=%.4f), decoder %s %s, %d iterations%s, %s, backend %s, "
            "%s, seed %llu, %d thread(s)\n",
            gpufec_version(), prm.code_name, info.n, info.k, info.rate,
            gpufec_schedule_name(prm.dec.schedule), gpufec_algorithm_name(prm.dec.algorithm),
-           prm.dec.max_iterations,
+           prm.dec.max_iterations, gpufec_precision_name(prm.dec.precision),
            prm.dec.early_termination ? "" : " (no early stop)", gpufec_backend_name(used),
            prm.channel_bsc ? "BSC" : "BPSK/AWGN", prm.seed, prm.threads);
     if (prm.channel_bsc)

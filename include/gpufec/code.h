@@ -26,6 +26,10 @@ typedef struct {
     double rate;          /* k / n, over the transmitted bits */
     uint32_t qc_lifting;  /* Z of a quasi-cyclic code, 0 when no QC structure is known */
     int structured_encoder; /* 1: linear-time encoder (QC dual-diagonal, DVB-S2); 0: generic */
+    uint32_t layers;      /* layers of the layered schedule (rows in a layer share no variable) */
+    uint32_t layer_lifting; /* Z when every layer is Z rows of circulant structure (QC codes,
+                               DVB-S2's 360-groups): the GPU then derives edges instead of
+                               loading them; 0 otherwise */
 } gpufec_code_info;
 
 /* Limits the readers enforce so that no input can make them allocate without bound. */

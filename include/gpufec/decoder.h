@@ -39,6 +39,18 @@ typedef enum {
     GPUFEC_SCHEDULE_LAYERED = 2   /* row-layered: each check row updates the posteriors at once */
 } gpufec_schedule;
 
+/* Storage precision of the decoder's soft state (check messages and posteriors). The arithmetic
+ * is float32 throughout; reduced precision rounds each stored value, identically on the CPU and
+ * the GPU, so both backends still give the same decisions. Reduced precision applies to the
+ * min-sum family with the layered schedule (GPUFEC_ERR_UNSUPPORTED otherwise). */
+typedef enum {
+    GPUFEC_PRECISION_FLOAT32 = 0, /* default. The GPU may still keep DVB-S2 normal-frame
+                                     posteriors in float16 when float32 does not fit on chip */
+    GPUFEC_PRECISION_FLOAT16 = 1, /* messages and posteriors rounded to IEEE binary16 */
+    GPUFEC_PRECISION_INT8 = 2     /* fixed point: soft values in units of quant_step, messages
+                                     and posteriors saturating at +-127 (8 bits) */
+} gpufec_precision;
+
 typedef enum {
     GPUFEC_OUTPUT_INFO = 0,    /* k information bits per frame */
     GPUFEC_OUTPUT_CODEWORD = 1 /* all n codeword bits per frame */
@@ -65,6 +77,9 @@ typedef struct {
                                   SPA/MS/NMS/OMS where the CPU has it; bit-exact; default 1 */
     gpufec_log_fn log_fn;      /* optional */
     void* log_user;
+    gpufec_precision precision;/* default FLOAT32 */
+    float quant_step;          /* INT8: LLR value of one integer step, default 0.25 (range
+                                  +-31.75); input LLRs are rounded to the nearest step */
 } gpufec_decoder_opts;
 
 typedef struct gpufec_decoder gpufec_decoder;
@@ -113,7 +128,7 @@ GPUFEC_API gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, 
 GPUFEC_API gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* schedule);
 
 /* Names used by the tools and blocks ("spa", "ms", "nms", "oms", "gallager-a", "gallager-b",
- * "pgab"; "auto", "cpu", "cuda"; "auto", "flooding", "layered").
+ * "pgab"; "auto", "cpu", "cuda"; "auto", "flooding", "layered"; "float32", "float16", "int8").
  * The parsers return GPUFEC_ERR_INVALID_ARGUMENT for unknown names. */
 GPUFEC_API const char* gpufec_algorithm_name(gpufec_algorithm algorithm);
 GPUFEC_API gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* algorithm);
@@ -121,6 +136,9 @@ GPUFEC_API const char* gpufec_schedule_name(gpufec_schedule schedule);
 GPUFEC_API gpufec_status gpufec_schedule_from_name(const char* name, gpufec_schedule* schedule);
 GPUFEC_API const char* gpufec_backend_name(gpufec_backend backend);
 GPUFEC_API gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* backend);
+/* "float32", "float16", "int8". */
+GPUFEC_API const char* gpufec_precision_name(gpufec_precision precision);
+GPUFEC_API gpufec_status gpufec_precision_from_name(const char* name, gpufec_precision* precision);
 
 /* Seconds the GPU kernels of the last decode call ran (sum over its chunks, copies excluded);
  * 0 for the CPU backend. */

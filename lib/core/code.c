@@ -25,6 +25,7 @@ void code_free(gpufec_code* c)
     free(c->info_pos);
     free(c->layer_ptr);
     free(c->layer_rows);
+    qc_view_free(c);
     free(c);
 }
 
@@ -39,7 +40,15 @@ gpufec_status code_make_layers(gpufec_code* c)
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
     uint32_t layers = 0;
-    if (c->qc_z) {
+    if (c->qv_z) { /* the QC view's block rows, split by colour (checked against H) */
+        for (uint32_t l = 0; l < c->qv_layers; l++) {
+            for (uint32_t i = 0; i < c->qv_z; i++) {
+                const uint32_t r = l * c->qv_z + i;
+                layer_of[c->qv_row ? c->qv_row[r] : r] = layers + (c->qv_color ? c->qv_color[r] : 0);
+            }
+            layers += c->qv_ncolor[l];
+        }
+    } else if (c->qc_z) {
         for (uint32_t i = 0; i < m; i++)
             layer_of[i] = i / c->qc_z;
         layers = c->qc_mb;
@@ -81,8 +90,10 @@ gpufec_status code_make_layers(gpufec_code* c)
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
     c->max_layer_rows = 0;
-    for (uint32_t i = 0; i < m; i++)
+    for (uint32_t r = 0; r < m; r++) { /* a view's rows in lane order, others in row order */
+        const uint32_t i = c->qv_row ? c->qv_row[r] : r;
         c->layer_rows[c->layer_ptr[layer_of[i]] + fill[layer_of[i]]++] = i;
+    }
     for (uint32_t l = 0; l < layers; l++)
         if (fill[l] > c->max_layer_rows)
             c->max_layer_rows = fill[l];
@@ -196,6 +207,17 @@ gpufec_status code_finish(gpufec_code* c, const uint8_t* puncture, uint32_t shor
     gpufec_status st = GPUFEC_OK;
     if (!c->encode)
         st = gf2_encoder_prepare(c);
+    if (st == GPUFEC_OK && c->qc_shift && !c->qv_z)
+        st = qc_view_from_shifts(c);
+    if (st == GPUFEC_OK && c->qv_z) {
+        if (qc_view_check(c) && qc_view_color(c) == GPUFEC_OK) {
+            for (uint32_t l = 0; l < c->qv_layers; l++)
+                if (c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l] > c->qv_max_entries)
+                    c->qv_max_entries = c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l];
+        } else {
+            qc_view_free(c); /* not exact: the generic layers and kernels serve this code */
+        }
+    }
     if (st == GPUFEC_OK)
         st = code_make_layers(c);
     if (st == GPUFEC_OK)
@@ -253,6 +275,8 @@ gpufec_status gpufec_code_get_info(const gpufec_code* c, gpufec_code_info* info)
     info->rate = (double)c->k / (double)c->n_tx;
     info->qc_lifting = c->qc_z;
     info->structured_encoder = c->parity_rows == NULL;
+    info->layers = c->n_layers;
+    info->layer_lifting = c->qv_z;
     return GPUFEC_OK;
 }
 

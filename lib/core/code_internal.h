@@ -56,6 +56,25 @@ struct gpufec_code {
     uint32_t* layer_ptr;
     uint32_t* layer_rows;
 
+    /* Quasi-cyclic view of the layers (qv_z > 0), which lets the GPU derive each edge's variable
+     * from a few numbers per layer instead of loading it. Layer l has qv_z rows; its lane i is
+     * check qv_row[l * qv_z + i] (NULL: the same index). Entry t of layer l (qv_ent_ptr[l] <= t <
+     * qv_ent_ptr[l+1]) joins lane i to the internal variable qv_col[t] * qv_z + (i + qv_shift[t])
+     * mod qv_z, except for lane qv_skip[t] (-1: none), and internal variable p is code variable
+     * qv_perm[p] (NULL: the same). code_finish checks the view against H and drops it when it
+     * does not match exactly. Rows of a layer may share variables (repeated block columns): the
+     * layer then runs in qv_ncolor[l] colours, lane i in colour qv_color[l * qv_z + i] (qv_color
+     * NULL: one colour everywhere); the code's layers are these (layer, colour) pairs. */
+    uint32_t qv_z, qv_layers, qv_max_entries;
+    uint32_t* qv_ent_ptr;
+    uint32_t* qv_col;
+    uint32_t* qv_shift;
+    int32_t* qv_skip;
+    uint32_t* qv_perm;
+    uint32_t* qv_row;
+    uint8_t* qv_color;
+    uint8_t* qv_ncolor;
+
     uint32_t k;       /* information bits carried: k_enc minus shortened ones */
     uint32_t* info_pos; /* k positions of the carried information bits */
     uint32_t punctured, shortened;
@@ -82,6 +101,16 @@ gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32
                          const uint32_t* col_rows, gpufec_diag* diag);
 
 void code_free(gpufec_code* c);
+
+/* The QC view (qc_view.c): built from the block shift table of a QC code; checked against H,
+ * dropped when it does not match (returns 0 then); freed. */
+gpufec_status qc_view_from_shifts(gpufec_code* c);
+int qc_view_check(const gpufec_code* c);
+gpufec_status qc_view_color(gpufec_code* c); /* computes qv_color/qv_ncolor */
+void qc_view_free(gpufec_code* c);
+/* Allocates a view of `layers` layers and `entries` entries (zeroed, skips -1). */
+gpufec_status qc_view_alloc(gpufec_code* c, uint32_t z, uint32_t layers, uint32_t entries,
+                            int with_perm, int with_row);
 
 /* Computes layer_ptr/layer_rows (done by code_finish). */
 gpufec_status code_make_layers(gpufec_code* c);

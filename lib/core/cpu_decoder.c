@@ -62,7 +62,7 @@ static gpufec_status cpu_create(gpufec_decoder* dec)
     }
     const gpufec_decoder_opts* o = &dec->opts;
     if (o->cpu_simd && o->schedule == GPUFEC_SCHEDULE_LAYERED && o->algorithm <= GPUFEC_ALG_OMS &&
-        cpu_simd_available())
+        o->precision == GPUFEC_PRECISION_FLOAT32 && cpu_simd_available())
         s->simd = cpu_simd_create(c); /* NULL (no memory): the scalar path still works */
     dec->impl = s;
     return GPUFEC_OK;
@@ -98,17 +98,18 @@ static void update_check(const gpufec_code* c, const gpufec_decoder_opts* o, cpu
         for (uint32_t t = 0; t < d; t++)
             c2v[t] = spa_output(&acc, term[t]);
     } else {
-        const int mode = ms_mode(o->algorithm);
+        const int mode = ms_mode(o->algorithm), prec = (int)o->precision;
+        const float offset = decoder_offset_steps(o);
         ms_acc acc;
         ms_init(&acc);
         for (uint32_t t = 0; t < d; t++)
             ms_push(&acc, v[t], t);
         for (uint32_t t = 0; t < d; t++)
-            c2v[t] = ms_output(&acc, v[t], t, mode, o->normalization, o->offset);
+            c2v[t] = ms_output_prec(&acc, v[t], t, mode, o->normalization, offset, prec);
     }
     if (layered)
         for (uint32_t t = 0; t < d; t++)
-            s->app[var[t]] = v[t] + c2v[t];
+            s->app[var[t]] = ldpc_store(v[t] + c2v[t], (int)o->precision);
 }
 
 static void update_variables(const gpufec_code* c, cpu_state* s)
@@ -139,7 +140,9 @@ static int decode_soft(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_s
 {
     const int layered = o->schedule == GPUFEC_SCHEDULE_LAYERED;
     memset(s->c2v, 0, (size_t)c->edges * sizeof *s->c2v);
-    memcpy(s->app, s->llr, (size_t)c->n * sizeof *s->app);
+    const float inv_step = decoder_inv_step(o);
+    for (uint32_t j = 0; j < c->n; j++)
+        s->app[j] = ldpc_channel(s->llr[j], (int)o->precision, inv_step);
     int it = 0;
     *ok = 0;
     while (it < o->max_iterations) {

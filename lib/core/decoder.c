@@ -27,6 +27,8 @@ gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* o)
     o->seed = 1;
     o->cpu_simd = 1;
     o->syndrome_interval = 1;
+    o->precision = GPUFEC_PRECISION_FLOAT32;
+    o->quant_step = 0.25f;
     return GPUFEC_OK;
 }
 
@@ -61,6 +63,10 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o)
     if (o->output != GPUFEC_OUTPUT_INFO && o->output != GPUFEC_OUTPUT_CODEWORD)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (o->device < 0 || o->syndrome_interval < 1)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (o->precision < GPUFEC_PRECISION_FLOAT32 || o->precision > GPUFEC_PRECISION_INT8)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (!(o->quant_step >= 1.0e-3f && o->quant_step <= 1.0e3f))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     return GPUFEC_OK;
 }
@@ -154,6 +160,15 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
         return st;
     if (o.algorithm >= GPUFEC_ALG_GALLAGER_A && o.schedule == GPUFEC_SCHEDULE_LAYERED)
         return GPUFEC_ERR_UNSUPPORTED;
+    /* Reduced precision is defined for the min-sum family's layered state (and ignored by the
+     * hard-decision decoders, which keep no soft state). */
+    if (o.precision != GPUFEC_PRECISION_FLOAT32 &&
+        (o.algorithm == GPUFEC_ALG_SPA || o.schedule == GPUFEC_SCHEDULE_FLOODING)) {
+        if (o.log_fn)
+            o.log_fn(o.log_user, GPUFEC_LOG_ERROR,
+                     "precision float16/int8 needs ms, nms or oms with the layered schedule");
+        return GPUFEC_ERR_UNSUPPORTED;
+    }
     gpufec_decoder* dec = calloc(1, sizeof *dec);
     if (!dec)
         return GPUFEC_ERR_OUT_OF_MEMORY;
@@ -292,6 +307,7 @@ gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec)
 static const char* const alg_names[] = {"spa", "ms", "nms", "oms", "gallager-a", "gallager-b", "pgab"};
 static const char* const schedule_names[] = {"auto", "flooding", "layered"};
 static const char* const backend_names[] = {"auto", "cpu", "cuda"};
+static const char* const precision_names[] = {"float32", "float16", "int8"};
 
 #define COUNT(table) ((int)(sizeof table / sizeof *table))
 
@@ -343,6 +359,20 @@ gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* b)
     if (i < 0 || !b)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     *b = (gpufec_backend)i;
+    return GPUFEC_OK;
+}
+
+const char* gpufec_precision_name(gpufec_precision p)
+{
+    return (unsigned)p < (unsigned)COUNT(precision_names) ? precision_names[p] : "unknown";
+}
+
+gpufec_status gpufec_precision_from_name(const char* name, gpufec_precision* p)
+{
+    int i = name_index(precision_names, COUNT(precision_names), name);
+    if (i < 0 || !p)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *p = (gpufec_precision)i;
     return GPUFEC_OK;
 }
 

@@ -42,6 +42,14 @@ int cuda_util_host_free(void* p);
 int cuda_util_bandwidth(int device, double* d2d_gbps, double* h2d_gbps);
 #endif
 
+/* Reduced-precision parameters shared by the backends: 1 / quant_step (int8), and the OMS offset
+ * in the units the messages are stored in (steps for int8, LLRs otherwise). */
+static inline float decoder_inv_step(const gpufec_decoder_opts* o) { return 1.0f / o->quant_step; }
+static inline float decoder_offset_steps(const gpufec_decoder_opts* o)
+{
+    return o->precision == GPUFEC_PRECISION_INT8 ? o->offset * decoder_inv_step(o) : o->offset;
+}
+
 void decoder_log(const gpufec_decoder* dec, gpufec_log_level level, const char* fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

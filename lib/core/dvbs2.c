@@ -36,6 +36,53 @@ static int cmp_u32(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
+/* The QC view (code_internal.h): layer j holds checks j + i q, i = 0..359 (lane i). The rows
+ * of group g's first bit are its table addresses x; x = j + t q joins lane i of layer j to bit
+ * (i - t) mod 360 of group g: block column g, shift 360 - t. Parity bit p_r is internal
+ * variable k + (r mod q) 360 + r / q, so check j + i q holds lane i of parity blocks j (p_r) and
+ * j - 1 (p_{r-1}); for j = 0, p_{r-1} is lane i - 1 of the last block, absent for lane 0. */
+static gpufec_status dvbs2_view(gpufec_code* c, uint32_t k, uint32_t m, const uint32_t* col_ptr,
+                                const uint32_t* col_rows)
+{
+    const uint32_t q = m / 360, groups = k / 360;
+    const uint32_t entries = col_ptr[k] / 360 + 2 * q;
+    gpufec_status st = qc_view_alloc(c, 360, q, entries, 1, 1);
+    if (st)
+        return st;
+    for (uint32_t g = 0; g < groups; g++) /* count per layer */
+        for (uint32_t t = col_ptr[360 * g]; t < col_ptr[360 * g + 1]; t++)
+            c->qv_ent_ptr[col_rows[t] % q + 1]++;
+    for (uint32_t j = 0; j < q; j++)
+        c->qv_ent_ptr[j + 1] += c->qv_ent_ptr[j] + 2;
+    uint32_t* fill = calloc(q, sizeof *fill);
+    if (!fill) {
+        qc_view_free(c);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t g = 0; g < groups; g++)
+        for (uint32_t t = col_ptr[360 * g]; t < col_ptr[360 * g + 1]; t++) {
+            const uint32_t x = col_rows[t], j = x % q, e = c->qv_ent_ptr[j] + fill[j]++;
+            c->qv_col[e] = g;
+            c->qv_shift[e] = (360 - x / q) % 360;
+        }
+    for (uint32_t j = 0; j < q; j++) {
+        uint32_t e = c->qv_ent_ptr[j] + fill[j];
+        c->qv_col[e] = groups + j;
+        c->qv_shift[e] = 0;
+        c->qv_col[e + 1] = groups + (j ? j - 1 : q - 1);
+        c->qv_shift[e + 1] = j ? 0 : 359;
+        c->qv_skip[e + 1] = j ? -1 : 0;
+    }
+    free(fill);
+    for (uint32_t p = 0; p < k; p++)
+        c->qv_perm[p] = p;
+    for (uint32_t r = 0; r < m; r++) {
+        c->qv_perm[k + (r % q) * 360 + r / q] = k + r;
+        c->qv_row[(r % q) * 360 + r / q] = r;
+    }
+    return GPUFEC_OK;
+}
+
 gpufec_status dvbs2_code_from_table(gpufec_code** out, const char* text, size_t length, uint32_t n,
                                     gpufec_diag* diag)
 {
@@ -114,6 +161,10 @@ gpufec_status dvbs2_code_from_table(gpufec_code** out, const char* text, size_t 
     st = code_build_graph(&c, n, m, col_ptr, col_rows);
     if (st)
         goto done;
+    if ((st = dvbs2_view(c, k, m, col_ptr, col_rows)) != GPUFEC_OK) {
+        code_free(c);
+        goto done;
+    }
     /* One allocation for the plan so code_free releases it with enc_data. */
     size_t bytes = sizeof *plan + ((size_t)k + 1 + col_ptr[k]) * sizeof(uint32_t);
     dvbs2_plan* packed = malloc(bytes);

@@ -86,6 +86,81 @@ GPUFEC_HD float ms_output(const ms_acc* a, float v, uint32_t pos, int mode, floa
     return neg ? -m : m;
 }
 
+/* ---- storage precision (gpufec_precision) ----
+ * Arithmetic stays float32; what is stored (posteriors, check messages) is rounded by one of
+ * these functions. They are exact and portable, so the CPU reference and the GPU kernels store
+ * the same values; the GPU then keeps them in 16 or 8 bits without further loss. */
+#define LDPC_PREC_F32 0
+#define LDPC_PREC_F16 1
+#define LDPC_PREC_I8 2
+#define LDPC_I8_MAX 127.0f
+#define LDPC_F16_MAX 65504.0f
+
+#if defined(__CUDA_ARCH__)
+#define LDPC_MUL(a, b) __fmul_rn(a, b) /* never fused into a following add */
+#else
+#define LDPC_MUL(a, b) ((a) * (b))
+#endif
+
+/* Nearest binary16 value (ties to even), saturating at +-65504. */
+GPUFEC_HD float ldpc_round_half(float x)
+{
+    float a = fminf(fabsf(x), LDPC_F16_MAX);
+    if (a < 6.103515625e-05f) { /* below 2^-14: binary16 subnormals, steps of 2^-24 */
+        a = LDPC_MUL(rintf(LDPC_MUL(a, 16777216.0f)), 5.9604644775390625e-08f);
+    } else { /* keep 10 of the 23 mantissa bits, rounding to nearest even */
+        union { float f; uint32_t u; } b;
+        b.f = a;
+        b.u += 0x0fffu + ((b.u >> 13) & 1u);
+        b.u &= ~0x1fffu;
+        a = fminf(b.f, LDPC_F16_MAX);
+    }
+    return x < 0.0f ? -a : a;
+}
+
+/* A posterior or message value as stored. int8 values are already whole steps. */
+GPUFEC_HD float ldpc_store(float x, int prec)
+{
+    if (prec == LDPC_PREC_I8)
+        return fminf(fmaxf(x, -LDPC_I8_MAX), LDPC_I8_MAX);
+    if (prec == LDPC_PREC_F16)
+        return ldpc_round_half(x);
+    return x;
+}
+
+/* A sanitised channel LLR as the decoder starts from it; int8 counts steps of 1 / inv_step. */
+GPUFEC_HD float ldpc_channel(float llr, int prec, float inv_step)
+{
+    if (prec == LDPC_PREC_I8)
+        return fminf(fmaxf(rintf(LDPC_MUL(llr, inv_step)), -LDPC_I8_MAX), LDPC_I8_MAX);
+    return ldpc_store(llr, prec);
+}
+
+/* Magnitude of an outgoing min-sum message from the minimum m it is based on, as stored:
+ * ms_output's rule, then rounded (int8: to the nearest whole step, half up). For int8, `offset`
+ * is in steps. */
+GPUFEC_HD float ms_magnitude(float m, int mode, float scale, float offset, int prec)
+{
+    m = fminf(m, GPUFEC_LLR_LIMIT);
+    if (mode == 1)
+        m = LDPC_MUL(m, scale);
+    else if (mode == 2)
+        m = fmaxf(m - offset, 0.0f);
+    if (prec == LDPC_PREC_I8)
+        return fminf(floorf(m + 0.5f), LDPC_I8_MAX);
+    if (prec == LDPC_PREC_F16)
+        return ldpc_round_half(m);
+    return m;
+}
+
+/* ms_output at a storage precision (equal to ms_output for LDPC_PREC_F32). */
+GPUFEC_HD float ms_output_prec(const ms_acc* a, float v, uint32_t pos, int mode, float scale,
+                               float offset, int prec)
+{
+    float m = ms_magnitude(pos == a->arg1 ? a->min2 : a->min1, mode, scale, offset, prec);
+    return (a->parity ^ (uint32_t)(v < 0.0f)) ? -m : m;
+}
+
 /* ---- sum-product, tanh rule: c = 2 atanh( prod_{k != e} tanh(v_k / 2) ) ---- */
 typedef struct {
     float product; /* product of the non-zero tanh terms */

@@ -1,0 +1,189 @@
+/* Quasi-cyclic view of a code's layers (see code_internal.h): QC codes get it from their shift
+ * table, DVB-S2 builds it in dvbs2.c. Every view is checked edge for edge against H before use. */
+#include "code_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void qc_view_free(gpufec_code* c)
+{
+    free(c->qv_ent_ptr);
+    free(c->qv_col);
+    free(c->qv_shift);
+    free(c->qv_skip);
+    free(c->qv_perm);
+    free(c->qv_row);
+    free(c->qv_color);
+    free(c->qv_ncolor);
+    c->qv_color = c->qv_ncolor = NULL;
+    c->qv_ent_ptr = c->qv_col = c->qv_shift = c->qv_perm = c->qv_row = NULL;
+    c->qv_skip = NULL;
+    c->qv_z = c->qv_layers = c->qv_max_entries = 0;
+}
+
+gpufec_status qc_view_alloc(gpufec_code* c, uint32_t z, uint32_t layers, uint32_t entries,
+                            int with_perm, int with_row)
+{
+    qc_view_free(c);
+    c->qv_ent_ptr = calloc((size_t)layers + 1, sizeof *c->qv_ent_ptr);
+    c->qv_col = calloc((size_t)entries + 1, sizeof *c->qv_col);
+    c->qv_shift = calloc((size_t)entries + 1, sizeof *c->qv_shift);
+    c->qv_skip = malloc(((size_t)entries + 1) * sizeof *c->qv_skip);
+    c->qv_perm = with_perm ? malloc((size_t)c->n * sizeof *c->qv_perm) : NULL;
+    c->qv_row = with_row ? malloc((size_t)c->m * sizeof *c->qv_row) : NULL;
+    if (!c->qv_ent_ptr || !c->qv_col || !c->qv_shift || !c->qv_skip || (with_perm && !c->qv_perm) ||
+        (with_row && !c->qv_row)) {
+        qc_view_free(c);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t t = 0; t <= entries; t++)
+        c->qv_skip[t] = -1;
+    c->qv_z = z;
+    c->qv_layers = layers;
+    return GPUFEC_OK;
+}
+
+gpufec_status qc_view_from_shifts(gpufec_code* c)
+{
+    const uint32_t mb = c->qc_mb, nb = c->qc_nb;
+    uint32_t entries = 0;
+    for (size_t t = 0; t < (size_t)mb * nb; t++)
+        entries += c->qc_shift[t] >= 0;
+    gpufec_status st = qc_view_alloc(c, c->qc_z, mb, entries, 0, 0);
+    if (st)
+        return st;
+    uint32_t e = 0;
+    for (uint32_t br = 0; br < mb; br++) {
+        for (uint32_t bc = 0; bc < nb; bc++) {
+            int32_t s = c->qc_shift[(size_t)br * nb + bc];
+            if (s >= 0) {
+                c->qv_col[e] = bc;
+                c->qv_shift[e] = (uint32_t)s;
+                e++;
+            }
+        }
+        c->qv_ent_ptr[br + 1] = e;
+    }
+    return GPUFEC_OK;
+}
+
+static int cmp_u32(const void* a, const void* b)
+{
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
+}
+
+/* 1 when the view describes H exactly: every row once, its variable set equal to H's, and the
+ * variable permutation a bijection. */
+int qc_view_check(const gpufec_code* c)
+{
+    const uint32_t z = c->qv_z;
+    if (!z || (uint64_t)z * c->qv_layers != c->m || c->n % z)
+        return 0;
+    int ok = 1;
+    uint8_t* seen = calloc((size_t)(c->m > c->n ? c->m : c->n) + 1, 1);
+    uint32_t* a = malloc(((size_t)c->max_check_degree + 1) * sizeof *a);
+    uint32_t* b = malloc(((size_t)c->max_check_degree + 1) * sizeof *b);
+    if (!seen || !a || !b) {
+        ok = 0;
+        goto done;
+    }
+    if (c->qv_perm) {
+        for (uint32_t p = 0; p < c->n && ok; p++) {
+            ok = c->qv_perm[p] < c->n && !seen[c->qv_perm[p]];
+            if (ok)
+                seen[c->qv_perm[p]] = 1;
+        }
+        memset(seen, 0, (size_t)c->n);
+    }
+    for (uint32_t l = 0; l < c->qv_layers && ok; l++) {
+        const uint32_t e0 = c->qv_ent_ptr[l], e1 = c->qv_ent_ptr[l + 1];
+        for (uint32_t t = e0; t < e1 && ok; t++)
+            ok = c->qv_col[t] < c->n / z && c->qv_shift[t] < z && c->qv_skip[t] < (int32_t)z;
+        for (uint32_t i = 0; i < z && ok; i++) {
+            const uint32_t row = c->qv_row ? c->qv_row[l * z + i] : l * z + i;
+            if (row >= c->m || seen[row]) {
+                ok = 0;
+                break;
+            }
+            seen[row] = 1;
+            const uint32_t rb = c->row_ptr[row], d = c->row_ptr[row + 1] - rb;
+            uint32_t cnt = 0;
+            for (uint32_t t = e0; t < e1 && cnt <= d; t++) {
+                if ((int32_t)i == c->qv_skip[t])
+                    continue;
+                uint32_t p = c->qv_col[t] * z + (i + c->qv_shift[t]) % z;
+                if (cnt < d)
+                    a[cnt] = c->qv_perm ? c->qv_perm[p] : p;
+                cnt++;
+            }
+            if (cnt != d) {
+                ok = 0;
+                break;
+            }
+            memcpy(b, c->edge_var + rb, d * sizeof *b);
+            qsort(a, d, sizeof *a, cmp_u32);
+            qsort(b, d, sizeof *b, cmp_u32);
+            ok = memcmp(a, b, d * sizeof *a) == 0;
+        }
+    }
+done:
+    free(seen);
+    free(a);
+    free(b);
+    return ok;
+}
+
+/* A layer whose block columns repeat (DVB-S2 tables put two addresses of one group into the same
+ * layer in places) has rows that share variables. Greedy colouring in lane order splits such a
+ * layer into colours whose rows share none; the schedule runs the colours in turn. */
+gpufec_status qc_view_color(gpufec_code* c)
+{
+    const uint32_t z = c->qv_z;
+    uint32_t* used = calloc((size_t)c->n, sizeof *used);
+    c->qv_color = calloc((size_t)c->m, 1);
+    c->qv_ncolor = calloc((size_t)c->qv_layers, 1);
+    if (!used || !c->qv_color || !c->qv_ncolor) {
+        free(used);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    int any = 0, fail = 0;
+    for (uint32_t l = 0; l < c->qv_layers && !fail; l++) {
+        const uint32_t e0 = c->qv_ent_ptr[l], e1 = c->qv_ent_ptr[l + 1];
+        uint32_t colors = 1;
+        for (int pass = 0; pass < 2; pass++) /* pass 0 colours, pass 1 clears the masks */
+            for (uint32_t i = 0; i < z; i++) {
+                uint32_t busy = 0;
+                for (uint32_t t = e0; t < e1; t++)
+                    if ((int32_t)i != c->qv_skip[t]) {
+                        uint32_t* u = &used[c->qv_col[t] * z + (i + c->qv_shift[t]) % z];
+                        busy |= *u;
+                        if (pass)
+                            *u = 0;
+                    }
+                if (pass)
+                    continue;
+                if (busy == ~0u) {
+                    fail = 1;
+                    break;
+                }
+                uint32_t col = (uint32_t)__builtin_ctz(~busy);
+                for (uint32_t t = e0; t < e1; t++)
+                    if ((int32_t)i != c->qv_skip[t])
+                        used[c->qv_col[t] * z + (i + c->qv_shift[t]) % z] |= 1u << col;
+                c->qv_color[l * z + i] = (uint8_t)col;
+                if (col + 1 > colors)
+                    colors = col + 1;
+            }
+        c->qv_ncolor[l] = (uint8_t)colors;
+        any |= colors > 1;
+    }
+    free(used);
+    if (fail)
+        return GPUFEC_ERR_UNSUPPORTED;
+    if (!any) { /* every layer is one colour: no table needed */
+        free(c->qv_color);
+        c->qv_color = NULL;
+    }
+    return GPUFEC_OK;
+}
