@@ -14,6 +14,7 @@ extern "C" {
 }
 #include "layered_kernel.cuh"
 #include "ldpc_rules.h"
+#include "qc_layered.h"
 
 #include <cuda_runtime.h>
 
@@ -51,6 +52,7 @@ struct cuda_state {
     slot slots[2];
     cudaEvent_t user_ready; /* start of an asynchronous call on the caller's stream */
     float kernel_ms;        /* of the last decode call */
+    qc_plan* qc;            /* QC layered kernel (qc_layered.cu) when the code has the view */
 };
 
 __global__ void k_load(const float* __restrict__ in, const int32_t* __restrict__ full_src,
@@ -218,6 +220,7 @@ void free_state(cuda_state* s)
     }
     if (s->user_ready)
         cudaEventDestroy(s->user_ready);
+    qc_plan_destroy(s->qc);
     free(s);
 }
 
@@ -347,7 +350,22 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
 {
     const gpufec_code* c = dec->code;
     CU(cudaSetDevice(dec->opts.device), "cudaSetDevice");
-    choose_kernel(dec, s);
+    char why[160] = "";
+    gpufec_status qst = GPUFEC_OK;
+    s->qc = qc_plan_create(dec, why, sizeof why, &qst);
+    if (qst != GPUFEC_OK) {
+        decoder_log(dec, GPUFEC_LOG_ERROR, "QC layered kernel: %s", why);
+        return qst;
+    }
+    if (!s->qc && dec->opts.precision != GPUFEC_PRECISION_FLOAT32) {
+        decoder_log(dec, GPUFEC_LOG_ERROR, "precision %s on the GPU: %s",
+                    gpufec_precision_name(dec->opts.precision), why);
+        return GPUFEC_ERR_UNSUPPORTED;
+    }
+    if (s->qc)
+        s->layered = 1;
+    else
+        choose_kernel(dec, s);
     const size_t B = s->B, n = c->n, m = c->m, E = c->edges;
     CU(upload(&s->row_ptr, c->row_ptr, m + 1), "upload");
     CU(upload(&s->edge_var, c->edge_var, E), "upload");
@@ -367,7 +385,9 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
         CU(cudaEventCreate(&q.k1), "cudaEventCreate");
         CU(cudaEventCreateWithFlags(&q.done, cudaEventDisableTiming), "cudaEventCreate");
         CU(dev_alloc(&q.in, (size_t)c->n_tx * B), "cudaMalloc");
-        if (s->compressed) /* a uint4 per row */
+        if (s->qc)
+            CU(dev_alloc(&q.c2v, (qc_plan_global_state_bytes(s->qc) / 4) * B), "cudaMalloc");
+        else if (s->compressed) /* a uint4 per row */
             CU(dev_alloc(&q.c2v, 4 * m * B), "cudaMalloc");
         else if (!s->c2v_smem)
             CU(dev_alloc(&q.c2v, E * B), "cudaMalloc");
@@ -382,7 +402,7 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
             CU(cudaMemset(q.synd, 0, B), "cudaMemset");
         }
     }
-    if (s->layered)
+    if (s->layered && !s->qc)
         CU(layered_run(s, dec->opts.algorithm == GPUFEC_ALG_SPA, NULL, 0, 0), "cudaFuncSetAttribute");
     return GPUFEC_OK;
 }
@@ -406,11 +426,16 @@ gpufec_status cuda_create(gpufec_decoder* dec)
     dec->impl = s;
     dec->preferred_batch = (size_t)s->B * 2;
     dec->backend_writes_info = 1;
-    decoder_log(dec, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s%s, %d threads per frame, chunks of %u frames",
-                dec->opts.device, s->layered ? "layered, posteriors in shared memory" : "flooding",
-                s->layered && s->half ? " (fp16)" : "", s->c2v_smem ? ", messages in shared memory" : "",
-                s->warp ? ", a warp per row" : s->compressed ? ", compressed min-sum messages" : "",
-                s->layered ? s->threads : 64, s->B);
+    if (s->qc)
+        decoder_log(dec, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, %s, chunks of %u frames",
+                    dec->opts.device, qc_plan_describe(s->qc), gpufec_precision_name(dec->opts.precision), s->B);
+    else
+        decoder_log(dec, GPUFEC_LOG_INFO,
+                    "CUDA decoder on device %d: %s%s%s%s, %d threads per frame, chunks of %u frames",
+                    dec->opts.device, s->layered ? "layered, posteriors in shared memory" : "flooding",
+                    s->layered && s->half ? " (fp16)" : "", s->c2v_smem ? ", messages in shared memory" : "",
+                    s->warp ? ", a warp per row" : s->compressed ? ", compressed min-sum messages" : "",
+                    s->layered ? s->threads : 64, s->B);
     return GPUFEC_OK;
 }
 
@@ -428,7 +453,9 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
     const uint32_t n = c->n, B = s->B;
     CU(cudaMemcpyAsync(q.in, llr, (size_t)c->n_tx * nf * sizeof(float), cudaMemcpyDefault, q.stream), "copy in");
     CU(cudaEventRecord(q.k0, q.stream), "event");
-    if (s->layered) {
+    if (s->qc) {
+        CU(qc_plan_launch(s->qc, q.in, q.c2v, q.out, q.iters, q.conv, nf, q.stream), "kernel launch");
+    } else if (s->layered) {
         layered_args a = {s->info_out ? s->info_pos : NULL, c->k, s->row_ptr, s->edge_var, s->layer_ptr,
                           s->layer_rows, s->full_src, n, c->m, c->edges, c->n_tx, c->n_layers, q.in, q.c2v,
                           q.out, q.iters, q.conv, o->max_iterations, o->early_termination,

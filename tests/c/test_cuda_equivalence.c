@@ -3,8 +3,8 @@
  * float operations in the same order); SPA: within a small tolerance (device tanhf/atanhf). */
 #include "test_util.h"
 
-static void compare(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
-                    size_t frames, double max_frame_share)
+static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
+                      size_t frames, double max_frame_share, gpufec_precision prec)
 {
     gpufec_code* c = open_test_code(name);
     gpufec_code_info info;
@@ -31,6 +31,7 @@ static void compare(const char* name, gpufec_algorithm alg, gpufec_schedule sche
     o.syndrome_interval = 1 + (int)(frames % 3); /* 1..3 across the cases: the same rule on both */
     o.max_iterations = 25;
     o.output = GPUFEC_OUTPUT_CODEWORD;
+    o.precision = prec;
     gpufec_decoder *cpu = NULL, *gpu = NULL;
     o.backend = GPUFEC_BACKEND_CPU;
     CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
@@ -74,8 +75,8 @@ static void compare(const char* name, gpufec_algorithm alg, gpufec_schedule sche
         it_diff += ia[f] != ib[f];
     }
     const char* an = gpufec_algorithm_name(alg);
-    printf("%s %s %s %.1f dB: %zu frames, %zu differ, %zu iteration counts differ\n", name,
-           gpufec_schedule_name(sched), an, ebn0, frames, frame_diff, it_diff);
+    printf("%s %s %s %s %.1f dB: %zu frames, %zu differ, %zu iteration counts differ\n", name,
+           gpufec_schedule_name(sched), an, gpufec_precision_name(prec), ebn0, frames, frame_diff, it_diff);
     CHECK(frame_diff <= max_frame_share * frames, "%s/%s/%s: %zu of %zu frames differ", name,
           gpufec_schedule_name(sched), an, frame_diff, frames);
     if (max_frame_share == 0.0)
@@ -83,6 +84,26 @@ static void compare(const char* name, gpufec_algorithm alg, gpufec_schedule sche
     gpufec_decoder_destroy(cpu);
     gpufec_decoder_destroy(gpu);
     free(u); free(x); free(llr); free(a); free(b); free(ia); free(ib); free(oa); free(ob);
+    gpufec_code_destroy(c);
+}
+
+static void compare(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
+                    size_t frames, double max_frame_share)
+{
+    compare_p(name, alg, sched, ebn0, frames, max_frame_share, GPUFEC_PRECISION_FLOAT32);
+}
+
+/* Reduced precision needs the QC kernel: other codes are refused on the GPU, not run wrongly. */
+static void refuse_non_qc(void)
+{
+    gpufec_code* c = open_test_code("mackay-1008-504");
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.backend = GPUFEC_BACKEND_CUDA;
+    o.precision = GPUFEC_PRECISION_INT8;
+    gpufec_decoder* d = NULL;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_UNSUPPORTED, "int8 on a non-QC code");
+    gpufec_decoder_destroy(d);
     gpufec_code_destroy(c);
 }
 
@@ -125,6 +146,24 @@ int main(void)
         if (!quick)
             compare("dvbs2-short-1_2", hard[i], F, 4.0, 100, 0.0);
     }
+    /* QC layered kernel at every storage precision: identical to the CPU reference at the same
+     * precision (the rounding rules are shared). DVB-S2 exercises colour-split layers and the
+     * parity permutation; 5G NR punctured and filler bits; int8 DVB-S2 normal keeps the whole
+     * frame on chip, float16 and 5G z384 float32 keep the row state in global memory. */
+    const gpufec_precision precs[] = {GPUFEC_PRECISION_FLOAT32, GPUFEC_PRECISION_FLOAT16, GPUFEC_PRECISION_INT8};
+    for (int p = 0; p < 3; p++) {
+        if (quick) {
+            compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 2.0, 4, 0.0, precs[p]);
+            continue;
+        }
+        compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.8, 200, 0.0, precs[p]);
+        compare_p("dvbs2-short-8_9", GPUFEC_ALG_OMS, L, 4.0, 200, 0.0, precs[p]);
+        compare_p("5gnr-bg1-z96:k=2000", GPUFEC_ALG_MS, L, 1.5, 200, 0.0, precs[p]);
+        compare_p("wimax-576-1_2", GPUFEC_ALG_NMS, L, 2.0, 300, 0.0, precs[p]);
+        if (precs[p] != GPUFEC_PRECISION_FLOAT32)
+            compare_p("dvbs2-normal-1_2", GPUFEC_ALG_NMS, L, 1.2, 64, 0.0, precs[p]);
+    }
+    refuse_non_qc();
     /* DVB-S2 normal frames keep their posteriors in fp16 on the GPU: a tolerance, not identity;
      * above the waterfall both decode (at 1.2 dB, in it, 8% of frames went different ways). */
     if (!quick)

@@ -3,6 +3,8 @@
  * batching does not change results. */
 #include "test_util.h"
 
+#include "ldpc_rules.h" /* the storage-precision rounding rules, tested directly */
+
 typedef struct {
     gpufec_algorithm alg;
     gpufec_schedule schedule;
@@ -393,9 +395,108 @@ static void test_simd_matches_scalar(void)
     }
 }
 
+/* binary16 bits -> float, written independently of ldpc_round_half. */
+static float half_bits_to_float(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    float v = e == 0 ? ldexpf((float)m, -24) : ldexpf((float)(1024 + m), e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Every finite binary16 value is a fixed point of ldpc_round_half; midpoints between neighbours
+ * go to the even one; larger values saturate. */
+static void test_round_half(void)
+{
+    int bad = 0;
+    for (uint32_t h = 0; h < 0x7c00; h++) {
+        float v = half_bits_to_float((uint16_t)h), next = half_bits_to_float((uint16_t)(h + 1));
+        bad += ldpc_round_half(v) != v || ldpc_round_half(-v) != -v;
+        if (h + 1 < 0x7c00) {
+            float mid = 0.5f * (v + next), want = (h & 1) ? next : v;
+            bad += ldpc_round_half(mid) != want;
+            bad += ldpc_round_half(0.75f * v + 0.25f * next) != v && next - v > 0x1p-24f;
+        }
+    }
+    CHECK(bad == 0, "%d binary16 rounding errors", bad);
+    CHECK(ldpc_round_half(1e6f) == 65504.0f && ldpc_round_half(-7e4f) == -65504.0f, "saturation");
+    CHECK(ldpc_channel(0.3f, LDPC_PREC_I8, 4.0f) == 1.0f && ldpc_channel(-100.0f, LDPC_PREC_I8, 4.0f) == -127.0f,
+          "int8 channel quantisation");
+    CHECK(ms_magnitude(5.0f, 1, 0.75f, 0.0f, LDPC_PREC_I8) == 4.0f, "int8 NMS rounding (3.75 -> 4)");
+    CHECK(ms_magnitude(2.0f, 1, 0.75f, 0.0f, LDPC_PREC_I8) == 2.0f, "int8 NMS rounding (1.5 -> 2)");
+}
+
+/* Reduced precision on the CPU: decodes what float32 decodes at a good SNR; refused (with a
+ * log line) for SPA and flooding, where it is not defined. */
+static void test_precision(void)
+{
+    const gpufec_precision precs[] = {GPUFEC_PRECISION_FLOAT16, GPUFEC_PRECISION_INT8};
+    gpufec_code* c = open_test_code("wimax-576-1_2");
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    const size_t frames = 200;
+    uint8_t* u = malloc(frames * info.k);
+    uint8_t* x = malloc(frames * info.n);
+    uint8_t* out = malloc(frames * info.k);
+    float* llr = malloc(frames * info.n * sizeof *llr);
+    make_frames(c, frames, 4.0, u, x, llr);
+    for (int p = 0; p < 2; p++) {
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        o.backend = GPUFEC_BACKEND_CPU;
+        o.precision = precs[p];
+        o.log_fn = count_log;
+        gpufec_decoder* d = NULL;
+        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create %s", gpufec_precision_name(precs[p]));
+        CHECK(gpufec_decoder_decode(d, llr, frames, out, NULL, NULL) == GPUFEC_OK, "decode");
+        size_t errs = 0;
+        for (size_t i = 0; i < frames * info.k; i++)
+            errs += out[i] != u[i];
+        CHECK(errs == 0, "%s: %zu bit errors at 4 dB", gpufec_precision_name(precs[p]), errs);
+        gpufec_decoder_destroy(d);
+        const int before = log_calls;
+        o.algorithm = GPUFEC_ALG_SPA;
+        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_UNSUPPORTED && log_calls > before, "SPA refused");
+        o.algorithm = GPUFEC_ALG_NMS;
+        o.schedule = GPUFEC_SCHEDULE_FLOODING;
+        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_UNSUPPORTED, "flooding refused");
+    }
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    gpufec_decoder* d = NULL;
+    o.precision = (gpufec_precision)7;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT, "bad precision");
+    o.precision = GPUFEC_PRECISION_INT8;
+    o.quant_step = 0.0f;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT, "bad quant_step");
+    free(u); free(x); free(out); free(llr);
+    gpufec_code_destroy(c);
+}
+
+/* The QC layer view exists where the structure does, and nowhere else. */
+static void test_layer_view(void)
+{
+    const char* with[] = {"dvbs2-normal-1_2", "dvbs2-short-8_9", "5gnr-bg2-z52:k=500", "wimax-576-1_2", "wifi-1944-5_6"};
+    const uint32_t z[] = {360, 360, 52, 24, 81};
+    for (int i = 0; i < 5; i++) {
+        gpufec_code* c = open_test_code(with[i]);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        CHECK(info.layer_lifting == z[i], "%s: layer lifting %u", with[i], info.layer_lifting);
+        gpufec_code_destroy(c);
+    }
+    gpufec_code* c = open_test_code("mackay-1008-504");
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    CHECK(info.layer_lifting == 0 && info.layers > 1, "mackay: no view, greedy layers");
+    gpufec_code_destroy(c);
+}
+
 int main(void)
 {
     test_rng_init();
+    test_round_half();
+    test_precision();
+    test_layer_view();
     test_options();
     test_code("mackay-1008-504");
     test_code("wifi-648-1_2");

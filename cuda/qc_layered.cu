@@ -1,0 +1,420 @@
+/* QC layered min-sum kernel (see qc_layered.h). */
+#include "qc_layered.h"
+
+#include "ldpc_rules.h"
+
+#include <cuda_fp16.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace {
+
+struct qc_args {
+    const uint2* ents;       /* x: block column * z; y: shift | (skip lane + 1) << 16 */
+    const uint32_t* ent_ptr; /* layers + 1 */
+    const uint8_t* ncolor;   /* layers */
+    const uint8_t* color;    /* layers * z, NULL: one colour everywhere */
+    const int32_t* tx_int;   /* n_tx: internal position of each transmitted soft bit */
+    const uint32_t* fill_int;/* n_fill: internal positions of filler (known zero) bits */
+    const uint32_t* out_int; /* n_out: internal position of each output bit */
+    uint32_t z, layers, n, n_tx, n_fill, n_out, entries;
+    const float* in;
+    uint8_t* out;
+    int32_t* iters;
+    uint8_t* conv;
+    uint32_t* gstate; /* global message state (when not in shared memory) */
+    int max_iterations, early, interval, mode;
+    float scale, offset, inv_step;
+};
+
+/* ---- posterior storage ---- */
+__device__ __forceinline__ float post_load(const float* a, uint32_t j) { return a[j]; }
+__device__ __forceinline__ float post_load(const __half* a, uint32_t j) { return __half2float(a[j]); }
+__device__ __forceinline__ float post_load(const int8_t* a, uint32_t j) { return (float)a[j]; }
+__device__ __forceinline__ void post_store(float* a, uint32_t j, float v) { a[j] = v; }
+/* float16 storage: exact for values already rounded by ldpc_store; float32 precision with half
+ * storage (a frame too large for float posteriors) rounds here, saturating like the old path. */
+__device__ __forceinline__ void post_store(__half* a, uint32_t j, float v)
+{
+    a[j] = __float2half_rn(fminf(fmaxf(v, -65000.0f), 65000.0f));
+}
+__device__ __forceinline__ void post_store(int8_t* a, uint32_t j, float v) { a[j] = (int8_t)(int)v; }
+
+/* ---- compressed row state: stored magnitudes m1 (all edges but arg) and m2 (edge arg), the
+ * signs of the row's stored messages. W words per row. ---- */
+struct row_state {
+    float m1, m2;
+    uint32_t arg, signs;
+};
+
+template <int PREC, int W> struct state_codec;
+template <int PREC> struct state_codec<PREC, 4> { /* float32 magnitudes */
+    static __device__ __forceinline__ row_state unpack(const uint32_t* w)
+    {
+        uint4 v = *reinterpret_cast<const uint4*>(w);
+        return {__uint_as_float(v.x), __uint_as_float(v.y), v.z, v.w};
+    }
+    static __device__ __forceinline__ void pack(uint32_t* w, const row_state& s)
+    {
+        *reinterpret_cast<uint4*>(w) = make_uint4(__float_as_uint(s.m1), __float_as_uint(s.m2), s.arg, s.signs);
+    }
+};
+template <> struct state_codec<LDPC_PREC_F16, 2> { /* half magnitudes, arg in the top 5 bits */
+    static __device__ __forceinline__ row_state unpack(const uint32_t* w)
+    {
+        uint2 v = *reinterpret_cast<const uint2*>(w);
+        __half2 h = *reinterpret_cast<const __half2*>(&v.x);
+        return {__low2float(h), __high2float(h), v.y >> 27, v.y & 0x07ffffffu};
+    }
+    static __device__ __forceinline__ void pack(uint32_t* w, const row_state& s)
+    {
+        __half2 h = __floats2half2_rn(s.m1, s.m2);
+        *reinterpret_cast<uint2*>(w) = make_uint2(*reinterpret_cast<const uint32_t*>(&h), (s.arg << 27) | s.signs);
+    }
+};
+template <> struct state_codec<LDPC_PREC_I8, 2> { /* byte magnitudes, byte arg, 32 signs */
+    static __device__ __forceinline__ row_state unpack(const uint32_t* w)
+    {
+        uint2 v = *reinterpret_cast<const uint2*>(w);
+        return {(float)(v.x & 0xffu), (float)((v.x >> 8) & 0xffu), (v.x >> 16) & 0xffu, v.y};
+    }
+    static __device__ __forceinline__ void pack(uint32_t* w, const row_state& s)
+    {
+        *reinterpret_cast<uint2*>(w) =
+            make_uint2((uint32_t)s.m1 | ((uint32_t)s.m2 << 8) | (s.arg << 16), s.signs);
+    }
+};
+template <> struct state_codec<LDPC_PREC_I8, 1> { /* 7 + 7 magnitude bits, 4 arg, 14 signs */
+    static __device__ __forceinline__ row_state unpack(const uint32_t* w)
+    {
+        uint32_t v = *w;
+        return {(float)(v & 0x7fu), (float)((v >> 7) & 0x7fu), (v >> 14) & 0xfu, v >> 18};
+    }
+    static __device__ __forceinline__ void pack(uint32_t* w, const row_state& s)
+    {
+        *w = (uint32_t)s.m1 | ((uint32_t)s.m2 << 7) | (s.arg << 14) | (s.signs << 18);
+    }
+};
+
+/* Words per row for a precision and a maximum row degree (I8 with 1 word: degree <= 14;
+ * F16 with 2 words: degree <= 27). */
+__host__ __device__ constexpr int state_words(int prec, int maxd)
+{
+    return prec == LDPC_PREC_I8 ? (maxd <= 8 ? 1 : 2) : prec == LDPC_PREC_F16 ? (maxd <= 16 ? 2 : 4) : 4;
+}
+
+__device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, bool* skip)
+{
+    *skip = (e.y >> 16) == lane + 1;
+    uint32_t u = lane + (e.y & 0xffffu);
+    return e.x + (u >= z ? u - z : u);
+}
+
+template <int PREC, typename PostT, int MAXD, bool SSMEM>
+__global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
+{
+    constexpr int W = state_words(PREC, MAXD);
+    extern __shared__ __align__(16) unsigned char smem[];
+    uint2* ents = reinterpret_cast<uint2*>(smem);
+    uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
+    PostT* app = reinterpret_cast<PostT*>(smem + ((((size_t)a.entries * 8 + (size_t)(a.layers + 1) * 4) + 15) & ~(size_t)15));
+    const size_t post_bytes = (((size_t)a.n * sizeof(PostT)) + 15) & ~(size_t)15;
+    const uint32_t rows = a.layers * a.z, f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
+    uint32_t* state = SSMEM ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(app) + post_bytes)
+                            : a.gstate + (size_t)f * rows * W;
+
+    for (uint32_t t = tid; t < a.entries; t += nt)
+        ents[t] = a.ents[t];
+    for (uint32_t t = tid; t <= a.layers; t += nt)
+        ent_ptr[t] = a.ent_ptr[t];
+    for (uint32_t p = tid; p < a.n; p += nt)
+        post_store(app, p, 0.0f); /* punctured positions stay erasures */
+    for (uint32_t r = tid; r < rows * W; r += nt)
+        state[r] = 0u; /* every stored message +0 */
+    __syncthreads();
+    const float* in = a.in + (size_t)f * a.n_tx;
+    for (uint32_t t = tid; t < a.n_tx; t += nt)
+        post_store(app, (uint32_t)a.tx_int[t], ldpc_channel(ldpc_sanitize_llr(in[t]), PREC, a.inv_step));
+    for (uint32_t t = tid; t < a.n_fill; t += nt)
+        post_store(app, a.fill_int[t], ldpc_channel(GPUFEC_LLR_LIMIT, PREC, a.inv_step));
+    __syncthreads();
+
+    const uint32_t lane = tid;
+    int it = 0, ok = 0;
+    while (it < a.max_iterations) {
+        for (uint32_t l = 0; l < a.layers; l++) {
+            const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
+            const uint32_t colors = a.color ? a.ncolor[l] : 1;
+            const uint32_t my_color = a.color && lane < a.z ? a.color[l * a.z + lane] : 0;
+            for (uint32_t col = 0; col < colors; col++) {
+                if (lane < a.z && my_color == col) {
+                    uint32_t* sw = state + (size_t)(l * a.z + lane) * W;
+                    const row_state old = state_codec<PREC, W>::unpack(sw);
+                    ms_acc acc;
+                    ms_init(&acc);
+                    float v[MAXD];
+                    uint32_t jv[MAXD];
+                    uint32_t skipped = 0;
+#pragma unroll
+                    for (int t = 0; t < MAXD; t++)
+                        if (t < (int)d) {
+                            bool skip;
+                            jv[t] = ent_var(ents[e0 + t], lane, a.z, &skip);
+                            skipped |= (uint32_t)skip << t;
+                            if (!skip) {
+                                float mag = (uint32_t)t == old.arg ? old.m2 : old.m1;
+                                float c_old = (old.signs >> t) & 1u ? -mag : mag;
+                                v[t] = post_load(app, jv[t]) - c_old;
+                                ms_push(&acc, v[t], (uint32_t)t);
+                            }
+                        }
+                    row_state ns;
+                    ns.m1 = ms_magnitude(acc.min1, a.mode, a.scale, a.offset, PREC);
+                    ns.m2 = ms_magnitude(acc.min2, a.mode, a.scale, a.offset, PREC);
+                    ns.arg = acc.arg1;
+                    ns.signs = 0;
+#pragma unroll
+                    for (int t = 0; t < MAXD; t++)
+                        if (t < (int)d && !((skipped >> t) & 1u)) {
+                            const uint32_t neg = acc.parity ^ (uint32_t)(v[t] < 0.0f);
+                            const float mag = (uint32_t)t == ns.arg ? ns.m2 : ns.m1;
+                            const float c = neg ? -mag : mag;
+                            ns.signs |= neg << t;
+                            post_store(app, jv[t], ldpc_store(v[t] + c, PREC));
+                        }
+                    state_codec<PREC, W>::pack(sw, ns);
+                }
+                __syncthreads();
+            }
+        }
+        it++;
+        if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
+            uint32_t bad = 0;
+            for (uint32_t l = 0; l < a.layers && lane < a.z && !bad; l++) {
+                uint32_t parity = 0;
+                for (uint32_t t = ent_ptr[l]; t < ent_ptr[l + 1]; t++) {
+                    bool skip;
+                    uint32_t j = ent_var(ents[t], lane, a.z, &skip);
+                    if (!skip)
+                        parity ^= ldpc_hard_bit(post_load(app, j));
+                }
+                bad = parity;
+            }
+            ok = !__syncthreads_or((int)bad);
+            if (a.early && ok)
+                break;
+        }
+    }
+    uint8_t* out = a.out + (size_t)f * a.n_out;
+    for (uint32_t t = tid; t < a.n_out; t += nt)
+        out[t] = ldpc_hard_bit(post_load(app, a.out_int[t]));
+    if (tid == 0) {
+        a.iters[f] = it;
+        a.conv[f] = (uint8_t)ok;
+    }
+}
+
+} // namespace
+
+struct qc_plan {
+    qc_args args; /* device tables filled; per-launch fields set by qc_plan_launch */
+    int prec, maxd, ssmem, half_post;
+    size_t smem, gstate_bytes;
+    uint32_t threads;
+    char describe[160];
+    void* dev[7];
+};
+
+namespace {
+
+typedef void (*qc_kernel_fn)(qc_args);
+
+template <int PREC, typename PostT, int MAXD>
+qc_kernel_fn pick_ssmem(bool ssmem)
+{
+    return ssmem ? k_qc_layered<PREC, PostT, MAXD, true> : k_qc_layered<PREC, PostT, MAXD, false>;
+}
+
+template <int PREC, typename PostT>
+qc_kernel_fn pick_maxd(int maxd, bool ssmem)
+{
+    return maxd == 8 ? pick_ssmem<PREC, PostT, 8>(ssmem)
+         : maxd == 16 ? pick_ssmem<PREC, PostT, 16>(ssmem)
+                      : pick_ssmem<PREC, PostT, 32>(ssmem);
+}
+
+qc_kernel_fn pick_kernel(const qc_plan* p)
+{
+    const bool sm = p->ssmem != 0;
+    switch (p->prec) {
+    case LDPC_PREC_F16: return pick_maxd<LDPC_PREC_F16, __half>(p->maxd, sm);
+    case LDPC_PREC_I8: return pick_maxd<LDPC_PREC_I8, int8_t>(p->maxd, sm);
+    default:
+        return p->half_post ? pick_maxd<LDPC_PREC_F32, __half>(p->maxd, sm)
+                            : pick_maxd<LDPC_PREC_F32, float>(p->maxd, sm);
+    }
+}
+
+template <typename T> cudaError_t upload(void** slot, const T* src, size_t count)
+{
+    cudaError_t e = cudaMalloc(slot, (count ? count : 1) * sizeof(T));
+    if (e == cudaSuccess && count)
+        e = cudaMemcpy(*slot, src, count * sizeof(T), cudaMemcpyHostToDevice);
+    return e;
+}
+
+} // namespace
+
+void qc_plan_destroy(qc_plan* p)
+{
+    if (!p)
+        return;
+    for (void* d : p->dev)
+        if (d)
+            cudaFree(d);
+    free(p);
+}
+
+size_t qc_plan_global_state_bytes(const qc_plan* p) { return p->gstate_bytes; }
+const char* qc_plan_describe(const qc_plan* p) { return p->describe; }
+
+qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gpufec_status* st)
+{
+    const gpufec_code* c = dec->code;
+    const gpufec_decoder_opts* o = &dec->opts;
+    *st = GPUFEC_OK;
+    if (!c->qv_z || o->schedule != GPUFEC_SCHEDULE_LAYERED || o->algorithm < GPUFEC_ALG_MS ||
+        o->algorithm > GPUFEC_ALG_OMS) {
+        snprintf(why, why_len, "needs a QC layer view and layered min-sum");
+        return NULL;
+    }
+    const uint32_t z = c->qv_z, entries = c->qv_ent_ptr[c->qv_layers];
+    if (z > 512 || c->qv_max_entries > 32 || entries > 8192) {
+        snprintf(why, why_len, "lifting %u or %u entries per layer too large", z, c->qv_max_entries);
+        return NULL;
+    }
+    if (getenv("GPUFEC_CUDA_NO_QC")) {
+        snprintf(why, why_len, "disabled by GPUFEC_CUDA_NO_QC");
+        return NULL;
+    }
+    int optin = 0;
+    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, o->device);
+    qc_plan* p = (qc_plan*)calloc(1, sizeof *p);
+    if (!p) {
+        *st = GPUFEC_ERR_OUT_OF_MEMORY;
+        return NULL;
+    }
+    p->prec = (int)o->precision;
+    p->maxd = c->qv_max_entries <= 8 ? 8 : c->qv_max_entries <= 16 ? 16 : 32;
+    const int W = state_words(p->prec, p->maxd);
+    const size_t tables = (((size_t)entries * 8 + (size_t)(c->qv_layers + 1) * 4) + 15) & ~(size_t)15;
+    size_t post_elem = p->prec == LDPC_PREC_I8 ? 1 : p->prec == LDPC_PREC_F16 ? 2 : 4;
+    if (p->prec == LDPC_PREC_F32 && tables + (size_t)c->n * 4 > (size_t)optin) {
+        p->half_post = 1; /* as the generic kernel: float32 arithmetic, half posteriors */
+        post_elem = 2;
+    }
+    const size_t post = (((size_t)c->n * post_elem) + 15) & ~(size_t)15;
+    const size_t state = (size_t)c->m * W * 4;
+    if (tables + post > (size_t)optin) {
+        snprintf(why, why_len, "posteriors do not fit shared memory");
+        free(p);
+        return NULL;
+    }
+    p->ssmem = tables + post + state <= (size_t)optin;
+    p->smem = tables + post + (p->ssmem ? state : 0);
+    p->gstate_bytes = p->ssmem ? 0 : state;
+    p->threads = (z + 31) & ~31u;
+
+    /* Host tables: entries, internal positions of inputs, fillers and outputs. */
+    uint2* ents = (uint2*)malloc((size_t)entries * sizeof *ents);
+    uint32_t* inv = (uint32_t*)malloc((size_t)c->n * sizeof *inv);
+    const uint32_t n_out = o->output == GPUFEC_OUTPUT_INFO ? c->k : c->n;
+    int32_t* tx_int = (int32_t*)malloc(((size_t)c->n_tx + 1) * sizeof *tx_int);
+    uint32_t* fill_int = (uint32_t*)malloc(((size_t)c->n + 1) * sizeof *fill_int);
+    uint32_t* out_int = (uint32_t*)malloc(((size_t)n_out + 1) * sizeof *out_int);
+    uint32_t n_fill = 0;
+    cudaError_t err = cudaSuccess;
+    if (!ents || !inv || !tx_int || !fill_int || !out_int) {
+        *st = GPUFEC_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    for (uint32_t t = 0; t < entries; t++)
+        ents[t] = make_uint2(c->qv_col[t] * z, c->qv_shift[t] | ((uint32_t)(c->qv_skip[t] + 1) << 16));
+    for (uint32_t q = 0; q < c->n; q++)
+        inv[c->qv_perm ? c->qv_perm[q] : q] = q;
+    for (uint32_t t = 0; t < c->n_tx; t++)
+        tx_int[t] = (int32_t)inv[c->tx_pos ? c->tx_pos[t] : t];
+    for (uint32_t j = 0; c->full_src && j < c->n; j++)
+        if (c->full_src[j] == CODE_SRC_KNOWN_ZERO)
+            fill_int[n_fill++] = inv[j];
+    for (uint32_t t = 0; t < n_out; t++)
+        out_int[t] = inv[o->output == GPUFEC_OUTPUT_INFO ? c->info_pos[t] : t];
+    if ((err = upload(&p->dev[0], ents, entries)) != cudaSuccess ||
+        (err = upload(&p->dev[1], c->qv_ent_ptr, (size_t)c->qv_layers + 1)) != cudaSuccess ||
+        (err = upload(&p->dev[2], c->qv_ncolor, c->qv_layers)) != cudaSuccess ||
+        (c->qv_color && (err = upload(&p->dev[3], c->qv_color, c->m)) != cudaSuccess) ||
+        (err = upload(&p->dev[4], tx_int, c->n_tx)) != cudaSuccess ||
+        (err = upload(&p->dev[5], fill_int, n_fill)) != cudaSuccess ||
+        (err = upload(&p->dev[6], out_int, n_out)) != cudaSuccess)
+        goto done;
+    {
+        qc_args& a = p->args;
+        a.ents = (const uint2*)p->dev[0];
+        a.ent_ptr = (const uint32_t*)p->dev[1];
+        a.ncolor = (const uint8_t*)p->dev[2];
+        a.color = (const uint8_t*)p->dev[3];
+        a.tx_int = (const int32_t*)p->dev[4];
+        a.fill_int = (const uint32_t*)p->dev[5];
+        a.out_int = (const uint32_t*)p->dev[6];
+        a.z = z;
+        a.layers = c->qv_layers;
+        a.n = c->n;
+        a.n_tx = c->n_tx;
+        a.n_fill = n_fill;
+        a.n_out = n_out;
+        a.entries = entries;
+        a.max_iterations = o->max_iterations;
+        a.early = o->early_termination;
+        a.interval = o->syndrome_interval;
+        a.mode = o->algorithm == GPUFEC_ALG_NMS ? 1 : o->algorithm == GPUFEC_ALG_OMS ? 2 : 0;
+        a.scale = o->normalization;
+        a.offset = decoder_offset_steps(o);
+        a.inv_step = decoder_inv_step(o);
+    }
+    err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
+    snprintf(p->describe, sizeof p->describe,
+             "QC layered (Z=%u, %u layers), %s posteriors, %d-byte row state in %s memory",
+             z, c->qv_layers, p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
+             W * 4, p->ssmem ? "shared" : "global");
+done:
+    free(ents);
+    free(inv);
+    free(tx_int);
+    free(fill_int);
+    free(out_int);
+    if (err != cudaSuccess) {
+        snprintf(why, why_len, "CUDA: %s", cudaGetErrorString(err));
+        *st = err == cudaErrorMemoryAllocation ? GPUFEC_ERR_DEVICE_OUT_OF_MEMORY : GPUFEC_ERR_DEVICE;
+        (void)cudaGetLastError();
+    }
+    if (*st != GPUFEC_OK) {
+        qc_plan_destroy(p);
+        return NULL;
+    }
+    return p;
+}
+
+cudaError_t qc_plan_launch(const qc_plan* p, const float* in, void* state, uint8_t* out, int32_t* iters,
+                           uint8_t* conv, uint32_t nf, cudaStream_t stream)
+{
+    qc_args a = p->args;
+    a.in = in;
+    a.out = out;
+    a.iters = iters;
+    a.conv = conv;
+    a.gstate = (uint32_t*)state;
+    pick_kernel(p)<<<nf, p->threads, p->smem, stream>>>(a);
+    return cudaGetLastError();
+}
