@@ -22,15 +22,20 @@ row() { # id, args...
   python3 - "$out/$id.json" "$id" "$*" >> "$table" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-print(f"| {sys.argv[2]} | {j['code']} | {j['schedule']} {j['decoder']} | {j['iterations']} | {j['frames']} | "
+print(f"| {sys.argv[2]} | {j['code']} | {j['schedule']} {j['decoder']} {j['precision']} | {j['iterations']} | {j['frames']} | "
       f"{j['coded_gbps']:.2f} | {100*j['h2d_bound_fraction']:.0f}% | "
       f"{(format(j['kernel_coded_gbps'], '.2f') if j['kernel_coded_gbps'] > 0 else 'n/a')} | "
       f"{j['frame_latency_us']:.2f} | `gpufec-bench {sys.argv[3]}` |")
 PY
 }
 row dvbs2_nms10      --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096
+row dvbs2_nms10_f16  --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096 --precision float16
+row dvbs2_nms10_i8   --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096 --precision int8
 row dvbs2_nms10_fl   --code dvbs2-normal-1_2 --decoder nms --schedule flooding --iterations 10 --backend cuda --frames 4096
 row nr_nms10         --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192
+row nr_nms10_f16     --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision float16
+row nr_nms10_i8      --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision int8
+row nr_nms10_single_i8 --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 1 --repeat 21 --precision int8
 row nr_nms10_single  --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 1 --repeat 21
 row dvbs2_spa50_fl   --code dvbs2-normal-1_2 --decoder spa --schedule flooding --iterations 50 --backend cuda --frames 2048 --repeat 3
 row dvbs2_spa50_lay  --code dvbs2-normal-1_2 --decoder spa --schedule layered --iterations 50 --backend cuda --frames 2048 --repeat 3

@@ -49,52 +49,58 @@ struct row_state {
     uint32_t arg, signs;
 };
 
+template <int W> struct raw_words;
+template <> struct raw_words<1> {
+    typedef uint32_t type;
+};
+template <> struct raw_words<2> {
+    typedef uint2 type;
+};
+template <> struct raw_words<4> {
+    typedef uint4 type;
+};
+
 template <int PREC, int W> struct state_codec;
 template <int PREC> struct state_codec<PREC, 4> { /* float32 magnitudes */
-    static __device__ __forceinline__ row_state unpack(const uint32_t* w)
+    static __device__ __forceinline__ row_state unpack(uint4 v)
     {
-        uint4 v = *reinterpret_cast<const uint4*>(w);
         return {__uint_as_float(v.x), __uint_as_float(v.y), v.z, v.w};
     }
-    static __device__ __forceinline__ void pack(uint32_t* w, const row_state& s)
+    static __device__ __forceinline__ uint4 pack(const row_state& s)
     {
-        *reinterpret_cast<uint4*>(w) = make_uint4(__float_as_uint(s.m1), __float_as_uint(s.m2), s.arg, s.signs);
+        return make_uint4(__float_as_uint(s.m1), __float_as_uint(s.m2), s.arg, s.signs);
     }
 };
 template <> struct state_codec<LDPC_PREC_F16, 2> { /* half magnitudes, arg in the top 5 bits */
-    static __device__ __forceinline__ row_state unpack(const uint32_t* w)
+    static __device__ __forceinline__ row_state unpack(uint2 v)
     {
-        uint2 v = *reinterpret_cast<const uint2*>(w);
         __half2 h = *reinterpret_cast<const __half2*>(&v.x);
         return {__low2float(h), __high2float(h), v.y >> 27, v.y & 0x07ffffffu};
     }
-    static __device__ __forceinline__ void pack(uint32_t* w, const row_state& s)
+    static __device__ __forceinline__ uint2 pack(const row_state& s)
     {
         __half2 h = __floats2half2_rn(s.m1, s.m2);
-        *reinterpret_cast<uint2*>(w) = make_uint2(*reinterpret_cast<const uint32_t*>(&h), (s.arg << 27) | s.signs);
+        return make_uint2(*reinterpret_cast<const uint32_t*>(&h), (s.arg << 27) | s.signs);
     }
 };
 template <> struct state_codec<LDPC_PREC_I8, 2> { /* byte magnitudes, byte arg, 32 signs */
-    static __device__ __forceinline__ row_state unpack(const uint32_t* w)
+    static __device__ __forceinline__ row_state unpack(uint2 v)
     {
-        uint2 v = *reinterpret_cast<const uint2*>(w);
         return {(float)(v.x & 0xffu), (float)((v.x >> 8) & 0xffu), (v.x >> 16) & 0xffu, v.y};
     }
-    static __device__ __forceinline__ void pack(uint32_t* w, const row_state& s)
+    static __device__ __forceinline__ uint2 pack(const row_state& s)
     {
-        *reinterpret_cast<uint2*>(w) =
-            make_uint2((uint32_t)s.m1 | ((uint32_t)s.m2 << 8) | (s.arg << 16), s.signs);
+        return make_uint2((uint32_t)s.m1 | ((uint32_t)s.m2 << 8) | (s.arg << 16), s.signs);
     }
 };
 template <> struct state_codec<LDPC_PREC_I8, 1> { /* 7 + 7 magnitude bits, 4 arg, 14 signs */
-    static __device__ __forceinline__ row_state unpack(const uint32_t* w)
+    static __device__ __forceinline__ row_state unpack(uint32_t v)
     {
-        uint32_t v = *w;
         return {(float)(v & 0x7fu), (float)((v >> 7) & 0x7fu), (v >> 14) & 0xfu, v >> 18};
     }
-    static __device__ __forceinline__ void pack(uint32_t* w, const row_state& s)
+    static __device__ __forceinline__ uint32_t pack(const row_state& s)
     {
-        *w = (uint32_t)s.m1 | ((uint32_t)s.m2 << 7) | (s.arg << 14) | (s.signs << 18);
+        return (uint32_t)s.m1 | ((uint32_t)s.m2 << 7) | (s.arg << 14) | (s.signs << 18);
     }
 };
 
@@ -103,6 +109,12 @@ template <> struct state_codec<LDPC_PREC_I8, 1> { /* 7 + 7 magnitude bits, 4 arg
 __host__ __device__ constexpr int state_words(int prec, int maxd)
 {
     return prec == LDPC_PREC_I8 ? (maxd <= 8 ? 1 : 2) : prec == LDPC_PREC_F16 ? (maxd <= 16 ? 2 : 4) : 4;
+}
+
+/* Shared-memory bytes of the per-layer tables, before the posteriors (16-byte aligned). */
+__host__ __device__ inline size_t qc_table_bytes(uint32_t entries, uint32_t layers)
+{
+    return ((size_t)entries * 8 + (size_t)(layers + 1) * 4 + layers + 15) & ~(size_t)15;
 }
 
 __device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, bool* skip)
@@ -119,7 +131,8 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
     extern __shared__ __align__(16) unsigned char smem[];
     uint2* ents = reinterpret_cast<uint2*>(smem);
     uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
-    PostT* app = reinterpret_cast<PostT*>(smem + ((((size_t)a.entries * 8 + (size_t)(a.layers + 1) * 4) + 15) & ~(size_t)15));
+    uint8_t* ncolor = reinterpret_cast<uint8_t*>(ent_ptr + a.layers + 1);
+    PostT* app = reinterpret_cast<PostT*>(smem + qc_table_bytes(a.entries, a.layers));
     const size_t post_bytes = (((size_t)a.n * sizeof(PostT)) + 15) & ~(size_t)15;
     const uint32_t rows = a.layers * a.z, f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     uint32_t* state = SSMEM ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(app) + post_bytes)
@@ -129,6 +142,8 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
         ents[t] = a.ents[t];
     for (uint32_t t = tid; t <= a.layers; t += nt)
         ent_ptr[t] = a.ent_ptr[t];
+    for (uint32_t t = tid; t < a.layers; t += nt)
+        ncolor[t] = a.color ? a.ncolor[t] : 1;
     for (uint32_t p = tid; p < a.n; p += nt)
         post_store(app, p, 0.0f); /* punctured positions stay erasures */
     for (uint32_t r = tid; r < rows * W; r += nt)
@@ -141,34 +156,42 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
         post_store(app, a.fill_int[t], ldpc_channel(GPUFEC_LLR_LIMIT, PREC, a.inv_step));
     __syncthreads();
 
-    const uint32_t lane = tid;
+    typedef typename raw_words<W>::type raw_t;
+    raw_t* rstate = reinterpret_cast<raw_t*>(state);
+    const uint32_t lane = tid, my_lane = lane < a.z ? lane : 0;
+    /* Each row's state is read and written only by its own thread, so the next layer's state can
+     * be loaded before this layer's barrier: its latency (global memory) overlaps the work. */
+    raw_t next = rstate[my_lane];
     int it = 0, ok = 0;
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
-            const uint32_t colors = a.color ? a.ncolor[l] : 1;
-            const uint32_t my_color = a.color && lane < a.z ? a.color[l * a.z + lane] : 0;
+            const uint32_t colors = ncolor[l];
+            const uint32_t my_color = colors > 1 && lane < a.z ? a.color[l * a.z + lane] : 0;
+            const raw_t cur = next;
+            next = rstate[(l + 1 < a.layers ? (l + 1) * a.z : 0) + my_lane];
             for (uint32_t col = 0; col < colors; col++) {
                 if (lane < a.z && my_color == col) {
-                    uint32_t* sw = state + (size_t)(l * a.z + lane) * W;
-                    const row_state old = state_codec<PREC, W>::unpack(sw);
-                    ms_acc acc;
-                    ms_init(&acc);
+                    const row_state old = state_codec<PREC, W>::unpack(cur);
                     float v[MAXD];
                     uint32_t jv[MAXD];
                     uint32_t skipped = 0;
 #pragma unroll
-                    for (int t = 0; t < MAXD; t++)
+                    for (int t = 0; t < MAXD; t++) /* all loads first, independent of each other */
                         if (t < (int)d) {
                             bool skip;
                             jv[t] = ent_var(ents[e0 + t], lane, a.z, &skip);
                             skipped |= (uint32_t)skip << t;
-                            if (!skip) {
-                                float mag = (uint32_t)t == old.arg ? old.m2 : old.m1;
-                                float c_old = (old.signs >> t) & 1u ? -mag : mag;
-                                v[t] = post_load(app, jv[t]) - c_old;
-                                ms_push(&acc, v[t], (uint32_t)t);
-                            }
+                            v[t] = post_load(app, jv[t]);
+                        }
+                    ms_acc acc;
+                    ms_init(&acc);
+#pragma unroll
+                    for (int t = 0; t < MAXD; t++)
+                        if (t < (int)d && !((skipped >> t) & 1u)) {
+                            float mag = (uint32_t)t == old.arg ? old.m2 : old.m1;
+                            v[t] -= (old.signs >> t) & 1u ? -mag : mag;
+                            ms_push(&acc, v[t], (uint32_t)t);
                         }
                     row_state ns;
                     ns.m1 = ms_magnitude(acc.min1, a.mode, a.scale, a.offset, PREC);
@@ -180,11 +203,10 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
                         if (t < (int)d && !((skipped >> t) & 1u)) {
                             const uint32_t neg = acc.parity ^ (uint32_t)(v[t] < 0.0f);
                             const float mag = (uint32_t)t == ns.arg ? ns.m2 : ns.m1;
-                            const float c = neg ? -mag : mag;
                             ns.signs |= neg << t;
-                            post_store(app, jv[t], ldpc_store(v[t] + c, PREC));
+                            post_store(app, jv[t], ldpc_store(v[t] + (neg ? -mag : mag), PREC));
                         }
-                    state_codec<PREC, W>::pack(sw, ns);
+                    rstate[l * a.z + lane] = state_codec<PREC, W>::pack(ns);
                 }
                 __syncthreads();
             }
@@ -309,7 +331,7 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
     p->prec = (int)o->precision;
     p->maxd = c->qv_max_entries <= 8 ? 8 : c->qv_max_entries <= 16 ? 16 : 32;
     const int W = state_words(p->prec, p->maxd);
-    const size_t tables = (((size_t)entries * 8 + (size_t)(c->qv_layers + 1) * 4) + 15) & ~(size_t)15;
+    const size_t tables = qc_table_bytes(entries, c->qv_layers);
     size_t post_elem = p->prec == LDPC_PREC_I8 ? 1 : p->prec == LDPC_PREC_F16 ? 2 : 4;
     if (p->prec == LDPC_PREC_F32 && tables + (size_t)c->n * 4 > (size_t)optin) {
         p->half_post = 1; /* as the generic kernel: float32 arithmetic, half posteriors */
