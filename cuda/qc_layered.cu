@@ -104,11 +104,11 @@ template <> struct state_codec<LDPC_PREC_I8, 1> { /* 7 + 7 magnitude bits, 4 arg
     }
 };
 
-/* Words per row for a precision and a maximum row degree (I8 with 1 word: degree <= 14;
- * F16 with 2 words: degree <= 27). */
-__host__ __device__ constexpr int state_words(int prec, int maxd)
+/* Words per row for a precision and a maximum row degree (int8 in 1 word: degree <= 14;
+ * float16 in 2 words: degree <= 27). */
+int state_words(int prec, uint32_t maxd)
 {
-    return prec == LDPC_PREC_I8 ? (maxd <= 8 ? 1 : 2) : prec == LDPC_PREC_F16 ? (maxd <= 16 ? 2 : 4) : 4;
+    return prec == LDPC_PREC_I8 ? (maxd <= 14 ? 1 : 2) : prec == LDPC_PREC_F16 ? (maxd <= 27 ? 2 : 4) : 4;
 }
 
 /* Shared-memory bytes of the per-layer tables, before the posteriors (16-byte aligned). */
@@ -124,10 +124,90 @@ __device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, 
     return e.x + (u >= z ? u - z : u);
 }
 
-template <int PREC, typename PostT, int MAXD, bool SSMEM>
+/* The stored message of position t from the row's old state. */
+__device__ __forceinline__ float old_message(const row_state& o, uint32_t t)
+{
+    float mag = t == o.arg ? o.m2 : o.m1;
+    return (o.signs >> t) & 1u ? -mag : mag;
+}
+
+/* One row of a layer, degree d <= DB: the variable-to-check values stay in registers between
+ * the two passes, and all posterior loads are issued before the min-sum chain. */
+template <int PREC, typename PostT, int DB>
+__device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, const uint2* ents, uint32_t e0,
+                                               uint32_t d, uint32_t lane, const row_state& old)
+{
+    float v[DB];
+    uint32_t jv[DB];
+    uint32_t skipped = 0;
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        if (t < (int)d) {
+            bool skip;
+            jv[t] = ent_var(ents[e0 + t], lane, a.z, &skip);
+            skipped |= (uint32_t)skip << t;
+            v[t] = post_load(app, jv[t]);
+        }
+    ms_acc acc;
+    ms_init(&acc);
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        if (t < (int)d && !((skipped >> t) & 1u)) {
+            v[t] -= old_message(old, (uint32_t)t);
+            ms_push(&acc, v[t], (uint32_t)t);
+        }
+    row_state ns;
+    ns.m1 = ms_magnitude(acc.min1, a.mode, a.scale, a.offset, PREC);
+    ns.m2 = ms_magnitude(acc.min2, a.mode, a.scale, a.offset, PREC);
+    ns.arg = acc.arg1;
+    ns.signs = 0;
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        if (t < (int)d && !((skipped >> t) & 1u)) {
+            const uint32_t neg = acc.parity ^ (uint32_t)(v[t] < 0.0f);
+            const float mag = (uint32_t)t == ns.arg ? ns.m2 : ns.m1;
+            ns.signs |= neg << t;
+            post_store(app, jv[t], ldpc_store(v[t] + (neg ? -mag : mag), PREC));
+        }
+    return ns;
+}
+
+/* Long rows: no per-edge registers (they would cost every layer occupancy); the second pass
+ * reloads each posterior, which no other row of the layer touches. */
+template <int PREC, typename PostT>
+__device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, const uint2* ents, uint32_t e0,
+                                               uint32_t d, uint32_t lane, const row_state& old)
+{
+    ms_acc acc;
+    ms_init(&acc);
+    for (uint32_t t = 0; t < d; t++) {
+        bool skip;
+        const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
+        if (!skip)
+            ms_push(&acc, post_load(app, j) - old_message(old, t), t);
+    }
+    row_state ns;
+    ns.m1 = ms_magnitude(acc.min1, a.mode, a.scale, a.offset, PREC);
+    ns.m2 = ms_magnitude(acc.min2, a.mode, a.scale, a.offset, PREC);
+    ns.arg = acc.arg1;
+    ns.signs = 0;
+    for (uint32_t t = 0; t < d; t++) {
+        bool skip;
+        const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
+        if (skip)
+            continue;
+        const float v = post_load(app, j) - old_message(old, t);
+        const uint32_t neg = acc.parity ^ (uint32_t)(v < 0.0f);
+        const float mag = t == ns.arg ? ns.m2 : ns.m1;
+        ns.signs |= neg << t;
+        post_store(app, j, ldpc_store(v + (neg ? -mag : mag), PREC));
+    }
+    return ns;
+}
+
+template <int PREC, typename PostT, int W, bool SSMEM>
 __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
 {
-    constexpr int W = state_words(PREC, MAXD);
     extern __shared__ __align__(16) unsigned char smem[];
     uint2* ents = reinterpret_cast<uint2*>(smem);
     uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
@@ -173,39 +253,9 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
             for (uint32_t col = 0; col < colors; col++) {
                 if (lane < a.z && my_color == col) {
                     const row_state old = state_codec<PREC, W>::unpack(cur);
-                    float v[MAXD];
-                    uint32_t jv[MAXD];
-                    uint32_t skipped = 0;
-#pragma unroll
-                    for (int t = 0; t < MAXD; t++) /* all loads first, independent of each other */
-                        if (t < (int)d) {
-                            bool skip;
-                            jv[t] = ent_var(ents[e0 + t], lane, a.z, &skip);
-                            skipped |= (uint32_t)skip << t;
-                            v[t] = post_load(app, jv[t]);
-                        }
-                    ms_acc acc;
-                    ms_init(&acc);
-#pragma unroll
-                    for (int t = 0; t < MAXD; t++)
-                        if (t < (int)d && !((skipped >> t) & 1u)) {
-                            float mag = (uint32_t)t == old.arg ? old.m2 : old.m1;
-                            v[t] -= (old.signs >> t) & 1u ? -mag : mag;
-                            ms_push(&acc, v[t], (uint32_t)t);
-                        }
-                    row_state ns;
-                    ns.m1 = ms_magnitude(acc.min1, a.mode, a.scale, a.offset, PREC);
-                    ns.m2 = ms_magnitude(acc.min2, a.mode, a.scale, a.offset, PREC);
-                    ns.arg = acc.arg1;
-                    ns.signs = 0;
-#pragma unroll
-                    for (int t = 0; t < MAXD; t++)
-                        if (t < (int)d && !((skipped >> t) & 1u)) {
-                            const uint32_t neg = acc.parity ^ (uint32_t)(v[t] < 0.0f);
-                            const float mag = (uint32_t)t == ns.arg ? ns.m2 : ns.m1;
-                            ns.signs |= neg << t;
-                            post_store(app, jv[t], ldpc_store(v[t] + (neg ? -mag : mag), PREC));
-                        }
+                    const row_state ns = d <= 4 ? row_small<PREC, PostT, 4>(a, app, ents, e0, d, lane, old)
+                                       : d <= 8 ? row_small<PREC, PostT, 8>(a, app, ents, e0, d, lane, old)
+                                                : row_large<PREC, PostT>(a, app, ents, e0, d, lane, old);
                     rstate[l * a.z + lane] = state_codec<PREC, W>::pack(ns);
                 }
                 __syncthreads();
@@ -242,7 +292,7 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
 
 struct qc_plan {
     qc_args args; /* device tables filled; per-launch fields set by qc_plan_launch */
-    int prec, maxd, ssmem, half_post;
+    int prec, words, ssmem, half_post;
     size_t smem, gstate_bytes;
     uint32_t threads;
     char describe[160];
@@ -253,29 +303,22 @@ namespace {
 
 typedef void (*qc_kernel_fn)(qc_args);
 
-template <int PREC, typename PostT, int MAXD>
+template <int PREC, typename PostT, int W>
 qc_kernel_fn pick_ssmem(bool ssmem)
 {
-    return ssmem ? k_qc_layered<PREC, PostT, MAXD, true> : k_qc_layered<PREC, PostT, MAXD, false>;
-}
-
-template <int PREC, typename PostT>
-qc_kernel_fn pick_maxd(int maxd, bool ssmem)
-{
-    return maxd == 8 ? pick_ssmem<PREC, PostT, 8>(ssmem)
-         : maxd == 16 ? pick_ssmem<PREC, PostT, 16>(ssmem)
-                      : pick_ssmem<PREC, PostT, 32>(ssmem);
+    return ssmem ? k_qc_layered<PREC, PostT, W, true> : k_qc_layered<PREC, PostT, W, false>;
 }
 
 qc_kernel_fn pick_kernel(const qc_plan* p)
 {
     const bool sm = p->ssmem != 0;
     switch (p->prec) {
-    case LDPC_PREC_F16: return pick_maxd<LDPC_PREC_F16, __half>(p->maxd, sm);
-    case LDPC_PREC_I8: return pick_maxd<LDPC_PREC_I8, int8_t>(p->maxd, sm);
+    case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2>(sm)
+                                             : pick_ssmem<LDPC_PREC_F16, __half, 4>(sm);
+    case LDPC_PREC_I8: return p->words == 1 ? pick_ssmem<LDPC_PREC_I8, int8_t, 1>(sm)
+                                            : pick_ssmem<LDPC_PREC_I8, int8_t, 2>(sm);
     default:
-        return p->half_post ? pick_maxd<LDPC_PREC_F32, __half>(p->maxd, sm)
-                            : pick_maxd<LDPC_PREC_F32, float>(p->maxd, sm);
+        return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4>(sm) : pick_ssmem<LDPC_PREC_F32, float, 4>(sm);
     }
 }
 
@@ -329,8 +372,8 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
         return NULL;
     }
     p->prec = (int)o->precision;
-    p->maxd = c->qv_max_entries <= 8 ? 8 : c->qv_max_entries <= 16 ? 16 : 32;
-    const int W = state_words(p->prec, p->maxd);
+    p->words = state_words(p->prec, c->qv_max_entries);
+    const int W = p->words;
     const size_t tables = qc_table_bytes(entries, c->qv_layers);
     size_t post_elem = p->prec == LDPC_PREC_I8 ? 1 : p->prec == LDPC_PREC_F16 ? 2 : 4;
     if (p->prec == LDPC_PREC_F32 && tables + (size_t)c->n * 4 > (size_t)optin) {
