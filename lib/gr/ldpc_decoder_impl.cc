@@ -24,7 +24,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                       float llr_scale,
                                       int device,
                                       int stats_interval,
-                                      const std::string& schedule)
+                                      const std::string& schedule,
+                                      const std::string& precision)
 {
     return gnuradio::make_block_sptr<ldpc_decoder_impl>(code,
                                                         algorithm,
@@ -38,7 +39,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                                         llr_scale,
                                                         device,
                                                         stats_interval,
-                                                        schedule);
+                                                        schedule,
+                                                        precision);
 }
 
 ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
@@ -53,7 +55,8 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
                                      float llr_scale,
                                      int device,
                                      int stats_interval,
-                                     const std::string& schedule)
+                                     const std::string& schedule,
+                                     const std::string& precision)
     : gr::block("ldpc_decoder",
                 gr::io_signature::make(1, 1, sizeof(float)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
@@ -69,6 +72,8 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
                    "algorithm '" + algorithm + "' (spa, ms, nms, oms, gallager-a, gallager-b, pgab)");
     throw_on_error(gpufec_schedule_from_name(schedule.c_str(), &d_opts.schedule),
                    "schedule '" + schedule + "' (auto, flooding, layered)");
+    throw_on_error(gpufec_precision_from_name(precision.c_str(), &d_opts.precision),
+                   "precision '" + precision + "' (float32, float16, int8)");
     throw_on_error(gpufec_backend_from_name(backend.c_str(), &requested),
                    "backend '" + backend + "' (auto, cpu, cuda)");
     if (sign_convention == "positive_one")
@@ -103,13 +108,14 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
     message_port_register_out(pmt::mp("stats"));
     gpufec_schedule used_schedule = GPUFEC_SCHEDULE_AUTO;
     gpufec_decoder_schedule(d_dec.get(), &used_schedule);
-    d_logger->info("code {} (N={}, K={}), {} {} decoder, {} iterations, backend {}",
+    d_logger->info("code {} (N={}, K={}), {} {} decoder, {} iterations, {}, backend {}",
                    code,
                    d_info.n,
                    d_info.k,
                    gpufec_schedule_name(used_schedule),
                    algorithm,
                    max_iterations,
+                   precision,
                    this->backend());
 }
 

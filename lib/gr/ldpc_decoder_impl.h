@@ -50,7 +50,8 @@ public:
                       float llr_scale,
                       int device,
                       int stats_interval,
-                      const std::string& schedule);
+                      const std::string& schedule,
+                      const std::string& precision);
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     bool start() override;

@@ -24,7 +24,9 @@ namespace gpufec {
  * Parameters: algorithm "spa" | "ms" | "nms" | "oms" | "gallager-a" | "gallager-b" | "pgab"
  * (the last three use only the sign of each soft bit); schedule "auto" | "flooding" | "layered";
  * backend "auto" | "cpu" | "cuda" (auto falls back to the CPU, logged); norm is the NMS factor,
- * offset the OMS offset. When
+ * offset the OMS offset; precision "float32" | "float16" | "int8" is how the decoder stores its
+ * messages (reduced precision: min-sum family, layered; int8 counts soft values in steps of 0.25
+ * after llr_scale, so scale soft bits to LLRs first). When
  * stats_interval > 0, a dictionary {frames, failed_frames, mean_iterations, backend} is posted
  * on the "stats" message port every stats_interval frames.
  */
@@ -45,7 +47,8 @@ public:
                      float llr_scale = 1.0f,
                      int device = 0,
                      int stats_interval = 0,
-                     const std::string& schedule = "auto");
+                     const std::string& schedule = "auto",
+                     const std::string& precision = "float32");
 
     virtual void set_max_iterations(int max_iterations) = 0;
     virtual int max_iterations() const = 0;

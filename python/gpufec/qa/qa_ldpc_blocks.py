@@ -58,6 +58,22 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         out, _ = decode(soft, output_all_bits=True)
         np.testing.assert_array_equal(out, cw)
 
+    def test_reduced_precision_decodes(self):
+        """float16 and int8 message storage decode noisy frames of a QC code like float32 does
+        at a comfortable SNR (the CPU reference and the GPU store the same values)."""
+        code = "wimax-576-1_2"
+        info = gpufec.code_info(code)
+        frames = 20
+        bits = random_bits(frames * info["k"])
+        cw, _ = encode(code, bits)
+        sigma = 0.5
+        y = np.where(cw == 1, 1.0, -1.0) + sigma * np.random.default_rng().standard_normal(len(cw))
+        soft = 2.0 * y / sigma**2  # positive means 1, true LLR magnitude
+        for precision in ("float32", "float16", "int8"):
+            out, dec = decode(soft, code=code, precision=precision)
+            np.testing.assert_array_equal(out, bits, err_msg=precision)
+            self.assertEqual(dec.failed_frames(), 0)
+
     def test_punctured_shortened_code_roundtrip(self):
         """5G NR: 2Z punctured systematic bits and filler bits are handled inside the code; the
         blocks see only transmitted bits."""
@@ -196,6 +212,10 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
             gpufec.ldpc_decoder(CODE, sign_convention="sideways")
         with self.assertRaises(ValueError):
             gpufec.ldpc_decoder(CODE, schedule="sideways")
+        with self.assertRaises(ValueError):
+            gpufec.ldpc_decoder(CODE, precision="int4")
+        with self.assertRaises(RuntimeError):  # reduced precision is defined for min-sum only
+            gpufec.ldpc_decoder(CODE, "spa", precision="int8")
         with self.assertRaises(ValueError):
             gpufec.ldpc_decoder(CODE, max_iterations=0)
         with self.assertRaises(ValueError):
