@@ -387,7 +387,18 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
         free(p);
         return NULL;
     }
-    p->ssmem = tables + post + state <= (size_t)optin;
+    /* Row state on chip only when that does not cost frames per SM: two frames' barriers
+     * interleave, and the prefetched global state costs little bandwidth (measured). */
+    int per_sm = 0;
+    cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, o->device);
+    const size_t with_state = tables + post + state + 1024, without = tables + post + 1024;
+    p->ssmem = tables + post + state <= (size_t)optin &&
+               (size_t)per_sm / with_state >= ((size_t)per_sm / without < 2 ? 1 : 2);
+    const char* force = getenv("GPUFEC_QC_STATE"); /* "shared" / "global": for measurements */
+    if (force && strcmp(force, "global") == 0)
+        p->ssmem = 0;
+    else if (force && strcmp(force, "shared") == 0 && tables + post + state <= (size_t)optin)
+        p->ssmem = 1;
     p->smem = tables + post + (p->ssmem ? state : 0);
     p->gstate_bytes = p->ssmem ? 0 : state;
     p->threads = (z + 31) & ~31u;
