@@ -238,20 +238,22 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
 
     typedef typename raw_words<W>::type raw_t;
     raw_t* rstate = reinterpret_cast<raw_t*>(state);
-    const uint32_t lane = tid, my_lane = lane < a.z ? lane : 0;
+    const uint32_t lane = tid;
+    const bool has_row = lane < a.z; /* threads past Z only join the barriers */
     /* Each row's state is read and written only by its own thread, so the next layer's state can
      * be loaded before this layer's barrier: its latency (global memory) overlaps the work. */
-    raw_t next = rstate[my_lane];
+    raw_t next = has_row ? rstate[lane] : raw_t();
     int it = 0, ok = 0;
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
             const uint32_t colors = ncolor[l];
-            const uint32_t my_color = colors > 1 && lane < a.z ? a.color[l * a.z + lane] : 0;
+            const uint32_t my_color = colors > 1 && has_row ? a.color[l * a.z + lane] : 0;
             const raw_t cur = next;
-            next = rstate[(l + 1 < a.layers ? (l + 1) * a.z : 0) + my_lane];
+            if (has_row)
+                next = rstate[(l + 1 < a.layers ? (l + 1) * a.z : 0) + lane];
             for (uint32_t col = 0; col < colors; col++) {
-                if (lane < a.z && my_color == col) {
+                if (has_row && my_color == col) {
                     const row_state old = state_codec<PREC, W>::unpack(cur);
                     const row_state ns = d <= 4 ? row_small<PREC, PostT, 4>(a, app, ents, e0, d, lane, old)
                                        : d <= 8 ? row_small<PREC, PostT, 8>(a, app, ents, e0, d, lane, old)
