@@ -235,15 +235,30 @@ template <typename T> cudaError_t upload(T** p, const T* src, size_t count)
     return e != cudaSuccess ? e : cudaMemcpy(*p, src, count * sizeof(T), cudaMemcpyHostToDevice);
 }
 
-uint32_t choose_batch(const gpufec_code* c, uint32_t requested)
+/* Frames per chunk, from the device unless set: a budget of at most 1 GiB per slot and at most a
+ * quarter of the memory free now (two slots, room left for other contexts), at least a warp,
+ * at most 16384 frames; a multiple of the SM count where that still fits, so that the last wave
+ * of thread blocks is full. */
+uint32_t choose_batch(const gpufec_code* c, uint32_t requested, int device)
 {
     if (requested)
         return requested;
-    /* About 1 GiB of buffers per slot; at least a warp, at most 16384 frames. */
+    size_t free_b = 0, total_b = 0;
+    size_t budget = (size_t)1 << 30;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 4 < budget)
+        budget = free_b / 4;
+    else
+        (void)cudaGetLastError();
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     size_t per_frame = (size_t)4 * (c->edges + 3 * (size_t)c->n) + 2 * (size_t)c->n + 16;
-    size_t b = ((size_t)1 << 30) / per_frame;
+    size_t b = budget / per_frame;
     b = b < 32 ? 32 : b > 16384 ? 16384 : b;
-    return (uint32_t)(b & ~(size_t)31);
+    if (sms > 0 && b >= (size_t)sms)
+        b -= b % (size_t)sms;
+    else
+        b &= ~(size_t)31;
+    return (uint32_t)(b ? b : 32);
 }
 
 /* Chooses layered (float or half posteriors in shared memory) or flooding. */
@@ -417,7 +432,12 @@ gpufec_status cuda_create(gpufec_decoder* dec)
     cuda_state* s = (cuda_state*)calloc(1, sizeof *s);
     if (!s)
         return GPUFEC_ERR_OUT_OF_MEMORY;
-    s->B = choose_batch(dec->code, dec->opts.max_batch);
+    if (cudaSetDevice(dec->opts.device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        free(s);
+        return GPUFEC_ERR_DEVICE;
+    }
+    s->B = choose_batch(dec->code, dec->opts.max_batch, dec->opts.device);
     gpufec_status st = cuda_create_impl(dec, s);
     if (st != GPUFEC_OK) {
         free_state(s);
