@@ -172,6 +172,60 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
     return ns;
 }
 
+/* int8 storage holds whole steps, and every operation of the row update (subtract, absolute
+ * value, compare, add, clamp) is exact on small integers in float and in int alike, so this
+ * integer form gives the float rule's results bit for bit, without conversions per edge. Only
+ * the two output magnitudes go through ms_magnitude (its rounding rule), once per row. */
+template <int DB>
+__device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app, const uint2* ents, uint32_t e0,
+                                                  uint32_t d, uint32_t lane, const row_state& old)
+{
+    int v[DB];
+    uint32_t jv[DB];
+    uint32_t skipped = 0;
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        if (t < (int)d) {
+            bool skip;
+            jv[t] = ent_var(ents[e0 + t], lane, a.z, &skip);
+            skipped |= (uint32_t)skip << t;
+            v[t] = app[jv[t]];
+        }
+    const int om1 = (int)old.m1, om2 = (int)old.m2;
+    int min1 = 0x7fffffff, min2 = 0x7fffffff;
+    uint32_t arg1 = 0xffffffffu, parity = 0;
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        if (t < (int)d && !((skipped >> t) & 1u)) {
+            const int mag = (uint32_t)t == old.arg ? om2 : om1;
+            v[t] -= (old.signs >> t) & 1u ? -mag : mag;
+            const int m = abs(v[t]);
+            parity ^= (uint32_t)(v[t] < 0);
+            if (m < min1) {
+                min2 = min1;
+                min1 = m;
+                arg1 = (uint32_t)t;
+            } else {
+                min2 = min(min2, m);
+            }
+        }
+    row_state ns;
+    ns.m1 = ms_magnitude((float)min1, a.mode, a.scale, a.offset, LDPC_PREC_I8);
+    ns.m2 = ms_magnitude((float)min2, a.mode, a.scale, a.offset, LDPC_PREC_I8);
+    ns.arg = arg1;
+    ns.signs = 0;
+    const int m1 = (int)ns.m1, m2 = (int)ns.m2;
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        if (t < (int)d && !((skipped >> t) & 1u)) {
+            const uint32_t neg = parity ^ (uint32_t)(v[t] < 0);
+            const int mag = (uint32_t)t == arg1 ? m2 : m1;
+            ns.signs |= neg << t;
+            app[jv[t]] = (int8_t)max(-127, min(127, v[t] + (neg ? -mag : mag)));
+        }
+    return ns;
+}
+
 /* Long rows: no per-edge registers (they would cost every layer occupancy); the second pass
  * reloads each posterior, which no other row of the layer touches. */
 template <int PREC, typename PostT>
@@ -255,9 +309,15 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
             for (uint32_t col = 0; col < colors; col++) {
                 if (has_row && my_color == col) {
                     const row_state old = state_codec<PREC, W>::unpack(cur);
-                    const row_state ns = d <= 4 ? row_small<PREC, PostT, 4>(a, app, ents, e0, d, lane, old)
-                                       : d <= 8 ? row_small<PREC, PostT, 8>(a, app, ents, e0, d, lane, old)
-                                                : row_large<PREC, PostT>(a, app, ents, e0, d, lane, old);
+                    row_state ns;
+                    if constexpr (PREC == LDPC_PREC_I8)
+                        ns = d <= 4   ? row_small_i8<4>(a, app, ents, e0, d, lane, old)
+                             : d <= 8 ? row_small_i8<8>(a, app, ents, e0, d, lane, old)
+                                      : row_large<PREC, PostT>(a, app, ents, e0, d, lane, old);
+                    else
+                        ns = d <= 4   ? row_small<PREC, PostT, 4>(a, app, ents, e0, d, lane, old)
+                             : d <= 8 ? row_small<PREC, PostT, 8>(a, app, ents, e0, d, lane, old)
+                                      : row_large<PREC, PostT>(a, app, ents, e0, d, lane, old);
                     rstate[l * a.z + lane] = state_codec<PREC, W>::pack(ns);
                 }
                 __syncthreads();
