@@ -131,6 +131,18 @@ __device__ __forceinline__ float old_message(const row_state& o, uint32_t t)
     return (o.signs >> t) & 1u ? -mag : mag;
 }
 
+/* A row's new state from its two minima (stored as the outgoing magnitudes) and the position of
+ * the first; the signs are filled in as the messages are written. */
+__device__ __forceinline__ row_state new_row_state(const qc_args& a, float min1, float min2, uint32_t arg, int prec)
+{
+    row_state ns;
+    ns.m1 = ms_magnitude(min1, a.mode, a.scale, a.offset, prec);
+    ns.m2 = ms_magnitude(min2, a.mode, a.scale, a.offset, prec);
+    ns.arg = arg;
+    ns.signs = 0;
+    return ns;
+}
+
 /* One row of a layer, degree d <= DB: the variable-to-check values stay in registers between
  * the two passes, and all posterior loads are issued before the min-sum chain. */
 template <int PREC, typename PostT, int DB>
@@ -156,11 +168,7 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
             v[t] -= old_message(old, (uint32_t)t);
             ms_push(&acc, v[t], (uint32_t)t);
         }
-    row_state ns;
-    ns.m1 = ms_magnitude(acc.min1, a.mode, a.scale, a.offset, PREC);
-    ns.m2 = ms_magnitude(acc.min2, a.mode, a.scale, a.offset, PREC);
-    ns.arg = acc.arg1;
-    ns.signs = 0;
+    row_state ns = new_row_state(a, acc.min1, acc.min2, acc.arg1, PREC);
 #pragma unroll
     for (int t = 0; t < DB; t++)
         if (t < (int)d && !((skipped >> t) & 1u)) {
@@ -209,11 +217,7 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
                 min2 = min(min2, m);
             }
         }
-    row_state ns;
-    ns.m1 = ms_magnitude((float)min1, a.mode, a.scale, a.offset, LDPC_PREC_I8);
-    ns.m2 = ms_magnitude((float)min2, a.mode, a.scale, a.offset, LDPC_PREC_I8);
-    ns.arg = arg1;
-    ns.signs = 0;
+    row_state ns = new_row_state(a, (float)min1, (float)min2, arg1, LDPC_PREC_I8);
     const int m1 = (int)ns.m1, m2 = (int)ns.m2;
 #pragma unroll
     for (int t = 0; t < DB; t++)
@@ -240,11 +244,7 @@ __device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, con
         if (!skip)
             ms_push(&acc, post_load(app, j) - old_message(old, t), t);
     }
-    row_state ns;
-    ns.m1 = ms_magnitude(acc.min1, a.mode, a.scale, a.offset, PREC);
-    ns.m2 = ms_magnitude(acc.min2, a.mode, a.scale, a.offset, PREC);
-    ns.arg = acc.arg1;
-    ns.signs = 0;
+    row_state ns = new_row_state(a, acc.min1, acc.min2, acc.arg1, PREC);
     for (uint32_t t = 0; t < d; t++) {
         bool skip;
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);

@@ -320,61 +320,25 @@ static int name_index(const char* const* table, int count, const char* name)
     return -1;
 }
 
-const char* gpufec_algorithm_name(gpufec_algorithm a)
-{
-    return (unsigned)a < (unsigned)COUNT(alg_names) ? alg_names[a] : "unknown";
-}
+/* The name of an enum value and its parser, from one table (index = value). */
+#define NAMED_ENUM(type, name_fn, parse_fn, table)                                             \
+    const char* name_fn(type v)                                                                 \
+    {                                                                                           \
+        return (unsigned)v < (unsigned)COUNT(table) ? table[v] : "unknown";                     \
+    }                                                                                           \
+    gpufec_status parse_fn(const char* name, type* out)                                         \
+    {                                                                                           \
+        int i = name_index(table, COUNT(table), name);                                          \
+        if (i < 0 || !out)                                                                      \
+            return GPUFEC_ERR_INVALID_ARGUMENT;                                                 \
+        *out = (type)i;                                                                         \
+        return GPUFEC_OK;                                                                       \
+    }
 
-const char* gpufec_schedule_name(gpufec_schedule s)
-{
-    return (unsigned)s < (unsigned)COUNT(schedule_names) ? schedule_names[s] : "unknown";
-}
-
-const char* gpufec_backend_name(gpufec_backend b)
-{
-    return (unsigned)b < (unsigned)COUNT(backend_names) ? backend_names[b] : "unknown";
-}
-
-gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* a)
-{
-    int i = name_index(alg_names, COUNT(alg_names), name);
-    if (i < 0 || !a)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
-    *a = (gpufec_algorithm)i;
-    return GPUFEC_OK;
-}
-
-gpufec_status gpufec_schedule_from_name(const char* name, gpufec_schedule* s)
-{
-    int i = name_index(schedule_names, COUNT(schedule_names), name);
-    if (i < 0 || !s)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
-    *s = (gpufec_schedule)i;
-    return GPUFEC_OK;
-}
-
-gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* b)
-{
-    int i = name_index(backend_names, COUNT(backend_names), name);
-    if (i < 0 || !b)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
-    *b = (gpufec_backend)i;
-    return GPUFEC_OK;
-}
-
-const char* gpufec_precision_name(gpufec_precision p)
-{
-    return (unsigned)p < (unsigned)COUNT(precision_names) ? precision_names[p] : "unknown";
-}
-
-gpufec_status gpufec_precision_from_name(const char* name, gpufec_precision* p)
-{
-    int i = name_index(precision_names, COUNT(precision_names), name);
-    if (i < 0 || !p)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
-    *p = (gpufec_precision)i;
-    return GPUFEC_OK;
-}
+NAMED_ENUM(gpufec_algorithm, gpufec_algorithm_name, gpufec_algorithm_from_name, alg_names)
+NAMED_ENUM(gpufec_schedule, gpufec_schedule_name, gpufec_schedule_from_name, schedule_names)
+NAMED_ENUM(gpufec_backend, gpufec_backend_name, gpufec_backend_from_name, backend_names)
+NAMED_ENUM(gpufec_precision, gpufec_precision_name, gpufec_precision_from_name, precision_names)
 
 gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* s)
 {
