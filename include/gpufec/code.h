@@ -35,6 +35,10 @@ typedef struct {
 /* Limits the readers enforce so that no input can make them allocate without bound. */
 #define GPUFEC_MAX_CODE_LENGTH 4000000u /* columns */
 #define GPUFEC_MAX_EDGES 64000000u
+/* The generic encoder (any H) triangulates H by peeling and solves the rows that do not
+ * triangulate (the gap, g of them) densely: g^2/8 bytes at open, twice that once encoding
+ * starts. Codes whose gap exceeds this many rows are refused with GPUFEC_ERR_TOO_LARGE. */
+#define GPUFEC_ENCODER_MAX_GAP 8192u
 
 /* Reads a MacKay alist matrix. Accepts '#' comment lines, CRLF line ends, index lists padded
  * with zeros or not. Rejects every inconsistency with GPUFEC_ERR_PARSE and, when diag is not

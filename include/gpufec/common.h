@@ -30,7 +30,9 @@ typedef enum {
     GPUFEC_ERR_DEVICE = -7,           /* a CUDA call failed (the log callback has the CUDA text) */
     GPUFEC_ERR_DEVICE_OUT_OF_MEMORY = -8,
     GPUFEC_ERR_UNKNOWN_CODE = -9,     /* neither a built-in code name nor a readable file */
-    GPUFEC_ERR_INTERNAL = -10         /* a bug: please report it */
+    GPUFEC_ERR_INTERNAL = -10,        /* a bug: please report it */
+    GPUFEC_ERR_TOO_LARGE = -11        /* the input exceeds a documented size or work limit
+                                         (the diagnostic or log names the limit) */
 } gpufec_status;
 
 /* A short English sentence describing `status`; never NULL, never needs freeing. */

@@ -1,9 +1,13 @@
 #include "code_internal.h"
 #include "text_reader.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ldpc_rules.h"
 
@@ -16,8 +20,7 @@ void code_free(gpufec_code* c)
     free(c->col_ptr);
     free(c->col_edge);
     free(c->enc_info_pos);
-    free(c->parity_pos);
-    free(c->parity_rows);
+    alt_plan_free(c->alt);
     free(c->qc_shift);
     free(c->enc_data);
     free(c->full_src);
@@ -206,7 +209,7 @@ gpufec_status code_finish(gpufec_code* c, const uint8_t* puncture, uint32_t shor
 {
     gpufec_status st = GPUFEC_OK;
     if (!c->encode)
-        st = gf2_encoder_prepare(c);
+        st = alt_encoder_prepare(c, diag);
     if (st == GPUFEC_OK && c->qc_shift && !c->qv_z)
         st = qc_view_from_shifts(c);
     if (st == GPUFEC_OK && c->qv_z) {
@@ -274,7 +277,7 @@ gpufec_status gpufec_code_get_info(const gpufec_code* c, gpufec_code_info* info)
     info->max_check_degree = c->max_check_degree;
     info->rate = (double)c->k / (double)c->n_tx;
     info->qc_lifting = c->qc_z;
-    info->structured_encoder = c->parity_rows == NULL;
+    info->structured_encoder = c->alt == NULL;
     info->layers = c->n_layers;
     info->layer_lifting = c->qv_z;
     return GPUFEC_OK;
@@ -314,7 +317,9 @@ gpufec_status gpufec_code_encode_full(const gpufec_code* c, const uint8_t* info,
         const uint8_t* u = info + f * c->k;
         for (uint32_t i = 0; i < c->k_enc; i++)
             x[c->enc_info_pos[i]] = i < c->k ? (uint8_t)(u[i] != 0) : 0;
-        c->encode(c, x);
+        gpufec_status st = c->encode(c, x);
+        if (st)
+            return st;
     }
     return GPUFEC_OK;
 }
@@ -330,7 +335,11 @@ gpufec_status gpufec_code_encode(const gpufec_code* c, const uint8_t* info, size
     if (!x)
         return GPUFEC_ERR_OUT_OF_MEMORY;
     for (size_t f = 0; f < n_frames; f++) {
-        gpufec_code_encode_full(c, info + f * c->k, 1, x);
+        gpufec_status st = gpufec_code_encode_full(c, info + f * c->k, 1, x);
+        if (st) {
+            free(x);
+            return st;
+        }
         for (uint32_t t = 0; t < c->n_tx; t++)
             out[f * c->n_tx + t] = x[c->tx_pos[t]];
     }
@@ -387,46 +396,50 @@ gpufec_status gpufec_code_export_alist(const gpufec_code* c, const char* path)
 gpufec_status read_whole_file(const char* path, size_t max_bytes, char** text, size_t* length,
                               gpufec_diag* diag)
 {
-    FILE* f = fopen(path, "rb");
-    if (!f) {
-        if (diag) {
-            diag->line = 0;
-            snprintf(diag->message, sizeof diag->message, "cannot open '%.200s'", path);
-        }
-        return GPUFEC_ERR_IO;
+    /* Only regular files: a FIFO would block the caller until a writer came, a character device
+     * (/dev/zero) would never end. O_NONBLOCK keeps the open itself from waiting on a FIFO that
+     * replaced the file after the check. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return text_fail_as(GPUFEC_ERR_IO, diag, 0, "cannot open '%.200s'", path);
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return text_fail_as(GPUFEC_ERR_IO, diag, 0, "'%.160s' is not a regular file", path);
     }
-    size_t cap = 1 << 16, len = 0;
-    char* buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (len < cap)
-            break;
-        if (cap >= max_bytes) {
-            free(buf);
-            fclose(f);
-            return text_fail(diag, 0, "'%.160s' is larger than %zu bytes", path, max_bytes);
-        }
-        cap *= 2;
-        char* nb = realloc(buf, cap + 1);
-        if (!nb)
-            free(buf);
-        buf = nb;
+    if ((uint64_t)sb.st_size > max_bytes) {
+        close(fd);
+        return text_fail_as(GPUFEC_ERR_TOO_LARGE, diag, 0, "'%.160s' is larger than %zu bytes", path,
+                            max_bytes);
     }
-    int err = ferror(f);
-    fclose(f);
+    const size_t size = (size_t)sb.st_size;
+    char* buf = malloc(size + 1);
+    size_t len = 0;
+    int failed = 0;
+    while (buf && len < size) {
+        ssize_t got = read(fd, buf + len, size - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        failed = got < 0;
+        if (got <= 0)
+            break; /* an error, or the file shrank: then parse what is there */
+        len += (size_t)got;
+    }
+    close(fd);
     if (!buf)
         return GPUFEC_ERR_OUT_OF_MEMORY;
-    if (err) {
+    if (failed) {
         free(buf);
-        if (diag) {
-            diag->line = 0;
-            snprintf(diag->message, sizeof diag->message, "cannot read '%.200s'", path);
-        }
-        return GPUFEC_ERR_IO;
+        return text_fail_as(GPUFEC_ERR_IO, diag, 0, "cannot read '%.200s'", path);
     }
     buf[len] = '\0';
     *text = buf;
     *length = len;
     return GPUFEC_OK;
+}
+
+int path_is_regular_file(const char* path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }

@@ -15,7 +15,11 @@
 #define CODE_SRC_KNOWN_ZERO (-2) /* full_src value: shortened (filler) bit */
 
 typedef struct gpufec_code gpufec_code;
-typedef void (*code_encode_fn)(const gpufec_code* c, uint8_t* cw);
+typedef gpufec_status (*code_encode_fn)(const gpufec_code* c, uint8_t* cw);
+struct alt_plan;
+
+/* Work limit of the generic encoder's analysis, in 64-bit word operations (about 10 s). */
+#define GPUFEC_ENCODER_MAX_WORK (1ull << 34)
 
 struct gpufec_code {
     uint32_t n, m, rank, edges;
@@ -30,13 +34,11 @@ struct gpufec_code {
     uint32_t* col_edge; /* edges */
 
     /* Encoder. It reads the bits at enc_info_pos[0..k_enc) of a full codeword and writes the
-     * parity positions. Generic: parity bit r = <parity_rows[r], info> (gf2_encoder.c). */
+     * parity positions. Generic (alt != NULL): triangulation and gap (alt_encoder.c). */
     uint32_t k_enc;
     uint32_t* enc_info_pos; /* k_enc positions, ascending */
     code_encode_fn encode;
-    uint32_t* parity_pos;   /* generic: rank pivot positions */
-    uint64_t* parity_rows;  /* generic: rank rows of words_per_row words */
-    uint32_t words_per_row;
+    struct alt_plan* alt;
 
     /* Quasi-cyclic structure when known (qc_z > 0): block shift table, -1 = zero block. */
     uint32_t qc_z, qc_mb, qc_nb;
@@ -115,8 +117,13 @@ gpufec_status qc_view_alloc(gpufec_code* c, uint32_t z, uint32_t layers, uint32_
 /* Computes layer_ptr/layer_rows (done by code_finish). */
 gpufec_status code_make_layers(gpufec_code* c);
 
-/* Computes enc_info_pos/parity_pos/parity_rows/k_enc/rank/encode from H. */
-gpufec_status gf2_encoder_prepare(gpufec_code* code);
+/* The generic encoder (alt_encoder.c): computes enc_info_pos, k_enc, rank and encode from H;
+ * the encoder's own tables wait for the first encode. GPUFEC_ERR_TOO_LARGE past the limits. */
+gpufec_status alt_encoder_prepare(gpufec_code* code, gpufec_diag* diag);
+void alt_plan_free(struct alt_plan* plan);
+uint32_t alt_encoder_gap(const gpufec_code* code);
+/* 1 once the first encode built the tables; exported for the tests only, not public API. */
+GPUFEC_API int alt_encoder_tables_built(const gpufec_code* code);
 
 /* Builds a QC code from a block shift table (mb x nb, -1 zero, 0 <= s < z); keeps the table and
  * attaches the linear-time dual-diagonal encoder when the parity part allows it. */
@@ -130,8 +137,11 @@ int qc_encoder_prepare(gpufec_code* c);
 static inline uint32_t code_tx_length(const gpufec_code* c) { return c->n_tx; }
 void code_load_llr(const gpufec_code* c, const float* tx, float* full);
 
-/* Reads a whole file into a NUL-terminated buffer (caller frees). Refuses files over max_bytes. */
+/* Reads a whole regular file into a NUL-terminated buffer (caller frees). Refuses FIFOs, devices
+ * and directories (GPUFEC_ERR_IO) and files over max_bytes (GPUFEC_ERR_TOO_LARGE). */
 gpufec_status read_whole_file(const char* path, size_t max_bytes, char** text, size_t* length,
                               gpufec_diag* diag);
+/* 1 when path names a regular file (stat never blocks, unlike opening a FIFO). */
+int path_is_regular_file(const char* path);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int visible(const builtin_code* b) { return b->name[0] != '_'; }
 
@@ -98,8 +99,7 @@ static gpufec_status open_base(gpufec_code** out, const char* name, size_t len, 
     char tail;
     if (sscanf(buf, "regular-%u-%u-%u%c", &dv, &dc, &n, &tail) == 3)
         return peg_regular_code(out, dv, dc, n, 1, diag);
-    FILE* probe = fopen(buf, "rb");
-    if (!probe) {
+    if (access(buf, F_OK) != 0) {
         if (diag) {
             diag->line = 0;
             snprintf(diag->message, sizeof diag->message,
@@ -107,7 +107,8 @@ static gpufec_status open_base(gpufec_code** out, const char* name, size_t len, 
         }
         return GPUFEC_ERR_UNKNOWN_CODE;
     }
-    fclose(probe);
+    if (!path_is_regular_file(buf))
+        return text_fail_as(GPUFEC_ERR_IO, diag, 0, "'%.160s' is not a regular file", buf);
     if (has_suffix(buf, ".qc") || has_suffix(buf, ".txt"))
         return gpufec_code_from_qc_file(out, buf, 0, diag);
     return gpufec_code_from_alist_file(out, buf, diag);

@@ -17,7 +17,7 @@ typedef struct {
     uint32_t* info_rows; /* accumulator addresses of each information bit */
 } dvbs2_plan;
 
-static void dvbs2_encode(const gpufec_code* c, uint8_t* x)
+static gpufec_status dvbs2_encode(const gpufec_code* c, uint8_t* x)
 {
     const dvbs2_plan* p = c->enc_data;
     uint8_t* par = x + p->k;
@@ -28,6 +28,7 @@ static void dvbs2_encode(const gpufec_code* c, uint8_t* x)
                 par[p->info_rows[t]] ^= 1u;
     for (uint32_t i = 1; i < p->m; i++)
         par[i] ^= par[i - 1];
+    return GPUFEC_OK;
 }
 
 static int cmp_u32(const void* a, const void* b)

@@ -15,6 +15,12 @@
 #ifndef PEG_MAX_DEPTH
 #define PEG_MAX_DEPTH 4
 #endif
+/* Work bound of the whole construction, in graph entries read by the searches (each visited
+ * check costs about dc * dv of them): each edge's search stops after PEG_TOTAL_WORK /
+ * (edges * dc * dv) checks, and the checks it did not reach count as far. Up to N = 16000 for
+ * (3,6) every search ends before that, so those codes are as before; above, the guaranteed girth
+ * falls gracefully (searches of depth 2 to 3 at N = 10^6). */
+#define PEG_TOTAL_WORK (1ull << 33)
 
 static uint64_t peg_rand(uint64_t* s)
 {
@@ -57,6 +63,8 @@ gpufec_status peg_regular_code(gpufec_code** out, uint32_t dv, uint32_t dc, uint
     uint64_t rng = seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
     const uint32_t FAR = 0xffffffffu;
     uint32_t stamp = 0; /* one fresh mark per search */
+    const uint64_t per_edge = PEG_TOTAL_WORK / ((uint64_t)n * dv * dc * dv);
+    const uint32_t cap = per_edge < 64 ? 64 : per_edge > m ? m : (uint32_t)per_edge;
 #define DEPTH(i) (cmark[i] == stamp ? depth[i] : FAR)
     for (uint32_t j = 0; j < n; j++) {
         for (uint32_t k = 0; k < dv; k++) {
@@ -69,7 +77,7 @@ gpufec_status peg_regular_code(gpufec_code** out, uint32_t dv, uint32_t dc, uint
                 cmark[i] = stamp;
                 queue[tail++] = i;
             }
-            while (head < tail) {
+            while (head < tail && tail < cap) {
                 uint32_t i = queue[head++];
                 if (depth[i] >= PEG_MAX_DEPTH)
                     break; /* farther checks all count as far enough */

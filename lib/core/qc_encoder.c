@@ -38,14 +38,14 @@ static void add_rotated(uint8_t* acc, const uint8_t* x, uint32_t s, uint32_t z)
         acc[a] ^= x[a - head];
 }
 
-static void qc_encode(const gpufec_code* c, uint8_t* x)
+static gpufec_status qc_encode(const gpufec_code* c, uint8_t* x)
 {
     const qc_plan* p = c->enc_data;
     const uint32_t z = c->qc_z, mb = c->qc_mb, nb = c->qc_nb, kb = nb - mb;
     uint8_t* lam = calloc((size_t)mb * z + z, 1);
     uint8_t* tmp = lam + (size_t)mb * z;
     if (!lam)
-        return; /* cannot happen for tables this small; leaves parity unwritten */
+        return GPUFEC_ERR_OUT_OF_MEMORY;
     for (uint32_t r = 0; r < mb; r++)
         for (uint32_t j = 0; j < kb; j++) {
             int32_t s = shift_at(c, r, j);
@@ -73,6 +73,7 @@ static void qc_encode(const gpufec_code* c, uint8_t* x)
             par[(size_t)target * z + (a + s) % z] = tmp[a];
     }
     free(lam);
+    return GPUFEC_OK;
 }
 
 int qc_encoder_prepare(gpufec_code* c)

@@ -14,6 +14,7 @@ const char* gpufec_status_str(gpufec_status status)
     case GPUFEC_ERR_DEVICE_OUT_OF_MEMORY: return "out of GPU memory";
     case GPUFEC_ERR_UNKNOWN_CODE: return "unknown code name and no such file";
     case GPUFEC_ERR_INTERNAL: return "internal error (a bug in gr-gpufec)";
+    case GPUFEC_ERR_TOO_LARGE: return "input exceeds a documented size or work limit";
     }
     return "unknown status code";
 }

@@ -40,24 +40,38 @@ int text_reader_next_line(text_reader* r, text_line* out)
     return 0;
 }
 
+static void diag_vset(gpufec_diag* diag, int line, const char* fmt, va_list ap)
+{
+    if (!diag)
+        return;
+    char body[224];
+    vsnprintf(body, sizeof body, fmt, ap);
+    for (char* c = body; *c; c++)
+        if ((unsigned char)*c < 32 || (unsigned char)*c > 126)
+            *c = '?'; /* keep the message printable whatever the input bytes were */
+    diag->line = line;
+    if (line > 0)
+        snprintf(diag->message, sizeof diag->message, "line %d: %s", line, body);
+    else
+        snprintf(diag->message, sizeof diag->message, "%s", body);
+}
+
 gpufec_status text_fail(gpufec_diag* diag, int line, const char* fmt, ...)
 {
-    if (diag) {
-        char body[224];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(body, sizeof body, fmt, ap);
-        va_end(ap);
-        for (char* c = body; *c; c++)
-            if ((unsigned char)*c < 32 || (unsigned char)*c > 126)
-                *c = '?'; /* keep the message printable whatever the input bytes were */
-        diag->line = line;
-        if (line > 0)
-            snprintf(diag->message, sizeof diag->message, "line %d: %s", line, body);
-        else
-            snprintf(diag->message, sizeof diag->message, "%s", body);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vset(diag, line, fmt, ap);
+    va_end(ap);
     return GPUFEC_ERR_PARSE;
+}
+
+gpufec_status text_fail_as(gpufec_status status, gpufec_diag* diag, int line, const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vset(diag, line, fmt, ap);
+    va_end(ap);
+    return status;
 }
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }

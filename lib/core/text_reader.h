@@ -31,6 +31,13 @@ gpufec_status text_fail(gpufec_diag* diag, int line, const char* fmt, ...)
 #endif
     ;
 
+/* The same with another status (e.g. GPUFEC_ERR_TOO_LARGE), which it returns. */
+gpufec_status text_fail_as(gpufec_status status, gpufec_diag* diag, int line, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 typedef enum { TOKEN_END = 0, TOKEN_INT = 1, TOKEN_DASH = 2, TOKEN_BAD = 3 } token_kind;
 
 /* Reads one whitespace-separated token from [*p, end): a decimal integer (optionally negative
