@@ -44,8 +44,7 @@ struct slot {
 struct cuda_state {
     uint32_t B; /* frames per chunk */
     int layered, half, warp, c2v_smem, compressed, threads;
-    int info_out; /* the kernels write information bits (OUTPUT_INFO) instead of codewords */
-    uint32_t* info_pos;
+    uint32_t* out_pos; /* the decoder's output positions on the device (NULL: whole codeword) */
     size_t smem;
     uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge, *layer_ptr, *layer_rows;
     int32_t* full_src; /* NULL: every position transmitted in order */
@@ -200,7 +199,7 @@ void free_state(cuda_state* s)
     if (!s)
         return;
     void* ptrs[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->layer_ptr, s->layer_rows, s->full_src,
-                    s->info_pos};
+                    s->out_pos};
     for (void* p : ptrs)
         if (p)
             cudaFree(p);
@@ -390,9 +389,8 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
     CU(upload(&s->layer_rows, c->layer_rows, m), "upload");
     if (c->full_src)
         CU(upload(&s->full_src, c->full_src, n), "upload");
-    s->info_out = dec->opts.output == GPUFEC_OUTPUT_INFO;
-    if (s->info_out)
-        CU(upload(&s->info_pos, c->info_pos, c->k), "upload");
+    if (dec->out_pos)
+        CU(upload(&s->out_pos, dec->out_pos, dec->out_len), "upload");
     CU(cudaEventCreateWithFlags(&s->user_ready, cudaEventDisableTiming), "cudaEventCreate");
     for (slot& q : s->slots) {
         CU(cudaStreamCreateWithFlags(&q.stream, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -445,7 +443,7 @@ gpufec_status cuda_create(gpufec_decoder* dec)
     }
     dec->impl = s;
     dec->preferred_batch = (size_t)s->B * 2;
-    dec->backend_writes_info = 1;
+    dec->backend_writes_output = 1;
     if (s->qc)
         decoder_log(dec, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, %s, chunks of %u frames",
                     dec->opts.device, qc_plan_describe(s->qc), gpufec_precision_name(dec->opts.precision), s->B);
@@ -476,7 +474,7 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
     if (s->qc) {
         CU(qc_plan_launch(s->qc, q.in, q.c2v, q.out, q.iters, q.conv, nf, q.stream), "kernel launch");
     } else if (s->layered) {
-        layered_args a = {s->info_out ? s->info_pos : NULL, c->k, s->row_ptr, s->edge_var, s->layer_ptr,
+        layered_args a = {s->out_pos, dec->out_len, s->row_ptr, s->edge_var, s->layer_ptr,
                           s->layer_rows, s->full_src, n, c->m, c->edges, c->n_tx, c->n_layers, q.in, q.c2v,
                           q.out, q.iters, q.conv, o->max_iterations, o->early_termination,
                           (int)o->algorithm, o->syndrome_interval, o->normalization, o->offset};
@@ -501,9 +499,9 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
                                                                        q.active, q.synd, B, nf);
             k_retire<<<grid_f, blk_f, 0, q.stream>>>(q.active, q.conv, q.synd, q.iters, nf, check, last);
         }
-        if (s->info_out)
-            k_store_info<<<(unsigned)(((size_t)c->k * nf + T - 1) / T), T, 0, q.stream>>>(q.app, s->info_pos,
-                                                                                         q.out, c->k, B, nf);
+        if (s->out_pos)
+            k_store_info<<<(unsigned)(((size_t)dec->out_len * nf + T - 1) / T), T, 0, q.stream>>>(
+                q.app, s->out_pos, q.out, dec->out_len, B, nf);
         else
             k_store<<<(unsigned)((total + T - 1) / T), T, 0, q.stream>>>(q.app, q.out, n, B, nf);
     }
@@ -516,7 +514,8 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
 gpufec_status enqueue_results(gpufec_decoder* dec, slot& q)
 {
     const cuda_state* s = (const cuda_state*)dec->impl;
-    const uint32_t len = s->info_out ? dec->code->k : dec->code->n;
+    const uint32_t len = dec->out_len;
+    (void)s;
     CU(cudaMemcpyAsync(q.dst_hard, q.out, (size_t)len * q.nf, cudaMemcpyDefault, q.stream), "copy out");
     if (q.dst_iters)
         CU(cudaMemcpyAsync(q.dst_iters, q.iters, q.nf * sizeof(int32_t), cudaMemcpyDefault, q.stream), "copy out");
@@ -550,7 +549,7 @@ gpufec_status cuda_enqueue(gpufec_decoder* dec, const float* llr, size_t n_frame
             s->kernel_ms += ms;
         }
         uint32_t nf = (uint32_t)(n_frames - f < s->B ? n_frames - f : s->B);
-        q.dst_hard = hard + f * (s->info_out ? c->k : c->n);
+        q.dst_hard = hard + f * dec->out_len;
         q.dst_iters = iterations ? iterations + f : NULL;
         q.dst_conv = converged ? converged + f : NULL;
         gpufec_status st = enqueue_chunk(dec, s, q, llr + f * c->n_tx, nf);

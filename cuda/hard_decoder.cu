@@ -22,7 +22,7 @@ constexpr int CBITS = 7; /* vote counters up to 127: variable degrees up to 126 
 
 struct hard_state {
     uint32_t B;      /* frames per chunk, multiple of 32 */
-    uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge, *info_pos;
+    uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge, *out_pos;
     int32_t* full_src;
     float* in;        /* n_tx * B */
     uint32_t *w, *v2c, *c2v, *dec, *out_bits, *done, *bad; /* [index][W] words */
@@ -233,14 +233,14 @@ __global__ void k_close_iteration(uint32_t* done, uint32_t* bad, uint8_t* conv, 
     bad[word] = 0;
 }
 
-__global__ void k_unpack(const uint32_t* __restrict__ out_bits, const uint32_t* __restrict__ info_pos,
+__global__ void k_unpack(const uint32_t* __restrict__ out_bits, const uint32_t* __restrict__ out_pos,
                          uint8_t* out, uint32_t len, uint32_t W, uint32_t nf)
 {
     size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (idx >= (size_t)len * nf)
         return;
     uint32_t f = (uint32_t)(idx / len), t = (uint32_t)(idx % len);
-    uint32_t j = info_pos ? info_pos[t] : t;
+    uint32_t j = out_pos ? out_pos[t] : t;
     out[idx] = (uint8_t)((out_bits[(size_t)j * W + f / 32] >> (f % 32)) & 1u);
 }
 
@@ -266,7 +266,7 @@ void hard_free(hard_state* s)
 {
     if (!s)
         return;
-    void* p[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->info_pos, s->full_src, s->in, s->w,
+    void* p[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->out_pos, s->full_src, s->in, s->w,
                  s->v2c, s->c2v, s->dec, s->out_bits, s->done, s->bad, s->iters, s->out, s->conv};
     for (void* x : p)
         if (x)
@@ -287,8 +287,10 @@ gpufec_status hard_create_impl(gpufec_decoder* dec, hard_state* s)
     HU(cudaMemcpy(s->col_ptr, c->col_ptr, (n + 1) * 4, cudaMemcpyHostToDevice), "upload");
     HU(alloc(&s->col_edge, E), "cudaMalloc");
     HU(cudaMemcpy(s->col_edge, c->col_edge, E * 4, cudaMemcpyHostToDevice), "upload");
-    HU(alloc(&s->info_pos, c->k), "cudaMalloc");
-    HU(cudaMemcpy(s->info_pos, c->info_pos, (size_t)c->k * 4, cudaMemcpyHostToDevice), "upload");
+    if (dec->out_pos) {
+        HU(alloc(&s->out_pos, dec->out_len), "cudaMalloc");
+        HU(cudaMemcpy(s->out_pos, dec->out_pos, (size_t)dec->out_len * 4, cudaMemcpyHostToDevice), "upload");
+    }
     if (c->full_src) {
         HU(alloc(&s->full_src, n), "cudaMalloc");
         HU(cudaMemcpy(s->full_src, c->full_src, n * 4, cudaMemcpyHostToDevice), "upload");
@@ -322,7 +324,7 @@ gpufec_status hard_create(gpufec_decoder* dec)
     }
     dec->impl = s;
     dec->preferred_batch = s->B;
-    dec->backend_writes_info = 1;
+    dec->backend_writes_output = 1;
     decoder_log(dec, GPUFEC_LOG_INFO, "CUDA %s decoder: 32 frames per word, chunks of %u frames",
                 gpufec_algorithm_name(dec->opts.algorithm), s->B);
     return GPUFEC_OK;
@@ -340,8 +342,7 @@ gpufec_status hard_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
     hard_state* s = (hard_state*)dec->impl;
     const gpufec_code* c = dec->code;
     const gpufec_decoder_opts* o = &dec->opts;
-    const int info = o->output == GPUFEC_OUTPUT_INFO;
-    const uint32_t out_len = info ? c->k : c->n, T = 128;
+    const uint32_t out_len = dec->out_len, T = 128;
     const uint32_t p24 = (uint32_t)(o->pgab_p * 16777216.0f);
     HU(cudaSetDevice(o->device), "cudaSetDevice");
     for (size_t f0 = 0; f0 < n_frames; f0 += s->B) {
@@ -369,7 +370,7 @@ gpufec_status hard_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
             k_close_iteration<<<(W + 63) / 64, 64>>>(s->done, s->bad, s->conv, W, last);
         }
         HU(cudaGetLastError(), "kernel launch");
-        k_unpack<<<(unsigned)(((size_t)out_len * nf + T - 1) / T), T>>>(s->out_bits, info ? s->info_pos : NULL,
+        k_unpack<<<(unsigned)(((size_t)out_len * nf + T - 1) / T), T>>>(s->out_bits, s->out_pos,
                                                                        s->out, out_len, W, nf);
         HU(cudaMemcpy(bits + f0 * out_len, s->out, (size_t)out_len * nf, cudaMemcpyDefault), "copy out");
         if (iterations)

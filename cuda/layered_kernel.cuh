@@ -18,8 +18,8 @@ extern "C" {
 #include "ldpc_rules.h"
 
 struct layered_args {
-    const uint32_t* info_pos; /* k positions: write information bits only; NULL: whole codeword */
-    uint32_t k;
+    const uint32_t* out_pos; /* out_len output positions (decoder_internal.h); NULL: whole codeword */
+    uint32_t out_len;
     const uint32_t* row_ptr;
     const uint32_t* edge_var;
     const uint32_t* layer_ptr;
@@ -72,10 +72,10 @@ __device__ __forceinline__ int frame_syndrome_ok(const layered_args& a, const Ap
 template <typename AppT>
 __device__ __forceinline__ void frame_store(const layered_args& a, const AppT* app, uint32_t f, int it, int ok)
 {
-    if (a.info_pos) {
-        uint8_t* out = a.out + (size_t)f * a.k;
-        for (uint32_t t = threadIdx.x; t < a.k; t += blockDim.x)
-            out[t] = ldpc_hard_bit(app_load(app, a.info_pos[t]));
+    if (a.out_pos) {
+        uint8_t* out = a.out + (size_t)f * a.out_len;
+        for (uint32_t t = threadIdx.x; t < a.out_len; t += blockDim.x)
+            out[t] = ldpc_hard_bit(app_load(app, a.out_pos[t]));
     } else {
         uint8_t* out = a.out + (size_t)f * a.n;
         for (uint32_t j = threadIdx.x; j < a.n; j += blockDim.x)

@@ -468,7 +468,7 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
     /* Host tables: entries, internal positions of inputs, fillers and outputs. */
     uint2* ents = (uint2*)malloc((size_t)entries * sizeof *ents);
     uint32_t* inv = (uint32_t*)malloc((size_t)c->n * sizeof *inv);
-    const uint32_t n_out = o->output == GPUFEC_OUTPUT_INFO ? c->k : c->n;
+    const uint32_t n_out = dec->out_len;
     int32_t* tx_int = (int32_t*)malloc(((size_t)c->n_tx + 1) * sizeof *tx_int);
     uint32_t* fill_int = (uint32_t*)malloc(((size_t)c->n + 1) * sizeof *fill_int);
     uint32_t* out_int = (uint32_t*)malloc(((size_t)n_out + 1) * sizeof *out_int);
@@ -488,7 +488,7 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
         if (c->full_src[j] == CODE_SRC_KNOWN_ZERO)
             fill_int[n_fill++] = inv[j];
     for (uint32_t t = 0; t < n_out; t++)
-        out_int[t] = inv[o->output == GPUFEC_OUTPUT_INFO ? c->info_pos[t] : t];
+        out_int[t] = inv[dec->out_pos ? dec->out_pos[t] : t];
     if ((err = upload(&p->dev[0], ents, entries)) != cudaSuccess ||
         (err = upload(&p->dev[1], c->qv_ent_ptr, (size_t)c->qv_layers + 1)) != cudaSuccess ||
         (err = upload(&p->dev[2], c->qv_ncolor, c->qv_layers)) != cudaSuccess ||

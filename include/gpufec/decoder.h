@@ -51,9 +51,14 @@ typedef enum {
                                      and posteriors saturating at +-127 (8 bits) */
 } gpufec_precision;
 
+/* What a decode call writes per frame (gpufec_decoder_frame_sizes gives the length). */
 typedef enum {
-    GPUFEC_OUTPUT_INFO = 0,    /* k information bits per frame */
-    GPUFEC_OUTPUT_CODEWORD = 1 /* all n codeword bits per frame */
+    GPUFEC_OUTPUT_INFO = 0,         /* k information bits, in gpufec_code_info_positions order */
+    GPUFEC_OUTPUT_CODEWORD = 1,     /* the n transmitted bits, in the order the encoder emits
+                                       them (punctured and filler positions left out): what a
+                                       receiver chain re-encoding or re-modulating expects */
+    GPUFEC_OUTPUT_FULL_CODEWORD = 2 /* the n_full bits of the mother codeword (what H checks),
+                                       punctured and filler positions included */
 } gpufec_output;
 
 typedef struct {
@@ -93,7 +98,8 @@ GPUFEC_API gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufe
 GPUFEC_API gpufec_status gpufec_decoder_destroy(gpufec_decoder* dec);
 
 /* Decodes n_frames frames. llr: n_frames * n soft bits (convention above). bits: n_frames * k
- * (OUTPUT_INFO) or n_frames * n (OUTPUT_CODEWORD) bytes of 0/1. iterations (n_frames entries)
+ * (OUTPUT_INFO), n_frames * n (OUTPUT_CODEWORD) or n_frames * n_full (OUTPUT_FULL_CODEWORD)
+ * bytes of 0/1; gpufec_decoder_frame_sizes says which. iterations (n_frames entries)
  * and converged (n_frames entries: 1 when the output is a codeword) may be NULL. A context
  * serves one thread at a time. */
 GPUFEC_API gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr,
@@ -114,7 +120,7 @@ GPUFEC_API gpufec_status gpufec_decoder_decode_async(gpufec_decoder* dec, const 
 /* Waits for the context's asynchronous work; returns its first error. */
 GPUFEC_API gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec);
 
-/* Sizes of one frame in and out, in soft bits and bits. */
+/* Sizes of one frame in and out, in soft bits (n) and bits (k, n or n_full by the output). */
 GPUFEC_API gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* llr_len,
                                                     uint32_t* out_len);
 

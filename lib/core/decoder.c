@@ -60,7 +60,7 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (!(o->offset >= 0.0f && o->offset < 1.0e3f))
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    if (o->output != GPUFEC_OUTPUT_INFO && o->output != GPUFEC_OUTPUT_CODEWORD)
+    if (o->output < GPUFEC_OUTPUT_INFO || o->output > GPUFEC_OUTPUT_FULL_CODEWORD)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (o->device < 0 || o->syndrome_interval < 1)
         return GPUFEC_ERR_INVALID_ARGUMENT;
@@ -174,6 +174,20 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
         return GPUFEC_ERR_OUT_OF_MEMORY;
     dec->code = code;
     dec->opts = o;
+    switch (o.output) {
+    case GPUFEC_OUTPUT_INFO:
+        dec->out_pos = code->info_pos;
+        dec->out_len = code->k;
+        break;
+    case GPUFEC_OUTPUT_CODEWORD:
+        dec->out_pos = code->tx_pos; /* NULL when every position is transmitted */
+        dec->out_len = code->n_tx;
+        break;
+    default:
+        dec->out_pos = NULL;
+        dec->out_len = code->n;
+        break;
+    }
 
     char why[256] = "this library was built without CUDA";
     int cuda_ok = 0;
@@ -233,7 +247,7 @@ gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* ll
     if (llr_len)
         *llr_len = dec->code->n_tx;
     if (out_len)
-        *out_len = dec->opts.output == GPUFEC_OUTPUT_INFO ? dec->code->k : dec->code->n;
+        *out_len = dec->out_len;
     return GPUFEC_OK;
 }
 
@@ -261,9 +275,9 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
     if (n_frames == 0)
         return GPUFEC_OK;
     const gpufec_code* c = dec->code;
-    if (dec->opts.output == GPUFEC_OUTPUT_CODEWORD || dec->backend_writes_info)
+    if (!dec->out_pos || dec->backend_writes_output)
         return dec->ops->decode(dec, llr, n_frames, bits, iterations, converged);
-    /* Information output: decode in chunks into the context's codeword buffer, then gather. */
+    /* Decode in chunks into the context's codeword buffer, then gather the output positions. */
     size_t chunk = dec->preferred_batch ? dec->preferred_batch : 256;
     if (dec->hard_frames < chunk) {
         uint8_t* h = realloc(dec->hard, chunk * c->n);
@@ -279,7 +293,9 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
                                             converged ? converged + f : NULL);
         if (st)
             return st;
-        gpufec_code_extract_info(c, dec->hard, nf, bits + f * c->k);
+        for (size_t g = 0; g < nf; g++)
+            for (uint32_t t = 0; t < dec->out_len; t++)
+                bits[(f + g) * dec->out_len + t] = dec->hard[g * c->n + dec->out_pos[t]];
     }
     return GPUFEC_OK;
 }

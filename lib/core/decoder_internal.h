@@ -10,7 +10,8 @@ typedef struct backend_ops {
     const char* name;
     gpufec_status (*create)(gpufec_decoder* dec);
     void (*destroy)(gpufec_decoder* dec);
-    /* llr: n_frames * n sanitised or raw values; hard: n_frames * n decided codeword bits. */
+    /* llr: n_frames * n_tx transmitted values; hard: n_frames * n full codeword bits, or, when
+     * the backend sets backend_writes_output, n_frames * out_len bits gathered through out_pos. */
     gpufec_status (*decode)(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* hard,
                             int32_t* iterations, uint8_t* converged);
     /* Optional: enqueue on a caller's stream without waiting, and wait later. */
@@ -26,8 +27,12 @@ struct gpufec_decoder {
     const backend_ops* ops;
     void* impl;             /* backend state */
     size_t preferred_batch; /* frames the backend likes per call (0: no preference) */
-    int backend_writes_info; /* the backend writes OUTPUT_INFO itself (k bits per frame) */
-    uint8_t* hard;          /* n * batch codeword bits, for OUTPUT_INFO extraction */
+    /* Output of one frame: out_len bits, bit t taken from full codeword position out_pos[t]
+     * (information or transmitted positions of the code); out_pos NULL: the whole codeword. */
+    const uint32_t* out_pos;
+    uint32_t out_len;
+    int backend_writes_output; /* the backend gathers through out_pos itself */
+    uint8_t* hard;          /* n * batch codeword bits, gathered by the front otherwise */
     size_t hard_frames;
 };
 

@@ -30,7 +30,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     o.schedule = sched;
     o.syndrome_interval = 1 + (int)(frames % 3); /* 1..3 across the cases: the same rule on both */
     o.max_iterations = 25;
-    o.output = GPUFEC_OUTPUT_CODEWORD;
+    o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
     o.precision = prec;
     gpufec_decoder *cpu = NULL, *gpu = NULL;
     o.backend = GPUFEC_BACKEND_CPU;
@@ -64,6 +64,35 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
         free(gu);
         free(cu);
         gpufec_decoder_destroy(gi);
+        /* transmitted-codeword output: n bits per frame, the full word's transmitted positions
+         * (written into a buffer of exactly that size, so an overrun shows under the sanitizer) */
+        o.output = GPUFEC_OUTPUT_CODEWORD;
+        gpufec_decoder* gt = NULL;
+        CHECK(gpufec_decoder_create(&gt, c, &o) == GPUFEC_OK, "cuda create (codeword)");
+        uint32_t in_len = 0, out_len = 0;
+        gpufec_decoder_frame_sizes(gt, &in_len, &out_len);
+        CHECK(in_len == info.n && out_len == info.n, "%s: codeword output length %u", name, out_len);
+        uint8_t* gt_out = malloc(frames * info.n);
+        CHECK(gpufec_decoder_decode(gt, llr, frames, gt_out, NULL, NULL) == GPUFEC_OK, "cuda decode (codeword)");
+        uint8_t* full_x = malloc(nf_);
+        size_t tx_diff = 0;
+        for (size_t f = 0; f < frames; f++) {
+            /* the CPU's full word, re-encoded from its information bits, gives the transmitted
+             * order through the encoder itself */
+            uint8_t* ui = malloc(info.k);
+            gpufec_code_extract_info(c, a + f * nf_, 1, ui);
+            uint8_t* tx1 = malloc(info.n);
+            gpufec_code_encode(c, ui, 1, tx1);
+            gpufec_code_encode_full(c, ui, 1, full_x);
+            if (memcmp(full_x, a + f * nf_, nf_) == 0) /* only frames the CPU decoded to a codeword */
+                tx_diff += memcmp(tx1, gt_out + f * info.n, info.n) != 0;
+            free(ui);
+            free(tx1);
+        }
+        CHECK(tx_diff == 0, "%s: GPU transmitted-codeword output differs in %zu frames", name, tx_diff);
+        free(full_x);
+        free(gt_out);
+        gpufec_decoder_destroy(gt);
     }
     size_t bit_diff = 0, frame_diff = 0, it_diff = 0;
     for (size_t f = 0; f < frames; f++) {

@@ -369,7 +369,7 @@ static void test_simd_matches_scalar(void)
                 o.backend = GPUFEC_BACKEND_CPU;
                 o.algorithm = algs[al];
                 o.schedule = GPUFEC_SCHEDULE_LAYERED;
-                o.output = GPUFEC_OUTPUT_CODEWORD;
+                o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
                 o.max_iterations = et == 2 ? 13 : 12;
                 o.early_termination = et != 0;
                 o.syndrome_interval = et == 2 ? 2 : 1;
@@ -491,6 +491,66 @@ static void test_layer_view(void)
     gpufec_code_destroy(c);
 }
 
+
+/* Output sizes (issue 8): every output mode writes exactly frame_sizes' out_len bits per frame
+ * (buffers are allocated to that size, so an overrun fails under AddressSanitizer), for codes
+ * with puncturing, shortening and both. Noise-free frames give back the information bits, the
+ * encoder's transmitted frame and its full codeword. */
+static void test_output_sizes(void)
+{
+    const char* codes[] = {"5gnr-bg2-z52", "ar4ja-1_2-1024", "5gnr-bg2-z24:k=200", "wimax-576-1_2:k=250",
+                           "mackay-1008-504"};
+    const variant algs[] = {{GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED}, {GPUFEC_ALG_SPA, GPUFEC_SCHEDULE_FLOODING},
+                            {GPUFEC_ALG_MS, GPUFEC_SCHEDULE_FLOODING}, {GPUFEC_ALG_OMS, GPUFEC_SCHEDULE_LAYERED}};
+    const size_t F = 9; /* more than one SIMD group of 8 */
+    for (size_t ci = 0; ci < sizeof codes / sizeof *codes; ci++) {
+        gpufec_code* c = open_test_code(codes[ci]);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        uint8_t* u = malloc(F * info.k);
+        uint8_t* tx = malloc(F * info.n);
+        uint8_t* full = malloc(F * info.n_full);
+        float* llr = malloc(F * info.n * sizeof *llr);
+        for (size_t i = 0; i < F * info.k; i++)
+            u[i] = (uint8_t)(test_rand() & 1);
+        gpufec_code_encode(c, u, F, tx);
+        gpufec_code_encode_full(c, u, F, full);
+        for (size_t i = 0; i < F * info.n; i++)
+            llr[i] = tx[i] ? -7.0f : 7.0f;
+        const gpufec_output outs[] = {GPUFEC_OUTPUT_INFO, GPUFEC_OUTPUT_CODEWORD, GPUFEC_OUTPUT_FULL_CODEWORD};
+        const uint32_t want[] = {info.k, info.n, info.n_full};
+        const uint8_t* expect[] = {u, tx, full};
+        for (size_t a = 0; a < sizeof algs / sizeof *algs; a++)
+            for (int simd = 0; simd < 2; simd++)
+                for (int m = 0; m < 3; m++) {
+                    gpufec_decoder_opts o;
+                    gpufec_decoder_opts_default(&o);
+                    o.backend = GPUFEC_BACKEND_CPU;
+                    o.algorithm = algs[a].alg;
+                    o.schedule = algs[a].schedule;
+                    o.cpu_simd = simd;
+                    o.output = outs[m];
+                    gpufec_decoder* d = NULL;
+                    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s: create", codes[ci]);
+                    uint32_t in_len = 0, out_len = 0;
+                    gpufec_decoder_frame_sizes(d, &in_len, &out_len);
+                    CHECK(in_len == info.n && out_len == want[m], "%s output %d: sizes %u %u, want %u %u",
+                          codes[ci], m, in_len, out_len, info.n, want[m]);
+                    uint8_t* out = malloc(F * out_len);
+                    CHECK(gpufec_decoder_decode(d, llr, F, out, NULL, NULL) == GPUFEC_OK, "%s: decode", codes[ci]);
+                    CHECK(memcmp(out, expect[m], F * out_len) == 0, "%s %s simd=%d output %d: wrong bits",
+                          codes[ci], gpufec_algorithm_name(algs[a].alg), simd, m);
+                    free(out);
+                    gpufec_decoder_destroy(d);
+                }
+        free(u);
+        free(tx);
+        free(full);
+        free(llr);
+        gpufec_code_destroy(c);
+    }
+}
+
 int main(void)
 {
     test_rng_init();
@@ -504,5 +564,6 @@ int main(void)
     test_hard();
     test_simd_matches_scalar();
     test_all_builtin();
+    test_output_sizes();
     TEST_DONE();
 }

@@ -8,7 +8,8 @@ namespace gr {
 namespace gpufec {
 
 /*!
- * \brief Batch LDPC decoder: N soft bits in, K information bits (or all N) out, per frame.
+ * \brief Batch LDPC decoder: N soft bits in, K information bits (or the N transmitted codeword
+ * bits, as the encoder emits them) out, per frame.
  * \ingroup gpufec
  *
  * Every complete frame present at a work() call is decoded, in batches of at most max_batch

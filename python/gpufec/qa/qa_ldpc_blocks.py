@@ -90,6 +90,19 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         out, dec = decode(soft, code=code, algorithm="nms", max_iterations=20)
         np.testing.assert_array_equal(out, bits)
 
+    def test_codeword_output_is_the_transmitted_frame(self):
+        """Codeword output of a punctured and/or shortened code is the n transmitted bits the
+        encoder emitted, not the longer mother codeword (issue 8)."""
+        for code in ("5gnr-bg2-z52", "ar4ja-1_2-1024", "5gnr-bg2-z24:k=200"):
+            info = gpufec.code_info(code)
+            frames = 3
+            bits = random_bits(frames * info["k"])
+            cw, _ = encode(code, bits)
+            soft = np.where(cw == 1, 4.0, -4.0)
+            out, dec = decode(soft, code=code, output_all_bits=True)
+            self.assertEqual(len(out), frames * info["n"], code)
+            np.testing.assert_array_equal(out, cw, err_msg=code)
+
     def test_default_matches_gnuradio_soft_decoder(self):
         """The default sign convention is what digital.constellation_soft_decoder_cf emits for
         GNU Radio's BPSK, and the other convention does not decode that stream."""
