@@ -620,10 +620,11 @@ extern "C" int cuda_backend_probe(int device, char* why, size_t why_len)
     return 1;
 }
 
-extern "C" double cuda_backend_kernel_seconds(const gpufec_decoder* dec)
+static double cuda_kernel_seconds(const gpufec_decoder* dec)
 {
     return ((const cuda_state*)dec->impl)->kernel_ms * 1e-3;
 }
 
 extern "C" const backend_ops cuda_backend_ops = {"cuda",          cuda_create,       cuda_destroy,
-                                                  cuda_decode,     cuda_decode_async, cuda_synchronize};
+                                                  cuda_decode,     cuda_decode_async, cuda_synchronize,
+                                                  cuda_kernel_seconds};

@@ -29,6 +29,8 @@ struct hard_state {
     int32_t* iters;   /* B */
     uint8_t *out, *conv;
     uint64_t frames_done;
+    cudaEvent_t k0, k1; /* around each chunk's kernels */
+    float kernel_ms;    /* last decode call, all chunks */
 };
 
 /* cnt (bit-sliced, CBITS planes) >= T, per lane. */
@@ -271,6 +273,10 @@ void hard_free(hard_state* s)
     for (void* x : p)
         if (x)
             cudaFree(x);
+    if (s->k0)
+        cudaEventDestroy(s->k0);
+    if (s->k1)
+        cudaEventDestroy(s->k1);
     free(s);
 }
 
@@ -306,6 +312,8 @@ gpufec_status hard_create_impl(gpufec_decoder* dec, hard_state* s)
     HU(alloc(&s->iters, s->B), "cudaMalloc");
     HU(alloc(&s->out, n * s->B), "cudaMalloc");
     HU(alloc(&s->conv, s->B), "cudaMalloc");
+    HU(cudaEventCreate(&s->k0), "cudaEventCreate");
+    HU(cudaEventCreate(&s->k1), "cudaEventCreate");
     return GPUFEC_OK;
 }
 
@@ -345,11 +353,13 @@ gpufec_status hard_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
     const uint32_t out_len = dec->out_len, T = 128;
     const uint32_t p24 = (uint32_t)(o->pgab_p * 16777216.0f);
     HU(cudaSetDevice(o->device), "cudaSetDevice");
+    s->kernel_ms = 0.0f;
     for (size_t f0 = 0; f0 < n_frames; f0 += s->B) {
         const uint32_t nf = (uint32_t)(n_frames - f0 < s->B ? n_frames - f0 : s->B), W = (nf + 31) / 32;
         const size_t nW = (size_t)c->n * W, mW = (size_t)c->m * W;
         const unsigned gn = (unsigned)((nW + T - 1) / T), gm = (unsigned)((mW + T - 1) / T);
         HU(cudaMemcpy(s->in, llr + f0 * c->n_tx, (size_t)c->n_tx * nf * sizeof(float), cudaMemcpyDefault), "copy in");
+        HU(cudaEventRecord(s->k0, 0), "event");
         k_pack<<<gn, T>>>(s->in, s->full_src, s->w, c->n, c->n_tx, W, nf);
         HU(cudaMemset(s->done, 0, W * 4), "memset");
         HU(cudaMemset(s->bad, 0, W * 4), "memset");
@@ -372,16 +382,23 @@ gpufec_status hard_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
         HU(cudaGetLastError(), "kernel launch");
         k_unpack<<<(unsigned)(((size_t)out_len * nf + T - 1) / T), T>>>(s->out_bits, s->out_pos,
                                                                        s->out, out_len, W, nf);
+        HU(cudaEventRecord(s->k1, 0), "event");
         HU(cudaMemcpy(bits + f0 * out_len, s->out, (size_t)out_len * nf, cudaMemcpyDefault), "copy out");
         if (iterations)
             HU(cudaMemcpy(iterations + f0, s->iters, nf * sizeof(int32_t), cudaMemcpyDefault), "copy out");
         if (converged)
             HU(cudaMemcpy(converged + f0, s->conv, nf, cudaMemcpyDefault), "copy out");
+        float ms = 0.0f; /* the copies above waited for the kernels, so k1 has been reached */
+        HU(cudaEventElapsedTime(&ms, s->k0, s->k1), "event time");
+        s->kernel_ms += ms;
     }
     s->frames_done += n_frames;
     return GPUFEC_OK;
 }
 
+double hard_kernel_seconds(const gpufec_decoder* dec) { return ((const hard_state*)dec->impl)->kernel_ms * 1e-3; }
+
 } // namespace
 
-extern "C" const backend_ops cuda_hard_backend_ops = {"cuda", hard_create, hard_destroy, hard_decode, NULL, NULL};
+extern "C" const backend_ops cuda_hard_backend_ops = {"cuda",      hard_create, hard_destroy, hard_decode,
+                                                      NULL,        NULL,        hard_kernel_seconds};

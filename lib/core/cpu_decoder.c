@@ -251,4 +251,4 @@ static gpufec_status cpu_decode(gpufec_decoder* dec, const float* llr, size_t n_
     return GPUFEC_OK;
 }
 
-const backend_ops cpu_backend_ops = {"cpu", cpu_create, cpu_destroy, cpu_decode, NULL, NULL};
+const backend_ops cpu_backend_ops = {"cpu", cpu_create, cpu_destroy, cpu_decode, NULL, NULL, NULL};

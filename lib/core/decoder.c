@@ -87,11 +87,7 @@ gpufec_status gpufec_decoder_kernel_seconds(const gpufec_decoder* dec, double* s
 {
     if (!dec || !seconds)
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    *seconds = 0.0;
-#ifdef GPUFEC_HAVE_CUDA
-    if (dec->backend == GPUFEC_BACKEND_CUDA)
-        *seconds = cuda_backend_kernel_seconds(dec);
-#endif
+    *seconds = dec->ops->kernel_seconds ? dec->ops->kernel_seconds(dec) : 0.0;
     return GPUFEC_OK;
 }
 

@@ -18,6 +18,9 @@ typedef struct backend_ops {
     gpufec_status (*decode_async)(gpufec_decoder* dec, const float* llr, size_t n_frames,
                                   uint8_t* out, int32_t* iterations, uint8_t* converged, void* stream);
     gpufec_status (*synchronize)(gpufec_decoder* dec);
+    /* Optional: seconds the device kernels of the last decode call ran; reads only its own
+     * backend's state (each backend's impl is its own struct). */
+    double (*kernel_seconds)(const gpufec_decoder* dec);
 } backend_ops;
 
 struct gpufec_decoder {
@@ -41,7 +44,6 @@ extern const backend_ops cpu_backend_ops;
 extern const backend_ops cuda_backend_ops;
 extern const backend_ops cuda_hard_backend_ops; /* Gallager-A/B, PGaB */
 int cuda_backend_probe(int device, char* why, size_t why_len);
-double cuda_backend_kernel_seconds(const gpufec_decoder* dec);
 int cuda_util_host_alloc(void** p, size_t bytes);
 int cuda_util_host_free(void* p);
 int cuda_util_bandwidth(int device, double* d2d_gbps, double* h2d_gbps);

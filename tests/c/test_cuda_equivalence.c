@@ -136,6 +136,39 @@ static void refuse_non_qc(void)
     gpufec_code_destroy(c);
 }
 
+/* Kernel time is read from each backend's own state: a hard-decision context once read the
+ * soft decoder's struct out of bounds (issue 8). Every CUDA kind reports a small positive time. */
+static void kernel_seconds_per_backend(void)
+{
+    gpufec_code* c = open_test_code("mackay-1008-504");
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    const size_t F = 64;
+    float* llr = malloc(F * info.n * sizeof *llr);
+    uint8_t* out = malloc(F * info.k);
+    for (size_t i = 0; i < F * info.n; i++)
+        llr[i] = test_uniform() < 0.03 ? -3.0f : 3.0f;
+    const gpufec_algorithm algs[] = {GPUFEC_ALG_NMS, GPUFEC_ALG_GALLAGER_A, GPUFEC_ALG_GALLAGER_B, GPUFEC_ALG_PGAB};
+    for (int a = 0; a < 4; a++) {
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        o.backend = GPUFEC_BACKEND_CUDA;
+        o.algorithm = algs[a];
+        gpufec_decoder* d = NULL;
+        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create %d", a);
+        double sec = -1.0;
+        for (int r = 0; r < 3; r++) {
+            CHECK(gpufec_decoder_decode(d, llr, F, out, NULL, NULL) == GPUFEC_OK, "decode");
+            CHECK(gpufec_decoder_kernel_seconds(d, &sec) == GPUFEC_OK, "kernel_seconds");
+            CHECK(sec > 0.0 && sec < 10.0, "%s: kernel seconds %g", gpufec_algorithm_name(algs[a]), sec);
+        }
+        gpufec_decoder_destroy(d);
+    }
+    free(llr);
+    free(out);
+    gpufec_code_destroy(c);
+}
+
 int main(void)
 {
     if (!gpufec_cuda_available()) {
@@ -143,6 +176,7 @@ int main(void)
         return 77;
     }
     test_rng_init();
+    kernel_seconds_per_backend();
     const gpufec_algorithm algs[] = {GPUFEC_ALG_SPA, GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS};
     /* GPUFEC_QUICK: a short run of every kernel, for compute-sanitizer. */
     const int quick = getenv("GPUFEC_QUICK") != NULL;
