@@ -12,6 +12,7 @@
 extern "C" {
 #include "decoder_internal.h"
 }
+#include "erasure.cuh"
 #include "layered_kernel.cuh"
 #include "ldpc_rules.h"
 #include "qc_layered.h"
@@ -505,6 +506,7 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
         else
             k_store<<<(unsigned)((total + T - 1) / T), T, 0, q.stream>>>(q.app, q.out, n, B, nf);
     }
+    clear_erased_frames(q.in, c->n_tx, nf, q.conv, q.stream);
     CU(cudaGetLastError(), "kernel launch");
     CU(cudaEventRecord(q.k1, q.stream), "event");
     q.nf = nf;

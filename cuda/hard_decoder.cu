@@ -10,6 +10,7 @@
 extern "C" {
 #include "decoder_internal.h"
 }
+#include "erasure.cuh"
 #include "ldpc_rules.h"
 
 #include <cuda_runtime.h>
@@ -379,6 +380,7 @@ gpufec_status hard_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
             (void)check;
             k_close_iteration<<<(W + 63) / 64, 64>>>(s->done, s->bad, s->conv, W, last);
         }
+        clear_erased_frames(s->in, c->n_tx, nf, s->conv, 0);
         HU(cudaGetLastError(), "kernel launch");
         k_unpack<<<(unsigned)(((size_t)out_len * nf + T - 1) / T), T>>>(s->out_bits, s->out_pos,
                                                                        s->out, out_len, W, nf);

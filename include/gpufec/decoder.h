@@ -3,7 +3,10 @@
  * Soft-bit convention of this API: llr[i] = ln( P(bit i = 0) / P(bit i = 1) ), so a positive
  * value means "0" and the magnitude is the confidence. For BPSK (0 -> +1, 1 -> -1) over AWGN with
  * noise variance sigma^2 per real dimension, llr = 2 y / sigma^2. NaN inputs are read as 0 (an
- * erasure) and +-Inf as +-GPUFEC_LLR_MAX; decoding still succeeds. */
+ * erasure) and +-Inf as +-GPUFEC_LLR_MAX; decoding still succeeds. A frame whose every soft value
+ * is an erasure (0, -0 or NaN: a dead or squelched receiver) carries no information: it decodes
+ * to the all-zero word, which meets every check only trivially, and is reported as not converged
+ * on every backend and algorithm. */
 #ifndef GPUFEC_DECODER_H
 #define GPUFEC_DECODER_H
 

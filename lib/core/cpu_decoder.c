@@ -230,11 +230,9 @@ static gpufec_status cpu_decode(gpufec_decoder* dec, const float* llr, size_t n_
     const gpufec_decoder_opts* o = &dec->opts;
     cpu_state* s = dec->impl;
     const uint32_t n_tx = code_tx_length(c);
-    if (s->simd) {
+    if (s->simd)
         cpu_simd_decode(c, o, s->simd, llr, n_frames, hard, iterations, converged);
-        return GPUFEC_OK;
-    }
-    for (size_t f = 0; f < n_frames; f++) {
+    for (size_t f = 0; f < n_frames && !s->simd; f++) {
         code_load_llr(c, llr + f * n_tx, s->llr);
         uint8_t* out = hard + f * c->n;
         int ok, it;
@@ -247,6 +245,14 @@ static gpufec_status cpu_decode(gpufec_decoder* dec, const float* llr, size_t n_
             iterations[f] = it;
         if (converged)
             converged[f] = (uint8_t)ok;
+    }
+    for (size_t f = 0; f < n_frames && converged; f++) {
+        const float* x = llr + f * n_tx;
+        uint32_t j = 0;
+        while (j < n_tx && ldpc_is_erasure(x[j]))
+            j++;
+        if (j == n_tx)
+            converged[f] = 0;
     }
     return GPUFEC_OK;
 }

@@ -30,6 +30,11 @@ GPUFEC_HD float ldpc_sanitize_llr(float x)
     return fminf(fmaxf(x, -GPUFEC_LLR_LIMIT), GPUFEC_LLR_LIMIT);
 }
 
+/* A soft value that says nothing about its bit: 0, -0 or NaN. A frame made only of such values
+ * (a dead or squelched receiver) decodes to the all-zero word, which satisfies every check only
+ * trivially: every backend reports it as not converged. */
+GPUFEC_HD int ldpc_is_erasure(float x) { return ldpc_sanitize_llr(x) == 0.0f; }
+
 /* ---- min-sum family (seed 004: min1 / min2 / argmin / sign reductions) ---- */
 typedef struct {
     float min1, min2;  /* smallest and second smallest |v| */

@@ -23,6 +23,12 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     for (size_t i = 0; i < frames * info.n; i++)
         llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
     llr[3] = NAN; /* the sanitising rule must match too */
+    /* erased frames (issue 8): all NaN, all -0.0: never reported as decoded, on either backend */
+    const int erased = frames > 4;
+    for (uint32_t j = 0; erased && j < info.n; j++) {
+        llr[1 * (size_t)info.n + j] = NAN;
+        llr[2 * (size_t)info.n + j] = -0.0f;
+    }
 
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
@@ -94,6 +100,9 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
         free(gt_out);
         gpufec_decoder_destroy(gt);
     }
+    if (erased)
+        CHECK(!oa[1] && !oa[2] && !ob[1] && !ob[2], "%s %s: erased frame reported decoded (cpu %d %d, gpu %d %d)",
+              name, gpufec_algorithm_name(alg), oa[1], oa[2], ob[1], ob[2]);
     size_t bit_diff = 0, frame_diff = 0, it_diff = 0;
     for (size_t f = 0; f < frames; f++) {
         size_t d = 0;

@@ -551,6 +551,63 @@ static void test_output_sizes(void)
     }
 }
 
+/* Erased frames (issue 8): a frame of nothing but erasures (NaN, 0, -0) decodes to the all-zero
+ * word, which satisfies every check only trivially; every algorithm, schedule and CPU path
+ * reports it as not converged, while the ordinary frames around it in the batch decode. */
+static void test_erased_frames(void)
+{
+    const char* codes[] = {"mackay-1008-504", "wifi-648-1_2", "5gnr-bg2-z24:k=200"};
+    const variant algs[] = {{GPUFEC_ALG_SPA, GPUFEC_SCHEDULE_FLOODING}, {GPUFEC_ALG_SPA, GPUFEC_SCHEDULE_LAYERED},
+                            {GPUFEC_ALG_MS, GPUFEC_SCHEDULE_LAYERED},  {GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_FLOODING},
+                            {GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED}, {GPUFEC_ALG_OMS, GPUFEC_SCHEDULE_LAYERED},
+                            {GPUFEC_ALG_GALLAGER_A, GPUFEC_SCHEDULE_AUTO}, {GPUFEC_ALG_GALLAGER_B, GPUFEC_SCHEDULE_AUTO},
+                            {GPUFEC_ALG_PGAB, GPUFEC_SCHEDULE_AUTO}};
+    const size_t F = 12; /* frames 3, 6, 9 erased (NaN, +0, -0); the rest noise-free */
+    for (size_t ci = 0; ci < sizeof codes / sizeof *codes; ci++) {
+        gpufec_code* c = open_test_code(codes[ci]);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        uint8_t* u = malloc(F * info.k);
+        uint8_t* x = malloc(F * info.n);
+        float* llr = malloc(F * info.n * sizeof *llr);
+        uint8_t* out = malloc(F * info.k);
+        make_frames(c, F, INFINITY, u, x, llr);
+        const float erasure[] = {NAN, 0.0f, -0.0f};
+        for (int e = 0; e < 3; e++)
+            for (uint32_t j = 0; j < info.n; j++)
+                llr[(size_t)(3 + 3 * e) * info.n + j] = erasure[e];
+        for (size_t a = 0; a < sizeof algs / sizeof *algs; a++)
+            for (int simd = 0; simd < 2; simd++) {
+                gpufec_decoder_opts o;
+                gpufec_decoder_opts_default(&o);
+                o.backend = GPUFEC_BACKEND_CPU;
+                o.algorithm = algs[a].alg;
+                o.schedule = algs[a].schedule;
+                o.cpu_simd = simd;
+                gpufec_decoder* d = NULL;
+                if (gpufec_decoder_create(&d, c, &o) != GPUFEC_OK)
+                    continue; /* combinations refused elsewhere (tested there) */
+                uint8_t ok[12];
+                CHECK(gpufec_decoder_decode(d, llr, F, out, NULL, ok) == GPUFEC_OK, "decode");
+                for (size_t f = 0; f < F; f++) {
+                    const int is_erased = f == 3 || f == 6 || f == 9;
+                    if (is_erased)
+                        CHECK(ok[f] == 0, "%s %s simd=%d: erased frame %zu reported decoded", codes[ci],
+                              gpufec_algorithm_name(algs[a].alg), simd, f);
+                    else if (algs[a].alg < GPUFEC_ALG_GALLAGER_A || info.punctured == 0)
+                        CHECK(ok[f] == 1, "%s %s simd=%d: clean frame %zu not decoded", codes[ci],
+                              gpufec_algorithm_name(algs[a].alg), simd, f);
+                }
+                gpufec_decoder_destroy(d);
+            }
+        free(u);
+        free(x);
+        free(llr);
+        free(out);
+        gpufec_code_destroy(c);
+    }
+}
+
 int main(void)
 {
     test_rng_init();
@@ -565,5 +622,6 @@ int main(void)
     test_simd_matches_scalar();
     test_all_builtin();
     test_output_sizes();
+    test_erased_frames();
     TEST_DONE();
 }

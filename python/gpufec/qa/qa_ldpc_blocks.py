@@ -90,6 +90,16 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         out, dec = decode(soft, code=code, algorithm="nms", max_iterations=20)
         np.testing.assert_array_equal(out, bits)
 
+    def test_erased_frames_count_as_failed(self):
+        """A squelched receiver (all-zero or NaN soft bits) is not reported as healthy: such frames
+        count as failed, for every algorithm (issue 8)."""
+        info = gpufec.code_info(CODE)
+        for soft_value in (0.0, float("nan"), -0.0):
+            for alg in ("nms", "spa", "gallager-b"):
+                out, dec = decode([soft_value] * (3 * info["n"]), algorithm=alg)
+                self.assertEqual(dec.frames(), 3)
+                self.assertEqual(dec.failed_frames(), 3, (soft_value, alg))
+
     def test_codeword_output_is_the_transmitted_frame(self):
         """Codeword output of a punctured and/or shortened code is the n transmitted bits the
         encoder emitted, not the longer mother codeword (issue 8)."""
