@@ -12,6 +12,9 @@ import unittest
 SRC = os.environ.get("GPUFEC_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 BUILD = os.environ.get("GPUFEC_BUILD_DIR", "")
 GRC = os.path.join(SRC, "examples", "ldpc_awgn_demo.grc")
+EXAMPLES = sorted(os.path.join(SRC, "examples", f) for f in os.listdir(os.path.join(SRC, "examples"))
+                  if f.endswith(".grc"))
+HAVE_CPP = all(shutil.which(t) for t in ("grcc", "g++", "pkg-config"))
 
 
 def grc_env():
@@ -54,6 +57,78 @@ class qa_examples(unittest.TestCase):
             gen = open(py).read()
             self.assertIn(f"gpufec.ldpc_encoder('{matrix}')", gen)
             self.assertIn(f"gpufec.ldpc_decoder('{matrix}'", gen)
+
+    def compile_cpp(self, grc_path, out):
+        """grcc with the C++ output option, then the generated program is compiled against the
+        build tree's headers and library, and run."""
+        text = open(grc_path).read()
+        self.assertIn("output_language: python", text)
+        cpp_grc = os.path.join(out, "cpp.grc")
+        open(cpp_grc, "w").write(text.replace("output_language: python", "output_language: cpp"))
+        r = subprocess.run(["grcc", "-o", out, cpp_grc], capture_output=True, text=True, env=grc_env())
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        sources = [os.path.join(d, f) for d, _, files in os.walk(out) for f in files if f.endswith(".cpp")]
+        self.assertEqual(len(sources), 1, sources)
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "gnuradio-runtime", "gnuradio-blocks",
+                                "gnuradio-digital", "gnuradio-analog", "fmt", "spdlog"],
+                               capture_output=True, text=True, check=True).stdout.split()
+        lib = os.path.join(BUILD, "lib") if BUILD else "/usr/local/lib"
+        exe = os.path.join(out, "flowgraph")
+        r = subprocess.run(["g++", "-std=c++17", "-O0", "-o", exe, sources[0], "-I" + os.path.join(SRC, "include"),
+                            "-L" + lib, "-lgnuradio-gpufec"] + flags, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr[-3000:])
+        return exe, open(sources[0]).read(), lib
+
+    @unittest.skipUnless(HAVE_CPP, "grcc, g++ or pkg-config missing")
+    def test_every_example_generates_compilable_cpp(self):
+        self.assertGreater(len(EXAMPLES), 0)
+        for grc in EXAMPLES:
+            with tempfile.TemporaryDirectory() as out:
+                exe, source, lib = self.compile_cpp(grc, out)
+                self.assertNotIn("make('", source)  # C++ has no single-quoted strings
+                env = dict(os.environ, LD_LIBRARY_PATH=lib + os.pathsep + os.environ.get("LD_LIBRARY_PATH", ""))
+                r = subprocess.run([exe], capture_output=True, text=True, timeout=300, env=env, cwd=out)
+                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    @unittest.skipUnless(HAVE_CPP, "grcc, g++ or pkg-config missing")
+    def test_cpp_custom_matrix_path_is_a_string_literal(self):
+        matrix = os.path.join(SRC, "tests", "data", "96.33.966.alist")
+        text = open(GRC).read().replace("    code: mackay_1008_504\n", f"    code: file\n    code_file: {matrix}\n")
+        with tempfile.TemporaryDirectory() as out:
+            path = os.path.join(out, "custom.grc")
+            open(path, "w").write(text)
+            _, source, _ = self.compile_cpp(path, out)
+            self.assertIn(f'ldpc_decoder::make("{matrix}"', source)
+
+    def test_code_list_offers_only_codes(self):
+        """The drop-down lists exactly the library's built-in codes (internal tables such as
+        _5gnr-sets are not codes), plus the custom-file entry."""
+        from gnuradio import gpufec
+        path = os.path.join(BUILD, "grc", "gpufec_ldpc_decoder.block.yml") if BUILD else \
+            "/usr/local/share/gnuradio/grc/blocks/gpufec_ldpc_decoder.block.yml"
+        text = open(path).read()
+        options = re.search(r"id: code\n(?:.*\n)*?\s+options: \[(.*)\]", text).group(1)
+        ids = [o.strip() for o in options.split(",")]
+        self.assertFalse([o for o in ids if o.startswith("_")], "internal names offered")
+        self.assertEqual(len(ids), len(gpufec.builtin_codes()) + 1)
+
+    @unittest.skipIf(shutil.which("grcc") is None, "grcc not installed")
+    def test_hidden_parameters_do_not_reach_the_block(self):
+        """A setting GRC hides for the chosen algorithm (int8 storage under SPA, a layered
+        schedule under Gallager-A, an out-of-range NMS factor under OMS) must not make the
+        flowgraph fail: the generated call passes the defaults instead."""
+        cases = [("spa", {"precision": "int8"}), ("gallager-a", {"schedule": "layered"}),
+                 ("oms", {"norm": "7.5"}), ("nms", {"schedule": "flooding", "precision": "int8"})]
+        for alg, hidden in cases:
+            text = open(GRC).read().replace("    algorithm: nms\n", f"    algorithm: {alg}\n")
+            extra = "".join(f"    {k}: {v}\n" for k, v in hidden.items())
+            text = text.replace("    backend: auto\n", "    backend: auto\n" + extra, 1)
+            with tempfile.TemporaryDirectory() as out:
+                path = os.path.join(out, "hidden.grc")
+                open(path, "w").write(text)
+                py = self.compile_grc(path, out)
+                r = subprocess.run([sys.executable, py], capture_output=True, text=True, timeout=300)
+                self.assertEqual(r.returncode, 0, f"{alg} {hidden}: {r.stderr[-2000:]}")
 
     def test_demo_script(self):
         demo = os.path.join(SRC, "examples", "ldpc_awgn_demo.py")
