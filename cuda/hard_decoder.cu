@@ -81,14 +81,19 @@ __device__ __forceinline__ void bs_sub(uint32_t* cnt, uint32_t bits)
     }
 }
 
-/* Majority-with-ties-to-channel of (channel w, `others` check bits of which cnt are ones):
- * 1 where the extrinsic vote is negative, w where it is zero (see galb_v2c). */
-__device__ __forceinline__ uint32_t majority(const uint32_t* cnt, uint32_t others, uint32_t w)
+/* Majority of (channel vote v, `others` check bits of which cnt are ones), ties to the received
+ * bit w (v differs from w only where PGaB perturbed it): see galb_v2c.
+ * total = (1 - 2v) + others - 2 ones; 1 where total < 0, w where total == 0.
+ * v = 0: negative iff ones >= (others + 3) / 2, zero iff 2 ones == others + 1;
+ * v = 1: negative iff ones >= (others + 1) / 2, zero iff 2 ones == others - 1 (integer division;
+ * zero totals need an odd number of others). */
+__device__ __forceinline__ uint32_t majority(const uint32_t* cnt, uint32_t others, uint32_t v, uint32_t w)
 {
-    /* total = (1 - 2w) + others - 2 ones; 1 where total < 0, w where total == 0.
-     * w = 0: 1 iff 2 ones > others + 1, i.e. ones >= (others + 3) / 2 (integer division);
-     * w = 1: 1 iff 2 ones >= others - 1, i.e. ones >= others / 2. */
-    return (~w & bs_ge(cnt, (others + 3) / 2)) | (w & bs_ge(cnt, others / 2));
+    uint32_t neg = (~v & bs_ge(cnt, (others + 3) / 2)) | (v & bs_ge(cnt, (others + 1) / 2));
+    if (!(others & 1u))
+        return neg;
+    uint32_t tie = (~v & bs_eq(cnt, (others + 1) / 2)) | (v & bs_eq(cnt, (others - 1) / 2));
+    return neg | (tie & w);
 }
 
 __global__ void k_pack(const float* __restrict__ in, const int32_t* __restrict__ full_src, uint32_t* w,
@@ -120,7 +125,8 @@ __global__ void k_var(const uint32_t* __restrict__ col_ptr, const uint32_t* __re
         return;
     uint32_t j = (uint32_t)(idx / W), word = (uint32_t)(idx % W);
     const uint32_t b = col_ptr[j], deg = col_ptr[j + 1] - b;
-    uint32_t ch = w[idx];
+    const uint32_t rx = w[idx];
+    uint32_t ch = rx;
     if (it == 1) {
         for (uint32_t t = 0; t < deg; t++)
             v2c[(size_t)col_edge[b + t] * W + word] = ch;
@@ -154,7 +160,7 @@ __global__ void k_var(const uint32_t* __restrict__ col_ptr, const uint32_t* __re
         for (int k = 0; k < CBITS; k++)
             c[k] = cnt[k];
         bs_sub(c, own);
-        v2c[(size_t)col_edge[b + t] * W + word] = majority(c, deg - 1, ch);
+        v2c[(size_t)col_edge[b + t] * W + word] = majority(c, deg - 1, ch, rx);
     }
 }
 
@@ -185,7 +191,7 @@ __global__ void k_decide(const uint32_t* __restrict__ col_ptr, const uint32_t* _
     uint32_t cnt[CBITS] = {0};
     for (uint32_t t = 0; t < deg; t++)
         bs_add(cnt, c2v[(size_t)col_edge[b + t] * W + word]);
-    dec[idx] = majority(cnt, deg, w[idx]);
+    dec[idx] = majority(cnt, deg, w[idx], w[idx]);
 }
 
 __global__ void k_syndrome_words(const uint32_t* __restrict__ row_ptr, const uint32_t* __restrict__ edge_var,

@@ -94,6 +94,14 @@ typedef struct gpufec_decoder gpufec_decoder;
 
 GPUFEC_API gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* opts);
 
+/* Checks opts (against code when not NULL) as gpufec_decoder_create does, without creating
+ * anything: GPUFEC_ERR_INVALID_ARGUMENT for a value out of range, GPUFEC_ERR_UNSUPPORTED for a
+ * combination no backend decodes; diag (may be NULL) names the parameter and the reason, e.g.
+ * "max_iterations=0: must be 1..10000". gpufec_decoder_create reports the same sentence through
+ * the log callback. */
+GPUFEC_API gpufec_status gpufec_decoder_opts_check(const gpufec_decoder_opts* opts, const gpufec_code* code,
+                                                   gpufec_diag* diag);
+
 /* Creates a decoder for `code` (which must outlive the decoder). Fails with
  * GPUFEC_ERR_NO_DEVICE when backend CUDA is asked for and cannot be had; AUTO never does. */
 GPUFEC_API gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* code,

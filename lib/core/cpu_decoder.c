@@ -191,9 +191,12 @@ static int decode_hard(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_s
                 }
                 continue;
             }
+            /* PGaB perturbs the channel's vote; a tie still keeps the received bit w (seed 003,
+             * Algorithm 10: VtoC = W[idx] when buf == 0). */
+            uint32_t vote = w;
             if (o->algorithm == GPUFEC_ALG_PGAB && it >= o->pgab_start)
-                w ^= pgab_flip(o->seed, frame, (uint32_t)it, j, p24);
-            int total = gal_vote(w);
+                vote ^= pgab_flip(o->seed, frame, (uint32_t)it, j, p24);
+            int total = gal_vote(vote);
             for (uint32_t t = 0; t < deg; t++)
                 total += gal_vote(s->hc2v[c->col_edge[b + t]]);
             for (uint32_t t = 0; t < deg; t++) {

@@ -1,6 +1,7 @@
 /* Decoder contexts: option checking, backend selection (AUTO falls back to the CPU) and the
  * batch decode entry point shared by all backends. */
 #include "decoder_internal.h"
+#include "text_reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,31 +45,69 @@ void decoder_log(const gpufec_decoder* dec, gpufec_log_level level, const char* 
     dec->opts.log_fn(dec->opts.log_user, level, msg);
 }
 
-static gpufec_status check_opts(const gpufec_decoder_opts* o)
+#define OPT_FAIL(st, ...) text_fail_as((st), diag, 0, __VA_ARGS__)
+
+/* Every option checked, with the parameter and the reason in diag. code may be NULL (then the
+ * checks that depend on the code are skipped). */
+static gpufec_status check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
 {
+    const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT, unsupported = GPUFEC_ERR_UNSUPPORTED;
     if (o->backend < GPUFEC_BACKEND_AUTO || o->backend > GPUFEC_BACKEND_CUDA)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
+        return OPT_FAIL(bad, "backend=%d: not auto, cpu or cuda", (int)o->backend);
     if (o->algorithm < GPUFEC_ALG_SPA || o->algorithm > GPUFEC_ALG_PGAB)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
+        return OPT_FAIL(bad, "algorithm=%d: no such algorithm", (int)o->algorithm);
     if (o->schedule < GPUFEC_SCHEDULE_AUTO || o->schedule > GPUFEC_SCHEDULE_LAYERED)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
-    if (!(o->pgab_p >= 0.0f && o->pgab_p <= 1.0f) || o->pgab_start < 1)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
+        return OPT_FAIL(bad, "schedule=%d: not auto, flooding or layered", (int)o->schedule);
+    if (!(o->pgab_p >= 0.0f && o->pgab_p <= 1.0f))
+        return OPT_FAIL(bad, "pgab_p=%g: a probability, must be in [0, 1]", (double)o->pgab_p);
+    if (o->pgab_start < 1)
+        return OPT_FAIL(bad, "pgab_start=%d: the first perturbed iteration, must be >= 1", o->pgab_start);
     if (o->max_iterations < 1 || o->max_iterations > 10000)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
+        return OPT_FAIL(bad, "max_iterations=%d: must be 1..10000", o->max_iterations);
     if (!(o->normalization > 0.0f && o->normalization <= 1.0f))
-        return GPUFEC_ERR_INVALID_ARGUMENT;
+        return OPT_FAIL(bad, "norm=%g: the NMS factor must be in (0, 1]", (double)o->normalization);
     if (!(o->offset >= 0.0f && o->offset < 1.0e3f))
-        return GPUFEC_ERR_INVALID_ARGUMENT;
+        return OPT_FAIL(bad, "offset=%g: the OMS offset must be in [0, 1000)", (double)o->offset);
     if (o->output < GPUFEC_OUTPUT_INFO || o->output > GPUFEC_OUTPUT_FULL_CODEWORD)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
-    if (o->device < 0 || o->syndrome_interval < 1)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
+        return OPT_FAIL(bad, "output=%d: not info, codeword or full codeword", (int)o->output);
+    if (o->device < 0)
+        return OPT_FAIL(bad, "device=%d: a CUDA device index, must be >= 0", o->device);
+    if (o->syndrome_interval < 1)
+        return OPT_FAIL(bad, "syndrome_interval=%d: must be >= 1", o->syndrome_interval);
     if (o->precision < GPUFEC_PRECISION_FLOAT32 || o->precision > GPUFEC_PRECISION_INT8)
-        return GPUFEC_ERR_INVALID_ARGUMENT;
+        return OPT_FAIL(bad, "precision=%d: not float32, float16 or int8", (int)o->precision);
     if (!(o->quant_step >= 1.0e-3f && o->quant_step <= 1.0e3f))
-        return GPUFEC_ERR_INVALID_ARGUMENT;
+        return OPT_FAIL(bad, "quant_step=%g: must be in [0.001, 1000]", (double)o->quant_step);
+    const int hard = o->algorithm >= GPUFEC_ALG_GALLAGER_A;
+    if (hard && o->schedule == GPUFEC_SCHEDULE_LAYERED)
+        return OPT_FAIL(unsupported, "schedule=layered: %s runs the flooding schedule only",
+                        gpufec_algorithm_name(o->algorithm));
+    /* Reduced precision is defined for the min-sum family's layered state; the hard-decision
+     * decoders keep no soft state and ignore it. */
+    if (o->precision != GPUFEC_PRECISION_FLOAT32 && !hard &&
+        (o->algorithm == GPUFEC_ALG_SPA || o->schedule == GPUFEC_SCHEDULE_FLOODING))
+        return OPT_FAIL(unsupported, "precision=%s: needs ms, nms or oms with the layered schedule (here %s, %s)",
+                        gpufec_precision_name(o->precision), gpufec_algorithm_name(o->algorithm),
+                        gpufec_schedule_name(o->schedule));
+    /* A punctured position has no channel bit, and the hard-decision rules have no way to say
+     * "unknown": it would enter as a confident 0 and fail most frames. */
+    if (hard && code && code->punctured)
+        return OPT_FAIL(unsupported, "algorithm=%s: the code has %u punctured positions, which carry no "
+                        "channel bit; hard-decision decoders need every position transmitted",
+                        gpufec_algorithm_name(o->algorithm), code->punctured);
     return GPUFEC_OK;
+}
+
+gpufec_status gpufec_decoder_opts_check(const gpufec_decoder_opts* opts, const gpufec_code* code,
+                                        gpufec_diag* diag)
+{
+    if (diag) {
+        diag->line = 0;
+        diag->message[0] = '\0';
+    }
+    if (!opts)
+        return OPT_FAIL(GPUFEC_ERR_INVALID_ARGUMENT, "opts is NULL");
+    return check_opts(opts, code, diag);
 }
 
 /* Hard-decision decoders are flooding only. AUTO picks layered where the backend has it: it
@@ -151,19 +190,12 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
         o = *opts;
     else
         gpufec_decoder_opts_default(&o);
-    gpufec_status st = check_opts(&o);
-    if (st)
-        return st;
-    if (o.algorithm >= GPUFEC_ALG_GALLAGER_A && o.schedule == GPUFEC_SCHEDULE_LAYERED)
-        return GPUFEC_ERR_UNSUPPORTED;
-    /* Reduced precision is defined for the min-sum family's layered state (and ignored by the
-     * hard-decision decoders, which keep no soft state). */
-    if (o.precision != GPUFEC_PRECISION_FLOAT32 &&
-        (o.algorithm == GPUFEC_ALG_SPA || o.schedule == GPUFEC_SCHEDULE_FLOODING)) {
+    gpufec_diag why_not;
+    gpufec_status st = gpufec_decoder_opts_check(&o, code, &why_not);
+    if (st) {
         if (o.log_fn)
-            o.log_fn(o.log_user, GPUFEC_LOG_ERROR,
-                     "precision float16/int8 needs ms, nms or oms with the layered schedule");
-        return GPUFEC_ERR_UNSUPPORTED;
+            o.log_fn(o.log_user, GPUFEC_LOG_ERROR, why_not.message);
+        return st;
     }
     gpufec_decoder* dec = calloc(1, sizeof *dec);
     if (!dec)

@@ -262,8 +262,8 @@ GPUFEC_HD uint8_t ldpc_hard_bit(float app) { return (uint8_t)(app < 0.0f); }
  * extrinsic majority (seed 003, "data pass"). */
 GPUFEC_HD int gal_vote(uint32_t bit) { return 1 - 2 * (int)bit; }
 
-/* Gallager-B / PGaB variable-to-check bit: majority of the channel vote and the other checks;
- * a tie keeps the channel bit w. */
+/* Gallager-B / PGaB variable-to-check bit: majority of the channel vote (PGaB: perturbed) and the
+ * other checks; a tie keeps the received channel bit w, never the perturbed one. */
 GPUFEC_HD uint8_t galb_v2c(int total, uint32_t own_c2v, uint32_t w)
 {
     int extrinsic = total - gal_vote(own_c2v);

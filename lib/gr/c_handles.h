@@ -38,6 +38,9 @@ inline code_ptr open_code(const std::string& name)
 {
     gpufec_code* c = nullptr;
     gpufec_diag diag = { 0, "" };
+    // A C string ends at the first NUL: refuse such a name rather than open a shorter one.
+    if (name.find('\0') != std::string::npos)
+        throw std::invalid_argument("gpufec: code name contains a NUL byte");
     throw_on_error(gpufec_code_open(&c, name.c_str(), &diag), "code '" + name + "'", &diag);
     return code_ptr(c);
 }

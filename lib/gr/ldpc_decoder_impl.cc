@@ -103,6 +103,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
     gpufec_decoder_frame_sizes(d_dec.get(), &d_llr_len, &d_out_len);
     set_output_multiple((int)d_out_len);
     set_relative_rate((uint64_t)d_out_len, (uint64_t)d_llr_len);
+    set_tag_propagation_policy(TPP_DONT); // move_tags() maps them frame by frame
     if (this->backend() == "cuda") // room for a GPU-sized batch on our side of the stream
         set_min_output_buffer((long)d_out_len * gpu_batch_hint);
     message_port_register_out(pmt::mp("stats"));
@@ -160,6 +161,8 @@ void ldpc_decoder_impl::create_decoder(gpufec_backend backend)
     d_opts.backend = backend;
     d_opts.max_iterations = d_max_iterations.load();
     gpufec_decoder* dec = nullptr;
+    gpufec_diag diag = { 0, "" }; // names the parameter and the reason
+    throw_on_error(gpufec_decoder_opts_check(&d_opts, d_code.get(), &diag), "decoder", &diag);
     throw_on_error(gpufec_decoder_create(&dec, d_code.get(), &d_opts), "decoder");
     d_dec.reset(dec);
 }
@@ -221,14 +224,37 @@ void ldpc_decoder_impl::decode_chunk(const float* in, int frames, uint8_t* out)
     throw_on_error(st, "decode");
     const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
     d_decode_seconds.store(d_decode_seconds.load() + dt.count());
-    uint64_t failed = 0, iters = 0;
+    // Frame by frame, so that the stats port posts exactly once per stats_interval frames, with
+    // the counts up to that frame, whatever the batch size.
     for (int f = 0; f < frames; f++) {
-        failed += d_converged[f] ? 0 : 1;
-        iters += (uint64_t)d_iters[f];
+        d_failed += d_converged[f] ? 0 : 1;
+        d_iterations += (uint64_t)d_iters[f];
+        d_frames += 1;
+        if (d_stats_interval > 0 && d_frames.load() >= d_next_stats) {
+            post_stats();
+            d_next_stats += (uint64_t)d_stats_interval;
+        }
     }
-    d_failed += failed;
-    d_iterations += iters;
-    d_frames += (uint64_t)frames;
+}
+
+void ldpc_decoder_impl::move_tags(uint64_t consumed)
+{
+    // A tag on soft bit i of frame f goes to the output bit at the same fraction of frame f.
+    // packet_len tags count soft bits; they are rewritten to the output bits of the frames
+    // they cover, so downstream blocks see lengths of the stream they read.
+    static const pmt::pmt_t length_key = pmt::mp("packet_len");
+    std::vector<gr::tag_t> tags;
+    const uint64_t r0 = nitems_read(0), w0 = nitems_written(0);
+    get_tags_in_range(tags, 0, r0, r0 + consumed);
+    for (gr::tag_t t : tags) {
+        const uint64_t rel = t.offset - r0, frame = rel / d_llr_len, within = rel % d_llr_len;
+        t.offset = w0 + frame * d_out_len + within * d_out_len / d_llr_len;
+        if (pmt::eq(t.key, length_key) && pmt::is_integer(t.value)) {
+            const long len = pmt::to_long(t.value);
+            t.value = pmt::from_long(len / (long)d_llr_len * (long)d_out_len);
+        }
+        add_item_tag(0, t);
+    }
 }
 
 void ldpc_decoder_impl::post_stats()
@@ -257,11 +283,7 @@ int ldpc_decoder_impl::general_work(int noutput_items,
         const int nf = std::min(chunk, frames - f);
         decode_chunk(in + (size_t)f * d_llr_len, nf, out + (size_t)f * d_out_len);
     }
-    if (d_stats_interval > 0 && d_frames.load() >= d_next_stats) {
-        post_stats();
-        while (d_next_stats <= d_frames.load())
-            d_next_stats += (uint64_t)d_stats_interval;
-    }
+    move_tags((uint64_t)frames * d_llr_len);
     consume_each(frames * (int)d_llr_len);
     return frames * (int)d_out_len;
 }

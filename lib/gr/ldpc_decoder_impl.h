@@ -36,6 +36,7 @@ class ldpc_decoder_impl : public ldpc_decoder
     void create_decoder(gpufec_backend backend);
     void decode_chunk(const float* in, int frames, uint8_t* out);
     void post_stats();
+    void move_tags(uint64_t consumed);
 
 public:
     ldpc_decoder_impl(const std::string& code,

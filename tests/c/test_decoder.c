@@ -608,6 +608,81 @@ static void test_erased_frames(void)
     }
 }
 
+/* Error messages name the parameter and the reason (issue 8), through opts_check's diag and the
+ * log callback of create; hard-decision decoders refuse punctured codes with the reason. */
+static char last_log[512];
+static void keep_log(void* user, gpufec_log_level level, const char* msg)
+{
+    (void)user;
+    if (level == GPUFEC_LOG_ERROR)
+        snprintf(last_log, sizeof last_log, "%s", msg);
+}
+
+static void test_option_messages(void)
+{
+    gpufec_code* c = open_test_code("mackay-1008-504");
+    struct {
+        const char* field;
+        void (*set)(gpufec_decoder_opts*);
+        gpufec_status want;
+    } cases[] = {
+        {"max_iterations=0", NULL, GPUFEC_ERR_INVALID_ARGUMENT},
+        {"norm=nan", NULL, GPUFEC_ERR_INVALID_ARGUMENT},
+        {"device=-1", NULL, GPUFEC_ERR_INVALID_ARGUMENT},
+        {"precision=int8", NULL, GPUFEC_ERR_UNSUPPORTED},
+        {"schedule=layered", NULL, GPUFEC_ERR_UNSUPPORTED},
+        {"pgab_p=1.5", NULL, GPUFEC_ERR_INVALID_ARGUMENT},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        o.backend = GPUFEC_BACKEND_CPU;
+        switch (i) {
+        case 0: o.max_iterations = 0; break;
+        case 1: o.normalization = NAN; break;
+        case 2: o.device = -1; break;
+        case 3: o.algorithm = GPUFEC_ALG_SPA; o.precision = GPUFEC_PRECISION_INT8; break;
+        case 4: o.algorithm = GPUFEC_ALG_GALLAGER_B; o.schedule = GPUFEC_SCHEDULE_LAYERED; break;
+        case 5: o.pgab_p = 1.5f; break;
+        }
+        gpufec_diag d = {0, ""};
+        CHECK(gpufec_decoder_opts_check(&o, c, &d) == cases[i].want, "%s: status", cases[i].field);
+        CHECK(strncmp(d.message, cases[i].field, strlen(cases[i].field)) == 0, "%s: message '%s'",
+              cases[i].field, d.message);
+        o.log_fn = keep_log;
+        last_log[0] = '\0';
+        gpufec_decoder* dec = NULL;
+        CHECK(gpufec_decoder_create(&dec, c, &o) == cases[i].want && !dec, "%s: create", cases[i].field);
+        CHECK(strcmp(last_log, d.message) == 0, "%s: logged '%s'", cases[i].field, last_log);
+    }
+    gpufec_code_destroy(c);
+    /* punctured codes: refused by every hard decoder, with the count of punctured positions */
+    const char* punctured[] = {"5gnr-bg1-z24", "ar4ja-1_2-1024", "5gnr-bg2-z52"};
+    const gpufec_algorithm hard[] = {GPUFEC_ALG_GALLAGER_A, GPUFEC_ALG_GALLAGER_B, GPUFEC_ALG_PGAB};
+    for (size_t i = 0; i < 3; i++) {
+        gpufec_code* pc = open_test_code(punctured[i]);
+        for (int a = 0; a < 3; a++) {
+            gpufec_decoder_opts o;
+            gpufec_decoder_opts_default(&o);
+            o.algorithm = hard[a];
+            gpufec_diag d = {0, ""};
+            gpufec_decoder* dec = NULL;
+            CHECK(gpufec_decoder_opts_check(&o, pc, &d) == GPUFEC_ERR_UNSUPPORTED, "%s %s", punctured[i],
+                  gpufec_algorithm_name(hard[a]));
+            CHECK(strstr(d.message, "punctured") != NULL, "%s: message '%s'", punctured[i], d.message);
+            CHECK(gpufec_decoder_create(&dec, pc, &o) == GPUFEC_ERR_UNSUPPORTED && !dec, "%s create", punctured[i]);
+        }
+        gpufec_code_destroy(pc);
+    }
+    /* shortened only (filler bits are known, not erased): hard decoders still decode it */
+    gpufec_code* sc = open_test_code("wimax-576-1_2:k=250");
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.algorithm = GPUFEC_ALG_GALLAGER_B;
+    CHECK(gpufec_decoder_opts_check(&o, sc, NULL) == GPUFEC_OK, "shortened code with gallager-b");
+    gpufec_code_destroy(sc);
+}
+
 int main(void)
 {
     test_rng_init();
@@ -623,5 +698,6 @@ int main(void)
     test_all_builtin();
     test_output_sizes();
     test_erased_frames();
+    test_option_messages();
     TEST_DONE();
 }

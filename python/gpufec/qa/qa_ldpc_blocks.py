@@ -100,6 +100,60 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
                 self.assertEqual(dec.frames(), 3)
                 self.assertEqual(dec.failed_frames(), 3, (soft_value, alg))
 
+    def test_stats_port_posts_once_per_interval(self):
+        """stats_interval=N posts one message each time N more frames are decoded, with the
+        counts up to that frame, however the scheduler batches the frames (issue 8)."""
+        info = gpufec.code_info(CODE)
+        frames = 50
+        soft = np.where(np.zeros(frames * info["n"]) == 0, -4.0, 4.0)  # all-zero codewords
+        for interval, want in ((1, 50), (7, 7), (50, 1), (60, 0)):
+            tb = gr.top_block()
+            src = blocks.vector_source_f(soft.tolist())
+            dec = gpufec.ldpc_decoder(CODE, stats_interval=interval)
+            dbg = blocks.message_debug()
+            tb.connect(src, dec, blocks.null_sink(gr.sizeof_char))
+            tb.msg_connect(dec, "stats", dbg, "store")
+            tb.run()
+            self.assertEqual(dbg.num_messages(), want, interval)
+            if want:
+                last = dbg.get_message(want - 1)
+                self.assertEqual(pmt.to_uint64(pmt.dict_ref(last, pmt.mp("frames"), pmt.PMT_NIL)),
+                                 want * interval)
+
+    def test_tags_follow_frames_and_lengths_are_rewritten(self):
+        """A packet_len tag counting soft bits becomes the output length of the frames it covers;
+        other tags move to the same place of the same frame in the output (issue 8)."""
+        info = gpufec.code_info(CODE)
+        n, k = info["n"], info["k"]
+        frames = 4
+        soft = [-4.0] * (frames * n)
+        tags = [gr.tag_utils.python_to_tag((0, pmt.mp("packet_len"), pmt.from_long(frames * n))),
+                gr.tag_utils.python_to_tag((2 * n + n // 2, pmt.mp("marker"), pmt.from_long(7)))]
+        tb = gr.top_block()
+        src = blocks.vector_source_f(soft, False, 1, tags)
+        dec = gpufec.ldpc_decoder(CODE)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, dec, snk)
+        tb.run()
+        got = {pmt.symbol_to_string(t.key): (t.offset, pmt.to_long(t.value)) for t in snk.tags()}
+        self.assertEqual(got["packet_len"], (0, frames * k))
+        self.assertEqual(got["marker"], (2 * k + k // 2, 7))
+
+    def test_bad_arguments_name_the_parameter(self):
+        """Errors say which parameter is wrong and why; a code name with a NUL byte is refused,
+        not cut short (issue 8)."""
+        for kw, text in (({"max_iterations": 0}, "max_iterations=0"), ({"norm": float("nan")}, "norm=nan"),
+                         ({"device": -1}, "device=-1"), ({"algorithm": "spa", "precision": "int8"}, "precision=int8")):
+            with self.assertRaises((ValueError, RuntimeError)) as cm:
+                gpufec.ldpc_decoder(CODE, **kw)
+            self.assertIn(text, str(cm.exception), kw)
+        with self.assertRaises(ValueError) as cm:
+            gpufec.ldpc_decoder("mackay-1008-504\0junk")
+        self.assertIn("NUL", str(cm.exception))
+        with self.assertRaises(RuntimeError) as cm:
+            gpufec.ldpc_decoder("5gnr-bg1-z24", algorithm="gallager-b")
+        self.assertIn("punctured", str(cm.exception))
+
     def test_codeword_output_is_the_transmitted_frame(self):
         """Codeword output of a punctured and/or shortened code is the n transmitted bits the
         encoder emitted, not the longer mother codeword (issue 8)."""
