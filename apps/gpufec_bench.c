@@ -145,6 +145,9 @@ int main(int argc, char** argv)
     gpufec_code_get_info(code, &info);
 
     gpufec_decoder* probe = NULL;
+    gpufec_diag why;
+    if ((st = gpufec_decoder_opts_check(&a.o, code, &why)))
+        die("decoder options: %s", why.message);
     if ((st = gpufec_decoder_create(&probe, code, &a.o)))
         die("decoder: %s", gpufec_status_str(st));
     gpufec_backend used;

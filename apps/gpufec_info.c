@@ -19,6 +19,15 @@ static void describe(const char* name, const gpufec_code_info* i)
            i->qc_lifting, i->structured_encoder ? "linear" : "generic", layers);
 }
 
+static const char* const USAGE =
+    "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --cuda | --help\n";
+
+static void header(void)
+{
+    printf("%-24s %8s %8s %7s %9s %6s %6s %6s %6s %5s  %-7s  %s\n", "# name", "N", "K", "rate", "edges",
+           "dv_max", "dc_max", "punct", "short", "Z", "encoder", "layers");
+}
+
 int main(int argc, char** argv)
 {
     const char* code_name = NULL;
@@ -34,18 +43,20 @@ int main(int argc, char** argv)
         else if (strcmp(argv[a], "--cuda") == 0) {
             printf("CUDA backend usable: %s\n", gpufec_cuda_available() ? "yes" : "no");
             return 0;
+        } else if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            fputs(USAGE, stdout);
+            return 0;
         } else {
-            fprintf(stderr, "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --cuda\n");
+            fprintf(stderr, "gpufec-info: unknown or incomplete option '%s'\n%s", argv[a], USAGE);
             return 2;
         }
     }
     if (!list && !code_name) {
-        fprintf(stderr, "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --cuda\n");
+        fputs(USAGE, stderr);
         return 2;
     }
-    if (list || code_name)
-        printf("%-24s %8s %8s %7s %9s %6s %6s %6s %6s %5s  %-7s  %s\n", "# name", "N", "K", "rate",
-               "edges", "dv_max", "dc_max", "punct", "short", "Z", "encoder", "layers");
+    if (list)
+        header();
     for (size_t i = 0; list && i < gpufec_code_builtin_count(); i++) {
         gpufec_code* c;
         gpufec_diag d;
@@ -65,6 +76,8 @@ int main(int argc, char** argv)
             return fail(code_name, &d, st);
         gpufec_code_info info;
         gpufec_code_get_info(c, &info);
+        if (!list)
+            header();
         describe(code_name, &info);
         if (export_path && (st = gpufec_code_export_alist(c, export_path))) {
             gpufec_code_destroy(c);

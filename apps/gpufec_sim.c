@@ -35,6 +35,7 @@ typedef struct {
     long frames, frame_errors;
     long long bit_errors, iterations;
     double decode_seconds, seconds;
+    double decoder_bps; /* sum over the threads that decoded of their bits / their decode time */
 } sim_point;
 
 typedef struct {
@@ -50,6 +51,8 @@ typedef struct {
     gpufec_status error;
     char error_text[160];
 } sim_shared;
+
+#define SIM_MAX_POINTS 10000
 
 static void parse_range(const char* s, sim_params* p, const char* what)
 {
@@ -69,6 +72,9 @@ static void parse_range(const char* s, sim_params* p, const char* what)
     p->step = parse_double(c, what);
     if (p->step <= 0 || p->stop < p->start)
         die("%s: need STEP > 0 and STOP >= START", what);
+    const double points = floor((p->stop - p->start) / p->step + 1e-9) + 1;
+    if (!(points <= SIM_MAX_POINTS))
+        die("%s: %.3g points from %s (limit %d): use a larger STEP", what, points, s, SIM_MAX_POINTS);
     p->have_range++;
 }
 
@@ -196,6 +202,7 @@ static void* worker(void* arg)
     gpufec_decoder* dec = NULL;
     gpufec_status st = gpufec_decoder_create(&dec, sh->code, &prm->dec);
     const size_t batch = (size_t)(prm->batch > 0 ? prm->batch : 32);
+    double my_bits = 0, my_seconds = 0; /* this thread's decoding, for the throughput */
     uint8_t* info = malloc(batch * k);
     uint8_t* cw = malloc(batch * n);
     uint8_t* out = malloc(batch * k);
@@ -232,6 +239,8 @@ static void* worker(void* arg)
         double dt = now() - t0;
         if (st)
             break;
+        my_bits += (double)nf * k;
+        my_seconds += dt;
         long fe = 0;
         long long be = 0, it = 0;
         for (size_t f = 0; f < nf; f++) {
@@ -250,6 +259,10 @@ static void* worker(void* arg)
         sh->acc.decode_seconds += dt;
         pthread_mutex_unlock(&sh->lock);
     }
+    pthread_mutex_lock(&sh->lock);
+    if (my_seconds > 0)
+        sh->acc.decoder_bps += my_bits / my_seconds;
+    pthread_mutex_unlock(&sh->lock);
     if (st) {
         pthread_mutex_lock(&sh->lock);
         if (!sh->error) {
@@ -281,12 +294,9 @@ static void json_escape(FILE* f, const char* s)
     fputc('"', f);
 }
 
-static void write_json(const sim_params* p, const gpufec_code_info* info, const char* backend,
+static void write_json(FILE* f, const sim_params* p, const gpufec_code_info* info, const char* backend,
                        const sim_point* pts, int npts)
 {
-    FILE* f = fopen(p->json_path, "w");
-    if (!f)
-        die("--json: cannot write '%s'", p->json_path);
     const char* key = p->channel_bsc ? "p" : "ebn0";
     fprintf(f, "{\n  \"parameters\": {\"code\": ");
     json_escape(f, p->code_name);
@@ -312,7 +322,7 @@ static void write_json(const sim_params* p, const gpufec_code_info* info, const 
                 key, q->x, q->frames, q->bit_errors, q->frame_errors,
                 (double)q->bit_errors / (fr * info->k), (double)q->frame_errors / fr,
                 (double)q->iterations / fr,
-                q->decode_seconds > 0 ? (double)q->frames * info->k * p->threads / q->decode_seconds / 1e6 : 0.0,
+                q->decoder_bps / 1e6,
                 q->seconds, i + 1 < npts ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
@@ -330,7 +340,15 @@ int main(int argc, char** argv)
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
 
-    /* Resolve the backend once, up front, so that a bad --backend fails before simulating. */
+    /* Everything that can fail is checked before simulating: the output file, the options, the
+     * backend (resolved once by a probe decoder). */
+    FILE* json = NULL;
+    if (prm.json_path && !(json = fopen(prm.json_path, "w")))
+        die("--json: cannot write '%s'", prm.json_path);
+    gpufec_diag why;
+    st = gpufec_decoder_opts_check(&prm.dec, code, &why);
+    if (st)
+        die("decoder options: %s", why.message);
     gpufec_decoder* probe = NULL;
     st = gpufec_decoder_create(&probe, code, &prm.dec);
     if (st)
@@ -354,8 +372,8 @@ int main(int argc, char** argv)
            "%s, seed %llu, %d thread(s)\n",
            gpufec_version(), prm.code_name, info.n, info.k, info.rate,
            gpufec_schedule_name(prm.dec.schedule), gpufec_algorithm_name(prm.dec.algorithm),
-           prm.dec.max_iterations, gpufec_precision_name(prm.dec.precision),
-           prm.dec.early_termination ? "" : " (no early stop)", gpufec_backend_name(used),
+           prm.dec.max_iterations, prm.dec.early_termination ? "" : " (no early stop)",
+           gpufec_precision_name(prm.dec.precision), gpufec_backend_name(used),
            prm.channel_bsc ? "BSC" : "BPSK/AWGN", prm.seed, prm.threads);
     if (prm.channel_bsc)
         printf("# %9s | %10s | %10s | %10s | %9s | %9s | %6s | %12s | %8s\n", "p", "FRA", "BE", "FE",
@@ -387,7 +405,7 @@ int main(int argc, char** argv)
         pts[i].seconds = now() - t0;
         const sim_point* q = &pts[i];
         double fr = q->frames ? (double)q->frames : 1.0;
-        double thr = q->decode_seconds > 0 ? (double)q->frames * info.k * prm.threads / q->decode_seconds / 1e6 : 0;
+        double thr = q->decoder_bps / 1e6; /* measured work over measured time, per busy thread */
         if (prm.channel_bsc)
             printf("  %9.5f | %10ld | %10lld | %10ld | %9.3e | %9.3e | %6.2f | %12.3f | %8.2f\n", q->x,
                    q->frames, q->bit_errors, q->frame_errors, (double)q->bit_errors / (fr * info.k),
@@ -399,8 +417,8 @@ int main(int argc, char** argv)
                    (double)q->iterations / fr, thr, q->seconds);
         fflush(stdout);
     }
-    if (prm.json_path)
-        write_json(&prm, &info, gpufec_backend_name(used), pts, npts);
+    if (json)
+        write_json(json, &prm, &info, gpufec_backend_name(used), pts, npts);
     free(pts);
     free(th);
     gpufec_code_destroy(code);

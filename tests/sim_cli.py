@@ -54,6 +54,10 @@ def main():
         ["--code", bad_file, "--decoder", "nms", "--iterations", "5", "--ebn0", "1:2:1"],
         ["--code", "/nonexistent.alist", "--decoder", "nms", "--iterations", "5", "--ebn0", "1:2:1"],
         base + ["--ebn0", "1:2:1", "--json", "/nonexistent-dir/x.json", "--max-frames", "10"],
+        base + ["--ebn0", "0:3:1e-8"],
+        base + ["--ebn0", "0:1:1e-300"],
+        ["--code", "5gnr-bg1-z24", "--decoder", "gallager-b", "--iterations", "5", "--channel", "bsc",
+         "--p", "0.01:0.01:0.01"],
     ]
     for args in bad:
         r = run([a.sim] + args)
@@ -62,6 +66,23 @@ def main():
         check(len(lines) == 1 and lines[0].startswith("gpufec-sim: "), f"stderr {r.stderr!r} for {args}")
     r = run([a.sim, "--code", bad_file, "--decoder", "nms", "--iterations", "5", "--ebn0", "1:2:1"])
     check("line 5" in r.stderr, f"malformed file message does not name the line: {r.stderr!r}")
+    # checked before simulating: nothing is simulated (no rows printed) when the output is unwritable
+    r = run([a.sim] + base + ["--ebn0", "1:2:1", "--json", "/nonexistent-dir/x.json", "--max-frames", "10"])
+    check(r.stdout.strip() == "", f"simulated before finding --json unwritable: {r.stdout!r}")
+    r = run([a.sim] + base + ["--ebn0", "0:3:1e-8"])
+    check("points" in r.stderr and "limit" in r.stderr, f"point-count message: {r.stderr!r}")
+    r = run([a.sim, "--code", "5gnr-bg1-z24", "--decoder", "gallager-b", "--iterations", "5", "--channel", "bsc",
+             "--p", "0.01:0.01:0.01"])
+    check("punctured" in r.stderr, f"hard decoder on a punctured code: {r.stderr!r}")
+    # throughput is measured work over measured time: idle threads add nothing
+    mbps = {}
+    for threads in (1, 64):
+        out = os.path.join(tmp, f"t{threads}.json")
+        r = run([a.sim] + base + ["--ebn0", "2:2:1", "--max-frames", "64", "--threads", str(threads),
+                                  "--backend", "cpu", "--json", out])
+        check(r.returncode == 0, f"--threads {threads}: {r.stderr}")
+        mbps[threads] = json.load(open(out))["points"][0]["decoder_mbps"] if r.returncode == 0 else 0
+    check(0 < mbps[64] < 4 * mbps[1], f"64 threads (2 of them busy) report {mbps[64]} Mb/s vs {mbps[1]} for one")
 
     out = os.path.join(tmp, "r.json")
     r = run([a.sim] + base + ["--ebn0", "1:3:1", "--max-frames", "64", "--min-frame-errors", "5",
@@ -103,6 +124,12 @@ def main():
           f"exported matrix differs: {r.stdout!r} vs {r2.stdout!r}")
     r = run([a.info, "--code", bad_file])
     check(r.returncode != 0 and "line 5" in r.stderr, "gpufec-info bad file")
+    r = run([a.info, "--help"])
+    check(r.returncode == 0 and r.stdout.startswith("usage:"), f"gpufec-info --help: {r.returncode} {r.stderr!r}")
+    r = run([a.info, "--code", "wifi-648-1_2:k=-1"])
+    check(r.returncode != 0 and "positive integer" in r.stderr, f":k=-1: {r.stderr!r}")
+    r = run([a.info, "--code", "x" * 512])
+    check(r.returncode != 0 and "too long" in r.stderr and "malformed" not in r.stderr, f"long name: {r.stderr!r}")
     print("failures:", failures)
     return 1 if failures else 0
 

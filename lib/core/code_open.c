@@ -83,7 +83,8 @@ static gpufec_status open_base(gpufec_code** out, const char* name, size_t len, 
 {
     char buf[512];
     if (len >= sizeof buf)
-        return text_fail(diag, 0, "code name or path too long");
+        return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0,
+                            "code name or path too long: %zu characters (limit %zu)", len, sizeof buf - 1);
     memcpy(buf, name, len);
     buf[len] = '\0';
     const builtin_code* b = find_entry(buf, len);
@@ -129,9 +130,12 @@ gpufec_status gpufec_code_open(gpufec_code** out, const char* name_or_path, gpuf
     unsigned long kprime = 0;
     if (suffix) {
         char* end;
-        kprime = strtoul(suffix + 3, &end, 10);
-        if (*end || end == suffix + 3 || kprime == 0)
-            return text_fail(diag, 0, "bad shortening suffix '%.40s' (expected :k=<information bits>)", suffix);
+        const char* digits = suffix + 3;
+        /* strtoul would accept "-1" (as ULONG_MAX) and leading blanks: digits only */
+        kprime = *digits >= '0' && *digits <= '9' ? strtoul(digits, &end, 10) : 0;
+        if (kprime == 0 || *end || kprime > GPUFEC_MAX_CODE_LENGTH)
+            return text_fail(diag, 0, "bad shortening suffix '%.40s': expected :k=<information bits>, "
+                             "a positive integer", suffix);
     }
     gpufec_code* c = NULL;
     gpufec_status st = open_base(&c, name_or_path, len, diag);
