@@ -54,6 +54,7 @@ grcc -o "$out" "$top/examples/ldpc_awgn_demo.grc" >/dev/null
 (cd "$out" && "$python" ldpc_awgn_demo_grc.py >/dev/null 2>&1)
 echo "installed GRC blocks: example compiled and ran"
 rm -rf "$out"
+bash "$top/tests/installed/check.sh" "$prefix"
 
 echo "== tests: C core alone (no GNU Radio, no CUDA) under AddressSanitizer + UBSan"
 san="$build-core-sanitize"
