@@ -14,7 +14,10 @@ namespace gpufec {
  *
  * Every complete frame present at a work() call is decoded, in batches of at most max_batch
  * frames (0: all of them in one call, the backend splits them as it likes); a complete frame
- * is never held back waiting for more input.
+ * is never held back waiting for more input. The input must be frame-aligned: frames are counted
+ * from the first sample, and a shifted stream decodes every frame wrong. Tags move with their
+ * frame; packet_len tags are rewritten from soft bits to output bits. A frame of nothing but
+ * erasures (0 or NaN) counts as failed.
  *
  * Soft bits: with sign_convention "positive_one" (default) a positive value means bit 1, which
  * is what GNU Radio's own soft demodulators (digital.constellation_soft_decoder_cf) emit; with
@@ -29,7 +32,7 @@ namespace gpufec {
  * messages (reduced precision: min-sum family, layered; int8 counts soft values in steps of 0.25
  * after llr_scale, so scale soft bits to LLRs first). When
  * stats_interval > 0, a dictionary {frames, failed_frames, mean_iterations, backend} is posted
- * on the "stats" message port every stats_interval frames.
+ * on the "stats" message port each time stats_interval more frames have been decoded.
  */
 class GPUFEC_GR_API ldpc_decoder : virtual public gr::block
 {
