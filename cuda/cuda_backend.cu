@@ -36,6 +36,7 @@ struct slot {
     uint8_t* conv;
     float *llr, *app;   /* flooding only: n * B */
     uint8_t *active, *synd;
+    uint8_t* has_info;  /* flooding only: the frame has a soft value that is not an erasure */
     uint32_t nf;        /* frames of the chunk in flight (0: none) */
     uint8_t* dst_hard;  /* where its results go */
     int32_t* dst_iters;
@@ -144,7 +145,7 @@ __global__ void k_syndrome(const uint32_t* __restrict__ row_ptr, const uint32_t*
 /* After an iteration: count it, retire converged frames (early termination) and clear the
  * syndrome flags for the next check. */
 __global__ void k_retire(uint8_t* active, uint8_t* conv, uint8_t* synd, int32_t* iters,
-                         uint32_t nf, int early, int last)
+                         const uint8_t* __restrict__ has_info, uint32_t nf, int early, int last)
 {
     uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
     if (f >= nf || !active[f])
@@ -152,7 +153,7 @@ __global__ void k_retire(uint8_t* active, uint8_t* conv, uint8_t* synd, int32_t*
     iters[f]++;
     if (early || last) {
         uint8_t ok = synd[f] == 0;
-        conv[f] = ok;
+        conv[f] = ok && has_info[f]; /* an all-erasure frame is never reported decoded */
         if (ok && early)
             active[f] = 0;
     }
@@ -205,7 +206,7 @@ void free_state(cuda_state* s)
         if (p)
             cudaFree(p);
     for (slot& q : s->slots) {
-        void* sp[] = {q.in, q.c2v, q.out, q.iters, q.conv, q.llr, q.app, q.active, q.synd};
+        void* sp[] = {q.in, q.c2v, q.out, q.iters, q.conv, q.llr, q.app, q.active, q.synd, q.has_info};
         for (void* p : sp)
             if (p)
                 cudaFree(p);
@@ -413,6 +414,7 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
             CU(dev_alloc(&q.app, n * B), "cudaMalloc");
             CU(dev_alloc(&q.active, B), "cudaMalloc");
             CU(dev_alloc(&q.synd, B), "cudaMalloc");
+            CU(dev_alloc(&q.has_info, B), "cudaMalloc");
             CU(cudaMemset(q.synd, 0, B), "cudaMemset");
         }
     }
@@ -484,6 +486,7 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
         const unsigned T = 128;
         const size_t total = (size_t)n * nf;
         const dim3 grid_f((nf + 63) / 64), blk_f(64);
+        k_has_information<<<nf, 128, 0, q.stream>>>(q.in, c->n_tx, q.has_info);
         k_load<<<(unsigned)((total + T - 1) / T), T, 0, q.stream>>>(q.in, s->full_src, q.llr, q.app, q.active,
                                                                     q.conv, q.iters, n, c->n_tx, B, nf);
         CU(cudaMemsetAsync(q.c2v, 0, (size_t)c->edges * B * sizeof(float), q.stream), "cudaMemset");
@@ -498,7 +501,8 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
             if (check || last)
                 k_syndrome<<<dim3(grid_f.x, c->m), blk_f, 0, q.stream>>>(s->row_ptr, s->edge_var, q.app,
                                                                        q.active, q.synd, B, nf);
-            k_retire<<<grid_f, blk_f, 0, q.stream>>>(q.active, q.conv, q.synd, q.iters, nf, check, last);
+            k_retire<<<grid_f, blk_f, 0, q.stream>>>(q.active, q.conv, q.synd, q.iters, q.has_info, nf, check,
+                                                     last);
         }
         if (s->out_pos)
             k_store_info<<<(unsigned)(((size_t)dec->out_len * nf + T - 1) / T), T, 0, q.stream>>>(
@@ -506,7 +510,6 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
         else
             k_store<<<(unsigned)((total + T - 1) / T), T, 0, q.stream>>>(q.app, q.out, n, B, nf);
     }
-    clear_erased_frames(q.in, c->n_tx, nf, q.conv, q.stream);
     CU(cudaGetLastError(), "kernel launch");
     CU(cudaEventRecord(q.k1, q.stream), "event");
     q.nf = nf;

@@ -44,15 +44,20 @@ __device__ __forceinline__ void app_store(__half* a, uint32_t j, float v)
 }
 
 /* Frame prologue/epilogue shared by the layered kernels. */
+/* Loads frame f; returns (for this thread) whether a transmitted value it read is not an erasure:
+ * the block's OR of it says whether the frame carries information (ldpc_is_erasure). */
 template <typename AppT>
-__device__ __forceinline__ void frame_load(const layered_args& a, AppT* app, uint32_t f)
+__device__ __forceinline__ int frame_load(const layered_args& a, AppT* app, uint32_t f)
 {
     const float* in = a.in + (size_t)f * a.n_tx;
+    int info = 0;
     for (uint32_t j = threadIdx.x; j < a.n; j += blockDim.x) {
         int32_t src = a.full_src ? a.full_src[j] : (int32_t)j;
         float v = src >= 0 ? ldpc_sanitize_llr(in[src]) : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
+        info |= src >= 0 && !ldpc_is_erasure(v);
         app_store(app, j, v);
     }
+    return info;
 }
 
 /* Block-wide: 1 when the hard decisions satisfy every check. Contains a barrier. */
@@ -143,10 +148,10 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
     const uint32_t tid = threadIdx.x, nt = blockDim.x, f = blockIdx.x;
     float* c2v = C2V_SMEM ? reinterpret_cast<float*>(smem_raw + (((size_t)a.n * sizeof(AppT) + 15) & ~(size_t)15))
                           : a.c2v + (size_t)f * a.edges;
-    frame_load(a, app, f);
+    const int loaded = frame_load(a, app, f);
     for (uint32_t e = tid; e < a.edges; e += nt)
         c2v[e] = 0.0f;
-    __syncthreads();
+    const int has_info = __syncthreads_or(loaded); /* also the barrier after loading */
     const int mode = a.algorithm == GPUFEC_ALG_NMS ? 1 : a.algorithm == GPUFEC_ALG_OMS ? 2 : 0;
     int it = 0, ok = 0;
     while (it < a.max_iterations) {
@@ -222,7 +227,7 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
                 break;
         }
     }
-    frame_store(a, app, f, it, ok);
+    frame_store(a, app, f, it, ok && has_info); /* erased frames: never decoded */
 }
 
 /* Min-sum family with compressed check messages: a row keeps (min1, min2, argmin | parity, the
@@ -236,10 +241,10 @@ __global__ void __launch_bounds__(512) k_layered_compressed(layered_args a, uint
     AppT* app = reinterpret_cast<AppT*>(smem_raw);
     const uint32_t f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     uint4* state = state_all + (size_t)f * a.m;
-    frame_load(a, app, f);
+    const int loaded = frame_load(a, app, f);
     for (uint32_t i = tid; i < a.m; i += nt)
         state[i] = make_uint4(0u, 0u, 0u, 0u); /* min1 = min2 = +0: every old message is +0 */
-    __syncthreads();
+    const int has_info = __syncthreads_or(loaded); /* also the barrier after loading */
     const int mode = a.algorithm == GPUFEC_ALG_NMS ? 1 : a.algorithm == GPUFEC_ALG_OMS ? 2 : 0;
     int it = 0, ok = 0;
     while (it < a.max_iterations) {
@@ -283,7 +288,7 @@ __global__ void __launch_bounds__(512) k_layered_compressed(layered_args a, uint
                 break;
         }
     }
-    frame_store(a, app, f, it, ok);
+    frame_store(a, app, f, it, ok && has_info); /* erased frames: never decoded */
 }
 
 #endif

@@ -284,11 +284,15 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
         state[r] = 0u; /* every stored message +0 */
     __syncthreads();
     const float* in = a.in + (size_t)f * a.n_tx;
-    for (uint32_t t = tid; t < a.n_tx; t += nt)
-        post_store(app, (uint32_t)a.tx_int[t], ldpc_channel(ldpc_sanitize_llr(in[t]), PREC, a.inv_step));
+    int loaded = 0; /* a value of this frame that is not an erasure (ldpc_is_erasure) */
+    for (uint32_t t = tid; t < a.n_tx; t += nt) {
+        const float v = ldpc_sanitize_llr(in[t]);
+        loaded |= !ldpc_is_erasure(v);
+        post_store(app, (uint32_t)a.tx_int[t], ldpc_channel(v, PREC, a.inv_step));
+    }
     for (uint32_t t = tid; t < a.n_fill; t += nt)
         post_store(app, a.fill_int[t], ldpc_channel(GPUFEC_LLR_LIMIT, PREC, a.inv_step));
-    __syncthreads();
+    const int has_info = __syncthreads_or(loaded); /* also the barrier after loading */
 
     typedef typename raw_words<W>::type raw_t;
     raw_t* rstate = reinterpret_cast<raw_t*>(state);
@@ -346,7 +350,7 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
         out[t] = ldpc_hard_bit(post_load(app, a.out_int[t]));
     if (tid == 0) {
         a.iters[f] = it;
-        a.conv[f] = (uint8_t)ok;
+        a.conv[f] = (uint8_t)(ok && has_info); /* erased frames: never decoded */
     }
 }
 

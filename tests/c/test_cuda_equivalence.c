@@ -237,8 +237,10 @@ int main(void)
     }
     refuse_non_qc();
     /* DVB-S2 normal frames keep their posteriors in fp16 on the GPU: a tolerance, not identity;
-     * above the waterfall both decode (at 1.2 dB, in it, 8% of frames went different ways). */
+     * above the waterfall both decode (at 1.2 dB, in it, 8% of frames went different ways). At
+     * 1.6 dB runs on fresh data gave 2, 4, 5 and 7 of 300 (mean about 1.5%): a 2% bound failed
+     * one run in six by chance, 4% keeps a real divergence (tens of frames) visible. */
     if (!quick)
-        compare("dvbs2-normal-1_2", GPUFEC_ALG_NMS, L, 1.6, 300, 0.02);
+        compare("dvbs2-normal-1_2", GPUFEC_ALG_NMS, L, 1.6, 300, 0.04);
     TEST_DONE();
 }
