@@ -50,6 +50,23 @@ struct alt_plan {
 
 static inline int bit_at(const uint64_t* v, uint32_t i) { return (int)((v[i >> 6] >> (i & 63)) & 1u); }
 
+/* Sum over GF(2) of the values of row r's variables: 64 lanes at once, or one bit per byte. */
+static inline uint64_t row_sum64(const gpufec_code* c, const uint64_t* val, uint32_t r)
+{
+    uint64_t acc = 0;
+    for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
+        acc ^= val[c->edge_var[e]];
+    return acc;
+}
+
+static inline uint8_t row_sum8(const gpufec_code* c, const uint8_t* x, uint32_t r)
+{
+    uint8_t acc = 0;
+    for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
+        acc ^= x[c->edge_var[e]];
+    return acc;
+}
+
 /* ---- 1. peeling ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -211,20 +228,10 @@ static void s_columns(const gpufec_code* c, const struct alt_plan* a, const uint
 {
     for (uint32_t b = 0; b < count; b++)
         val[cols[b]] = 1ull << b;
-    for (uint32_t s = 0; s < a->steps; s++) {
-        const uint32_t r = a->step_row[s];
-        uint64_t acc = 0;
-        for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
-            acc ^= val[c->edge_var[e]];
-        val[a->step_var[s]] = acc; /* it was 0, so acc is the sum of the others */
-    }
-    for (uint32_t i = 0; i < a->g; i++) {
-        const uint32_t r = a->gap_row[i];
-        uint64_t acc = 0;
-        for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
-            acc ^= val[c->edge_var[e]];
-        out[i] = acc;
-    }
+    for (uint32_t s = 0; s < a->steps; s++) /* val of the step variable is 0 until here, so the */
+        val[a->step_var[s]] = row_sum64(c, val, a->step_row[s]); /* row sum is that of the others */
+    for (uint32_t i = 0; i < a->g; i++)
+        out[i] = row_sum64(c, val, a->gap_row[i]);
     for (uint32_t b = 0; b < count; b++)
         val[cols[b]] = 0;
     for (uint32_t s = 0; s < a->steps; s++)
@@ -481,12 +488,8 @@ static gpufec_status alt_build_tables(const gpufec_code* c, struct alt_plan* a)
 static void back_substitute(const gpufec_code* c, const struct alt_plan* a, uint8_t* x)
 {
     for (uint32_t s = 0; s < a->steps; s++) {
-        const uint32_t r = a->step_row[s], v = a->step_var[s];
-        uint8_t acc = 0;
-        x[v] = 0;
-        for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
-            acc ^= x[c->edge_var[e]];
-        x[v] = acc;
+        x[a->step_var[s]] = 0;
+        x[a->step_var[s]] = row_sum8(c, x, a->step_row[s]);
     }
 }
 
@@ -518,13 +521,8 @@ static gpufec_status alt_encode(const gpufec_code* c, uint8_t* x)
         free(coef);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
-    for (uint32_t i = 0; i < a->g; i++) {
-        const uint32_t r = a->gap_row[i];
-        uint8_t acc = 0;
-        for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
-            acc ^= x[c->edge_var[e]];
-        y[i] = acc;
-    }
+    for (uint32_t i = 0; i < a->g; i++)
+        y[i] = row_sum8(c, x, a->gap_row[i]);
     for (uint32_t j = 0; j < a->gap_rank; j++)
         if (y[a->lead[j]])
             for (uint32_t w = 0; w < a->cw; w++)

@@ -492,6 +492,18 @@ static void test_layer_view(void)
 }
 
 
+/* CPU options for one algorithm/schedule variant and SIMD setting. */
+static gpufec_decoder_opts cpu_opts(variant v, int simd)
+{
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.backend = GPUFEC_BACKEND_CPU;
+    o.algorithm = v.alg;
+    o.schedule = v.schedule;
+    o.cpu_simd = simd;
+    return o;
+}
+
 /* Output sizes (issue 8): every output mode writes exactly frame_sizes' out_len bits per frame
  * (buffers are allocated to that size, so an overrun fails under AddressSanitizer), for codes
  * with puncturing, shortening and both. Noise-free frames give back the information bits, the
@@ -523,12 +535,7 @@ static void test_output_sizes(void)
         for (size_t a = 0; a < sizeof algs / sizeof *algs; a++)
             for (int simd = 0; simd < 2; simd++)
                 for (int m = 0; m < 3; m++) {
-                    gpufec_decoder_opts o;
-                    gpufec_decoder_opts_default(&o);
-                    o.backend = GPUFEC_BACKEND_CPU;
-                    o.algorithm = algs[a].alg;
-                    o.schedule = algs[a].schedule;
-                    o.cpu_simd = simd;
+                    gpufec_decoder_opts o = cpu_opts(algs[a], simd);
                     o.output = outs[m];
                     gpufec_decoder* d = NULL;
                     CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s: create", codes[ci]);
@@ -578,12 +585,7 @@ static void test_erased_frames(void)
                 llr[(size_t)(3 + 3 * e) * info.n + j] = erasure[e];
         for (size_t a = 0; a < sizeof algs / sizeof *algs; a++)
             for (int simd = 0; simd < 2; simd++) {
-                gpufec_decoder_opts o;
-                gpufec_decoder_opts_default(&o);
-                o.backend = GPUFEC_BACKEND_CPU;
-                o.algorithm = algs[a].alg;
-                o.schedule = algs[a].schedule;
-                o.cpu_simd = simd;
+                gpufec_decoder_opts o = cpu_opts(algs[a], simd);
                 gpufec_decoder* d = NULL;
                 if (gpufec_decoder_create(&d, c, &o) != GPUFEC_OK)
                     continue; /* combinations refused elsewhere (tested there) */
