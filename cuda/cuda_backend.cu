@@ -518,10 +518,7 @@ gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const f
 
 gpufec_status enqueue_results(gpufec_decoder* dec, slot& q)
 {
-    const cuda_state* s = (const cuda_state*)dec->impl;
-    const uint32_t len = dec->out_len;
-    (void)s;
-    CU(cudaMemcpyAsync(q.dst_hard, q.out, (size_t)len * q.nf, cudaMemcpyDefault, q.stream), "copy out");
+    CU(cudaMemcpyAsync(q.dst_hard, q.out, (size_t)dec->out_len * q.nf, cudaMemcpyDefault, q.stream), "copy out");
     if (q.dst_iters)
         CU(cudaMemcpyAsync(q.dst_iters, q.iters, q.nf * sizeof(int32_t), cudaMemcpyDefault, q.stream), "copy out");
     if (q.dst_conv)
