@@ -93,7 +93,7 @@ int main(int argc, char** argv)
         {"precision", 1, 0, 'p'}, {"json", 1, 0, 'j'}, {"repeat", 1, 0, 'r'},
         {"threads", 1, 0, 't'}, {"ebn0", 1, 0, 'e'}, {"early-stop", 0, 0, 'E'},
         {"no-simd", 0, 0, 'S'}, {"syndrome-interval", 1, 0, 'I'}, {"norm", 1, 0, 'n'}, {"device", 1, 0, 'D'}, {"help", 0, 0, 'h'},
-        {"quant-step", 1, 0, 'q'},
+        {"quant-step", 1, 0, 'q'}, {"cuda-tuning", 1, 0, 'T'},
         {0, 0, 0, 0}};
     int ch;
     opterr = 0;
@@ -119,6 +119,7 @@ int main(int argc, char** argv)
                 die("--precision: unknown precision '%s' (float32, float16, int8)", optarg);
             break;
         case 'q': a.o.quant_step = (float)parse_double(optarg, "--quant-step"); break;
+        case 'T': a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 15); break;
         case 'j': a.json = optarg; break;
         case 'r': a.repeat = (int)parse_long(optarg, "--repeat", 1, 100000); break;
         case 't': a.threads = (int)parse_long(optarg, "--threads", 1, 256); break;
@@ -131,7 +132,7 @@ int main(int argc, char** argv)
         case 'h':
             puts("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"
                  "       [--backend auto|cpu|cuda] [--frames N] [--precision float32|float16|int8]\n"
-                 "       [--quant-step F] [--threads N]\n"
+                 "       [--quant-step F] [--threads N] [--cuda-tuning FLAGS (decoder.h GPUFEC_CUDA_*)]\n"
                  "       [--repeat N] [--ebn0 DB] [--early-stop] [--no-simd] [--json FILE]");
             return 0;
         default: die("unknown or incomplete option '%s'", argv[optind - 1]);

@@ -295,7 +295,8 @@ void choose_kernel(gpufec_decoder* dec, cuda_state* s)
     s->warp = c->edges >= 12u * c->m;
     /* Min-sum messages in global memory: 16 bytes per row instead of 4 per edge. */
     s->compressed = !s->warp && !s->c2v_smem && dec->opts.algorithm != GPUFEC_ALG_SPA &&
-                    c->max_check_degree <= 32 && getenv("GPUFEC_CUDA_NO_COMPRESS") == NULL;
+                    c->max_check_degree <= 32 &&
+                    !(dec->opts.cuda_tuning & GPUFEC_CUDA_NO_COMPRESSED_MESSAGES);
     if (s->warp) {
         uint32_t w = c->max_layer_rows < 16 ? c->max_layer_rows : 16;
         s->threads = (int)(32 * (w ? w : 1));

@@ -426,8 +426,8 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
         snprintf(why, why_len, "lifting %u or %u entries per layer too large", z, c->qv_max_entries);
         return NULL;
     }
-    if (getenv("GPUFEC_CUDA_NO_QC")) {
-        snprintf(why, why_len, "disabled by GPUFEC_CUDA_NO_QC");
+    if (o->cuda_tuning & GPUFEC_CUDA_NO_QC_KERNEL) {
+        snprintf(why, why_len, "disabled by the option cuda_tuning");
         return NULL;
     }
     int optin = 0;
@@ -460,10 +460,9 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
     const size_t with_state = tables + post + state + 1024, without = tables + post + 1024;
     p->ssmem = tables + post + state <= (size_t)optin &&
                (size_t)per_sm / with_state >= ((size_t)per_sm / without < 2 ? 1 : 2);
-    const char* force = getenv("GPUFEC_QC_STATE"); /* "shared" / "global": for measurements */
-    if (force && strcmp(force, "global") == 0)
+    if (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL)
         p->ssmem = 0;
-    else if (force && strcmp(force, "shared") == 0 && tables + post + state <= (size_t)optin)
+    else if ((o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED) && tables + post + state <= (size_t)optin)
         p->ssmem = 1;
     p->smem = tables + post + (p->ssmem ? state : 0);
     p->gstate_bytes = p->ssmem ? 0 : state;

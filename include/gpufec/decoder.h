@@ -88,7 +88,15 @@ typedef struct {
     gpufec_precision precision;/* default FLOAT32 */
     float quant_step;          /* INT8: LLR value of one integer step, default 0.25 (range
                                   +-31.75); input LLRs are rounded to the nearest step */
+    uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (GPUFEC_CUDA_*
+                                  flags below, OR-ed); default 0: the backend chooses */
 } gpufec_decoder_opts;
+
+/* cuda_tuning flags. They change speed only, never results (the kernels agree bit for bit). */
+#define GPUFEC_CUDA_NO_QC_KERNEL 1u        /* generic kernels even where the QC kernel applies */
+#define GPUFEC_CUDA_QC_STATE_GLOBAL 2u     /* QC kernel: row state in global memory */
+#define GPUFEC_CUDA_QC_STATE_SHARED 4u     /* QC kernel: row state on chip, where it fits */
+#define GPUFEC_CUDA_NO_COMPRESSED_MESSAGES 8u /* generic layered min-sum: messages per edge */
 
 typedef struct gpufec_decoder gpufec_decoder;
 

@@ -78,6 +78,12 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o, const gpufec_code*
         return OPT_FAIL(bad, "precision=%d: not float32, float16 or int8", (int)o->precision);
     if (!(o->quant_step >= 1.0e-3f && o->quant_step <= 1.0e3f))
         return OPT_FAIL(bad, "quant_step=%g: must be in [0.001, 1000]", (double)o->quant_step);
+    const uint32_t known = GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_QC_STATE_SHARED |
+                           GPUFEC_CUDA_NO_COMPRESSED_MESSAGES;
+    if ((o->cuda_tuning & ~known) ||
+        (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED))
+        return OPT_FAIL(bad, "cuda_tuning=0x%x: unknown flags, or row state both global and shared",
+                        o->cuda_tuning);
     const int hard = o->algorithm >= GPUFEC_ALG_GALLAGER_A;
     if (hard && o->schedule == GPUFEC_SCHEDULE_LAYERED)
         return OPT_FAIL(unsupported, "schedule=layered: %s runs the flooding schedule only",
