@@ -5,6 +5,7 @@
 
 #include "cli_util.h"
 #include "sim_channel.h"
+#include "soft_convert.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -27,7 +28,7 @@ typedef struct {
 typedef struct {
     const bench_args* a;
     const gpufec_code* code;
-    const float* llr;
+    const void* llr; /* soft bits of a->o.input_type */
     double* times;  /* repeat entries: wall time of the decode call */
     double* ktimes; /* repeat entries: GPU kernel time inside it (0 on the CPU) */
     gpufec_status st;
@@ -57,12 +58,12 @@ static void* worker(void* arg)
     if (!w->st && !out)
         w->st = GPUFEC_ERR_OUT_OF_MEMORY;
     if (!w->st) /* warm-up: allocations, caches, CUDA module load */
-        w->st = gpufec_decoder_decode(dec, w->llr, (size_t)a->frames, out, it, NULL);
+        w->st = gpufec_decoder_decode_soft(dec, w->llr, (size_t)a->frames, out, it, NULL);
     for (int r = 0; r < a->repeat; r++) {
         pthread_barrier_wait(w->barrier);
         double t0 = now();
         if (!w->st)
-            w->st = gpufec_decoder_decode(dec, w->llr, (size_t)a->frames, out, it, NULL);
+            w->st = gpufec_decoder_decode_soft(dec, w->llr, (size_t)a->frames, out, it, NULL);
         w->times[r] = now() - t0;
         gpufec_decoder_kernel_seconds(dec, &w->ktimes[r]);
     }
@@ -93,7 +94,7 @@ int main(int argc, char** argv)
         {"precision", 1, 0, 'p'}, {"json", 1, 0, 'j'}, {"repeat", 1, 0, 'r'},
         {"threads", 1, 0, 't'}, {"ebn0", 1, 0, 'e'}, {"early-stop", 0, 0, 'E'},
         {"no-simd", 0, 0, 'S'}, {"syndrome-interval", 1, 0, 'I'}, {"norm", 1, 0, 'n'}, {"device", 1, 0, 'D'}, {"help", 0, 0, 'h'},
-        {"quant-step", 1, 0, 'q'}, {"cuda-tuning", 1, 0, 'T'},
+        {"quant-step", 1, 0, 'q'}, {"cuda-tuning", 1, 0, 'T'}, {"input", 1, 0, 'N'},
         {0, 0, 0, 0}};
     int ch;
     opterr = 0;
@@ -119,6 +120,10 @@ int main(int argc, char** argv)
                 die("--precision: unknown precision '%s' (float32, float16, int8)", optarg);
             break;
         case 'q': a.o.quant_step = (float)parse_double(optarg, "--quant-step"); break;
+        case 'N':
+            if (gpufec_input_type_from_name(optarg, &a.o.input_type))
+                die("--input: unknown soft-bit type '%s' (float32, float16, int8)", optarg);
+            break;
         case 'T': a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 15); break;
         case 'j': a.json = optarg; break;
         case 'r': a.repeat = (int)parse_long(optarg, "--repeat", 1, 100000); break;
@@ -133,6 +138,7 @@ int main(int argc, char** argv)
             puts("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"
                  "       [--backend auto|cpu|cuda] [--frames N] [--precision float32|float16|int8]\n"
                  "       [--quant-step F] [--threads N] [--cuda-tuning FLAGS (decoder.h GPUFEC_CUDA_*)]\n"
+                 "       [--input float32|float16|int8 (soft-bit type copied to the decoder)]\n"
                  "       [--repeat N] [--ebn0 DB] [--early-stop] [--no-simd] [--json FILE]");
             return 0;
         default: die("unknown or incomplete option '%s'", argv[optind - 1]);
@@ -174,13 +180,22 @@ int main(int argc, char** argv)
         u[i] = (uint8_t)(sim_rng_next(&rng) >> 63);
     gpufec_code_encode(code, u, (size_t)a.frames, x);
     sim_awgn_bpsk(&rng, x, (size_t)a.frames * info.n, 1.0 / (2.0 * info.rate * pow(10.0, a.ebn0 / 10.0)), llr);
+    /* The soft bits in the type the decoder is asked to read (converted before any timing). */
+    const size_t n_soft = (size_t)a.frames * info.n, width = soft_bytes(a.o.input_type);
+    void* soft = llr;
+    if (a.o.input_type != GPUFEC_INPUT_FLOAT32) {
+        gpufec_host_alloc(&soft, n_soft * width);
+        if (!soft)
+            die("out of memory for %d frames", a.frames);
+        soft_from_float(llr, n_soft, a.o.input_type, a.o.input_scale, soft);
+    }
 
     pthread_barrier_t barrier;
     pthread_barrier_init(&barrier, NULL, (unsigned)a.threads);
     worker_ctx* w = calloc((size_t)a.threads, sizeof *w);
     pthread_t* th = calloc((size_t)a.threads, sizeof *th);
     for (int t = 0; t < a.threads; t++) {
-        w[t] = (worker_ctx){&a, code, llr, calloc((size_t)a.repeat, sizeof(double)),
+        w[t] = (worker_ctx){&a, code, soft, calloc((size_t)a.repeat, sizeof(double)),
                             calloc((size_t)a.repeat, sizeof(double)), GPUFEC_OK, 0, &barrier};
         pthread_create(&th[t], NULL, worker, &w[t]);
     }
@@ -212,9 +227,9 @@ int main(int argc, char** argv)
             gpufec_decoder_frame_sizes(kd, &il, &ol);
             uint8_t* ko = NULL;
             gpufec_host_alloc((void**)&ko, (size_t)kframes * ol);
-            gpufec_decoder_decode(kd, llr, (size_t)kframes, ko, NULL, NULL);
+            gpufec_decoder_decode_soft(kd, soft, (size_t)kframes, ko, NULL, NULL);
             for (int r = 0; r < a.repeat; r++) {
-                gpufec_decoder_decode(kd, llr, (size_t)kframes, ko, NULL, NULL);
+                gpufec_decoder_decode_soft(kd, soft, (size_t)kframes, ko, NULL, NULL);
                 gpufec_decoder_kernel_seconds(kd, &ks[r]);
             }
             gpufec_host_free(ko);
@@ -230,17 +245,19 @@ int main(int argc, char** argv)
            a.code, info.n, info.k, gpufec_schedule_name(sched), gpufec_algorithm_name(a.o.algorithm),
            a.o.max_iterations, a.o.early_termination ? " (early stop)" : "", gpufec_backend_name(used),
            a.frames, a.threads, gpufec_precision_name(a.o.precision));
+    printf("soft-bit input %s (%zu byte(s) each)\n", gpufec_input_type_name(a.o.input_type), width);
     printf("coded %.4f Gb/s | info %.4f Gb/s | batch latency %.3f ms | per frame %.2f us | mean it %.2f | "
            "transfers included | simd %s\n",
            coded, infob, med * 1e3, med * 1e6 / a.frames, w[0].mean_iterations,
            a.o.cpu_simd ? "auto" : "off");
-    /* LLR input rate in GB/s: what the decoder consumes, comparable with the copy ceilings. */
-    const double llr_gbs = frames_total * info.n * 4.0 / med / 1e9;
+    /* Input rate in GB/s of the soft bits as copied (4, 2 or 1 bytes each), comparable with the
+     * copy ceilings. */
+    const double llr_gbs = frames_total * info.n * (double)width / med / 1e9;
     double kcoded = 0, kllr = 0;
     kmed = w[0].ktimes[a.repeat / 2];
     if (used == GPUFEC_BACKEND_CUDA && kmed > 0) {
         kcoded = (double)kframes * info.n / kmed / 1e9;
-        kllr = (double)kframes * info.n * 4.0 / kmed / 1e9;
+        kllr = (double)kframes * info.n * (double)width / kmed / 1e9;
         printf("kernel-only coded %.4f Gb/s (%.3f ms for one chunk of %d frames) | LLR rate kernel-only %.1f GB/s, with "
                "transfers %.1f GB/s\n", kcoded, kmed * 1e3, kframes, kllr, llr_gbs);
         printf("ceilings on this device: D2D copy %.1f GB/s (read+write), pinned H2D %.1f GB/s | with "
@@ -254,14 +271,14 @@ int main(int argc, char** argv)
         fprintf(f,
                 "{\"code\": \"%s\", \"n\": %u, \"k\": %u, \"decoder\": \"%s\", \"schedule\": \"%s\", "
                 "\"iterations\": %d, \"early_stop\": %s, \"backend\": \"%s\", \"frames\": %d, \"threads\": %d, "
-                "\"precision\": \"%s\", \"cpu_simd\": %d, \"repeat\": %d, \"coded_gbps\": %.6f, \"info_gbps\": %.6f, "
+                "\"precision\": \"%s\", \"input\": \"%s\", \"cpu_simd\": %d, \"repeat\": %d, \"coded_gbps\": %.6f, \"info_gbps\": %.6f, "
                 "\"batch_latency_ms\": %.6f, \"frame_latency_us\": %.4f, \"mean_iterations\": %.3f, "
                 "\"transfers_included\": true, \"kernel_coded_gbps\": %.6f, \"kernel_batch_ms\": %.6f, "
                 "\"llr_gbytes_per_s\": %.4f, \"d2d_gbps\": %.2f, \"h2d_pinned_gbps\": %.2f, "
                 "\"h2d_bound_fraction\": %.4f}\n",
                 a.code, info.n, info.k, gpufec_algorithm_name(a.o.algorithm), gpufec_schedule_name(sched),
                 a.o.max_iterations, a.o.early_termination ? "true" : "false", gpufec_backend_name(used),
-                a.frames, a.threads, gpufec_precision_name(a.o.precision), a.o.cpu_simd, a.repeat, coded, infob, med * 1e3,
+                a.frames, a.threads, gpufec_precision_name(a.o.precision), gpufec_input_type_name(a.o.input_type), a.o.cpu_simd, a.repeat, coded, infob, med * 1e3,
                 med * 1e6 / a.frames, w[0].mean_iterations, kcoded, kmed * 1e3, llr_gbs, d2d, h2d,
                 h2d > 0 ? llr_gbs / h2d : 0.0);
         fclose(f);

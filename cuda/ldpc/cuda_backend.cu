@@ -13,6 +13,7 @@ extern "C" {
 #include "decoder_internal.h"
 }
 #include "erasure.cuh"
+#include "soft_input.cuh"
 #include "layered_kernel.cuh"
 #include "ldpc_rules.h"
 #include "qc_layered.h"
@@ -30,6 +31,7 @@ struct slot {
     cudaEvent_t k0, k1; /* around the chunk's kernels */
     cudaEvent_t done;   /* end of an asynchronous call, for the caller's stream to wait on */
     float* in;          /* n_tx * B */
+    void* raw;          /* narrow input types: n_tx * B soft bits as copied in, widened into in */
     float* c2v;         /* edges * B */
     uint8_t* out;       /* n * B */
     int32_t* iters;
@@ -206,7 +208,7 @@ void free_state(cuda_state* s)
         if (p)
             cudaFree(p);
     for (slot& q : s->slots) {
-        void* sp[] = {q.in, q.c2v, q.out, q.iters, q.conv, q.llr, q.app, q.active, q.synd, q.has_info};
+        void* sp[] = {q.in, q.c2v, q.out, q.iters, q.conv, q.llr, q.app, q.active, q.synd, q.has_info, q.raw};
         for (void* p : sp)
             if (p)
                 cudaFree(p);
@@ -401,6 +403,8 @@ gpufec_status cuda_create_impl(gpufec_decoder* dec, cuda_state* s)
         CU(cudaEventCreate(&q.k1), "cudaEventCreate");
         CU(cudaEventCreateWithFlags(&q.done, cudaEventDisableTiming), "cudaEventCreate");
         CU(dev_alloc(&q.in, (size_t)c->n_tx * B), "cudaMalloc");
+        if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
+            CU(cudaMalloc(&q.raw, (size_t)c->n_tx * B * soft_input_bytes(dec->opts.input_type)), "cudaMalloc");
         if (s->qc)
             CU(dev_alloc(&q.c2v, (qc_plan_global_state_bytes(s->qc) / 4) * B), "cudaMalloc");
         else if (s->compressed) /* a uint4 per row */
@@ -468,13 +472,19 @@ void cuda_destroy(gpufec_decoder* dec)
 }
 
 /* Enqueues copy-in and kernels of one chunk on slot q. */
-gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const float* llr, uint32_t nf)
+gpufec_status enqueue_chunk(gpufec_decoder* dec, cuda_state* s, slot& q, const void* soft, uint32_t nf)
 {
     const gpufec_code* c = dec->code;
     const gpufec_decoder_opts* o = &dec->opts;
     const uint32_t n = c->n, B = s->B;
-    CU(cudaMemcpyAsync(q.in, llr, (size_t)c->n_tx * nf * sizeof(float), cudaMemcpyDefault, q.stream), "copy in");
+    const gpufec_input_type type = o->input_type;
+    const size_t count = (size_t)c->n_tx * nf;
+    CU(cudaMemcpyAsync(type == GPUFEC_INPUT_FLOAT32 ? (void*)q.in : q.raw, soft, count * soft_input_bytes(type),
+                       cudaMemcpyDefault, q.stream),
+       "copy in");
     CU(cudaEventRecord(q.k0, q.stream), "event");
+    if (type != GPUFEC_INPUT_FLOAT32) /* counted in the kernel time: it is device work */
+        CU(widen_soft_input(q.raw, type, o->input_scale, q.in, count, q.stream), "kernel launch");
     if (s->qc) {
         CU(qc_plan_launch(s->qc, q.in, q.c2v, q.out, q.iters, q.conv, nf, q.stream), "kernel launch");
     } else if (s->layered) {
@@ -529,7 +539,7 @@ gpufec_status enqueue_results(gpufec_decoder* dec, slot& q)
 
 /* Enqueues a whole decode call on the two slots; with `user` set, the slots first wait for
  * what is already queued on it. */
-gpufec_status cuda_enqueue(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* hard,
+gpufec_status cuda_enqueue(gpufec_decoder* dec, const void* soft, size_t n_frames, uint8_t* hard,
                            int32_t* iterations, uint8_t* converged, cudaStream_t user, bool has_user)
 {
     cuda_state* s = (cuda_state*)dec->impl;
@@ -555,7 +565,8 @@ gpufec_status cuda_enqueue(gpufec_decoder* dec, const float* llr, size_t n_frame
         q.dst_hard = hard + f * dec->out_len;
         q.dst_iters = iterations ? iterations + f : NULL;
         q.dst_conv = converged ? converged + f : NULL;
-        gpufec_status st = enqueue_chunk(dec, s, q, llr + f * c->n_tx, nf);
+        const char* in = (const char*)soft + f * c->n_tx * soft_input_bytes(dec->opts.input_type);
+        gpufec_status st = enqueue_chunk(dec, s, q, in, nf);
         if (st == GPUFEC_OK && prev)
             st = enqueue_results(dec, *prev);
         if (st != GPUFEC_OK)
@@ -591,7 +602,7 @@ gpufec_status cuda_synchronize(gpufec_decoder* dec)
     return GPUFEC_OK;
 }
 
-gpufec_status cuda_decode(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* hard,
+gpufec_status cuda_decode(gpufec_decoder* dec, const void* llr, size_t n_frames, uint8_t* hard,
                           int32_t* iterations, uint8_t* converged)
 {
     gpufec_status st = cuda_enqueue(dec, llr, n_frames, hard, iterations, converged, 0, false);
@@ -599,7 +610,7 @@ gpufec_status cuda_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
     return st ? st : st2;
 }
 
-gpufec_status cuda_decode_async(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* out,
+gpufec_status cuda_decode_async(gpufec_decoder* dec, const void* llr, size_t n_frames, uint8_t* out,
                                 int32_t* iterations, uint8_t* converged, void* stream)
 {
     return cuda_enqueue(dec, llr, n_frames, out, iterations, converged, (cudaStream_t)stream, true);

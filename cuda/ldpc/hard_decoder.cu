@@ -11,6 +11,7 @@ extern "C" {
 #include "decoder_internal.h"
 }
 #include "erasure.cuh"
+#include "soft_input.cuh"
 #include "ldpc_rules.h"
 
 #include <cuda_runtime.h>
@@ -26,6 +27,7 @@ struct hard_state {
     uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge, *out_pos;
     int32_t* full_src;
     float* in;        /* n_tx * B */
+    void* raw;        /* narrow input types: n_tx * B soft bits as copied in, widened into in */
     uint32_t *w, *v2c, *c2v, *dec, *out_bits, *done, *bad; /* [index][W] words */
     int32_t* iters;   /* B */
     uint8_t *out, *conv;
@@ -275,7 +277,7 @@ void hard_free(hard_state* s)
 {
     if (!s)
         return;
-    void* p[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->out_pos, s->full_src, s->in, s->w,
+    void* p[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->out_pos, s->full_src, s->in, s->raw, s->w,
                  s->v2c, s->c2v, s->dec, s->out_bits, s->done, s->bad, s->iters, s->out, s->conv};
     for (void* x : p)
         if (x)
@@ -309,6 +311,8 @@ gpufec_status hard_create_impl(gpufec_decoder* dec, hard_state* s)
         HU(cudaMemcpy(s->full_src, c->full_src, n * 4, cudaMemcpyHostToDevice), "upload");
     }
     HU(alloc(&s->in, (size_t)c->n_tx * s->B), "cudaMalloc");
+    if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
+        HU(cudaMalloc(&s->raw, (size_t)c->n_tx * s->B * soft_input_bytes(dec->opts.input_type)), "cudaMalloc");
     HU(alloc(&s->w, n * W), "cudaMalloc");
     HU(alloc(&s->v2c, E * W), "cudaMalloc");
     HU(alloc(&s->c2v, E * W), "cudaMalloc");
@@ -351,7 +355,7 @@ void hard_destroy(gpufec_decoder* dec)
     dec->impl = NULL;
 }
 
-gpufec_status hard_decode(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* bits,
+gpufec_status hard_decode(gpufec_decoder* dec, const void* soft, size_t n_frames, uint8_t* bits,
                           int32_t* iterations, uint8_t* converged)
 {
     hard_state* s = (hard_state*)dec->impl;
@@ -365,8 +369,13 @@ gpufec_status hard_decode(gpufec_decoder* dec, const float* llr, size_t n_frames
         const uint32_t nf = (uint32_t)(n_frames - f0 < s->B ? n_frames - f0 : s->B), W = (nf + 31) / 32;
         const size_t nW = (size_t)c->n * W, mW = (size_t)c->m * W;
         const unsigned gn = (unsigned)((nW + T - 1) / T), gm = (unsigned)((mW + T - 1) / T);
-        HU(cudaMemcpy(s->in, llr + f0 * c->n_tx, (size_t)c->n_tx * nf * sizeof(float), cudaMemcpyDefault), "copy in");
+        const size_t count = (size_t)c->n_tx * nf, width = soft_input_bytes(o->input_type);
+        const char* in = (const char*)soft + f0 * c->n_tx * width;
+        const bool narrow = o->input_type != GPUFEC_INPUT_FLOAT32;
+        HU(cudaMemcpy(narrow ? s->raw : (void*)s->in, in, count * width, cudaMemcpyDefault), "copy in");
         HU(cudaEventRecord(s->k0, 0), "event");
+        if (narrow)
+            HU(widen_soft_input(s->raw, o->input_type, o->input_scale, s->in, count, 0), "kernel launch");
         k_pack<<<gn, T>>>(s->in, s->full_src, s->w, c->n, c->n_tx, W, nf);
         HU(cudaMemset(s->done, 0, W * 4), "memset");
         HU(cudaMemset(s->bad, 0, W * 4), "memset");

@@ -54,6 +54,16 @@ typedef enum {
                                      and posteriors saturating at +-127 (8 bits) */
 } gpufec_precision;
 
+/* Type of the soft bits a decode call reads (gpufec_decoder_decode_soft): the same LLR
+ * convention in every type. Narrower types cut the bytes copied to the GPU (by 2 or 4); the
+ * conversion runs on the device there, on the host for the CPU backend, with identical values. */
+typedef enum {
+    GPUFEC_INPUT_FLOAT32 = 0, /* float, as gpufec_decoder_decode takes */
+    GPUFEC_INPUT_FLOAT16 = 1, /* IEEE binary16 (uint16_t bit patterns), widened exactly */
+    GPUFEC_INPUT_INT8 = 2     /* int8_t; LLR = value * input_scale (default 0.25, the default
+                                 int8 quant_step: -128..127 covers +-32) */
+} gpufec_input_type;
+
 /* What a decode call writes per frame (gpufec_decoder_frame_sizes gives the length). */
 typedef enum {
     GPUFEC_OUTPUT_INFO = 0,         /* k information bits, in gpufec_code_info_positions order */
@@ -88,6 +98,9 @@ typedef struct {
     gpufec_precision precision;/* default FLOAT32 */
     float quant_step;          /* INT8: LLR value of one integer step, default 0.25 (range
                                   +-31.75); input LLRs are rounded to the nearest step */
+    gpufec_input_type input_type; /* soft-bit type of gpufec_decoder_decode_soft; default
+                                  FLOAT32 (gpufec_decoder_decode needs FLOAT32) */
+    float input_scale;         /* INT8 input: LLR of one integer unit, default 0.25; > 0 */
     uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (GPUFEC_CUDA_*
                                   flags below, OR-ed); default 0: the backend chooses */
 } gpufec_decoder_opts;
@@ -125,6 +138,11 @@ GPUFEC_API gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float*
                                                size_t n_frames, uint8_t* bits,
                                                int32_t* iterations, uint8_t* converged);
 
+/* The same for soft bits of opts.input_type: soft holds n_frames * n values of that type
+ * (float, uint16_t binary16 bit patterns, or int8_t). */
+GPUFEC_API gpufec_status gpufec_decoder_decode_soft(gpufec_decoder* dec, const void* soft, size_t n_frames,
+                                                    uint8_t* bits, int32_t* iterations, uint8_t* converged);
+
 /* Asynchronous form (CUDA backend): enqueues the decode after the work already queued on
  * `cuda_stream` (a cudaStream_t; NULL: the legacy default stream), returns without waiting for
  * the GPU, and makes `cuda_stream` wait for the results. llr must stay valid and bits,
@@ -136,6 +154,9 @@ GPUFEC_API gpufec_status gpufec_decoder_decode_async(gpufec_decoder* dec, const 
                                                      size_t n_frames, uint8_t* bits,
                                                      int32_t* iterations, uint8_t* converged,
                                                      void* cuda_stream);
+GPUFEC_API gpufec_status gpufec_decoder_decode_soft_async(gpufec_decoder* dec, const void* soft,
+                                                          size_t n_frames, uint8_t* bits, int32_t* iterations,
+                                                          uint8_t* converged, void* cuda_stream);
 /* Waits for the context's asynchronous work; returns its first error. */
 GPUFEC_API gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec);
 
@@ -164,6 +185,9 @@ GPUFEC_API gpufec_status gpufec_backend_from_name(const char* name, gpufec_backe
 /* "float32", "float16", "int8". */
 GPUFEC_API const char* gpufec_precision_name(gpufec_precision precision);
 GPUFEC_API gpufec_status gpufec_precision_from_name(const char* name, gpufec_precision* precision);
+/* "float32", "float16", "int8". */
+GPUFEC_API const char* gpufec_input_type_name(gpufec_input_type type);
+GPUFEC_API gpufec_status gpufec_input_type_from_name(const char* name, gpufec_input_type* type);
 
 /* Seconds the GPU kernels of the last decode call ran (sum over its chunks, copies excluded);
  * 0 for the CPU backend. */

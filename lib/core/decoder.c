@@ -1,6 +1,7 @@
 /* Decoder contexts: option checking, backend selection (AUTO falls back to the CPU) and the
  * batch decode entry point shared by all backends. */
 #include "decoder_internal.h"
+#include "soft_input.h"
 #include "text_reader.h"
 
 #include <stdarg.h>
@@ -30,6 +31,8 @@ gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* o)
     o->syndrome_interval = 1;
     o->precision = GPUFEC_PRECISION_FLOAT32;
     o->quant_step = 0.25f;
+    o->input_type = GPUFEC_INPUT_FLOAT32;
+    o->input_scale = 0.25f;
     return GPUFEC_OK;
 }
 
@@ -78,6 +81,11 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o, const gpufec_code*
         return OPT_FAIL(bad, "precision=%d: not float32, float16 or int8", (int)o->precision);
     if (!(o->quant_step >= 1.0e-3f && o->quant_step <= 1.0e3f))
         return OPT_FAIL(bad, "quant_step=%g: must be in [0.001, 1000]", (double)o->quant_step);
+    if (o->input_type < GPUFEC_INPUT_FLOAT32 || o->input_type > GPUFEC_INPUT_INT8)
+        return OPT_FAIL(bad, "input_type=%d: not float32, float16 or int8", (int)o->input_type);
+    if (!(o->input_scale > 0.0f && o->input_scale <= 1.0e3f))
+        return OPT_FAIL(bad, "input_scale=%g: the LLR of one int8 unit, must be in (0, 1000]",
+                        (double)o->input_scale);
     const uint32_t known = GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_QC_STATE_SHARED |
                            GPUFEC_CUDA_NO_COMPRESSED_MESSAGES;
     if ((o->cuda_tuning & ~known) ||
@@ -304,6 +312,17 @@ gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_ite
 gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_t n_frames,
                                     uint8_t* bits, int32_t* iterations, uint8_t* converged)
 {
+    if (dec && dec->opts.input_type != GPUFEC_INPUT_FLOAT32) {
+        decoder_log(dec, GPUFEC_LOG_ERROR, "input_type=%s: use gpufec_decoder_decode_soft",
+                    gpufec_input_type_name(dec->opts.input_type));
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    }
+    return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
+}
+
+gpufec_status gpufec_decoder_decode_soft(gpufec_decoder* dec, const void* llr, size_t n_frames,
+                                         uint8_t* bits, int32_t* iterations, uint8_t* converged)
+{
     if (!dec || (n_frames && (!llr || !bits)))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (n_frames == 0)
@@ -322,7 +341,8 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
     }
     for (size_t f = 0; f < n_frames; f += chunk) {
         size_t nf = n_frames - f < chunk ? n_frames - f : chunk;
-        gpufec_status st = dec->ops->decode(dec, llr + f * c->n_tx, nf, dec->hard,
+        const char* in = (const char*)llr + f * c->n_tx * soft_input_bytes(dec->opts.input_type);
+        gpufec_status st = dec->ops->decode(dec, in, nf, dec->hard,
                                             iterations ? iterations + f : NULL,
                                             converged ? converged + f : NULL);
         if (st)
@@ -338,12 +358,24 @@ gpufec_status gpufec_decoder_decode_async(gpufec_decoder* dec, const float* llr,
                                           uint8_t* bits, int32_t* iterations, uint8_t* converged,
                                           void* cuda_stream)
 {
+    if (dec && dec->opts.input_type != GPUFEC_INPUT_FLOAT32) {
+        decoder_log(dec, GPUFEC_LOG_ERROR, "input_type=%s: use gpufec_decoder_decode_soft_async",
+                    gpufec_input_type_name(dec->opts.input_type));
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    }
+    return gpufec_decoder_decode_soft_async(dec, llr, n_frames, bits, iterations, converged, cuda_stream);
+}
+
+gpufec_status gpufec_decoder_decode_soft_async(gpufec_decoder* dec, const void* llr, size_t n_frames,
+                                               uint8_t* bits, int32_t* iterations, uint8_t* converged,
+                                               void* cuda_stream)
+{
     if (!dec || (n_frames && (!llr || !bits)))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (n_frames == 0)
         return GPUFEC_OK;
     if (!dec->ops->decode_async)
-        return gpufec_decoder_decode(dec, llr, n_frames, bits, iterations, converged);
+        return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
     return dec->ops->decode_async(dec, llr, n_frames, bits, iterations, converged, cuda_stream);
 }
 
@@ -358,6 +390,7 @@ static const char* const alg_names[] = {"spa", "ms", "nms", "oms", "gallager-a",
 static const char* const schedule_names[] = {"auto", "flooding", "layered"};
 static const char* const backend_names[] = {"auto", "cpu", "cuda"};
 static const char* const precision_names[] = {"float32", "float16", "int8"};
+static const char* const input_type_names[] = {"float32", "float16", "int8"};
 
 #define COUNT(table) ((int)(sizeof table / sizeof *table))
 
@@ -389,6 +422,7 @@ NAMED_ENUM(gpufec_algorithm, gpufec_algorithm_name, gpufec_algorithm_from_name, 
 NAMED_ENUM(gpufec_schedule, gpufec_schedule_name, gpufec_schedule_from_name, schedule_names)
 NAMED_ENUM(gpufec_backend, gpufec_backend_name, gpufec_backend_from_name, backend_names)
 NAMED_ENUM(gpufec_precision, gpufec_precision_name, gpufec_precision_from_name, precision_names)
+NAMED_ENUM(gpufec_input_type, gpufec_input_type_name, gpufec_input_type_from_name, input_type_names)
 
 gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* s)
 {

@@ -10,12 +10,13 @@ typedef struct backend_ops {
     const char* name;
     gpufec_status (*create)(gpufec_decoder* dec);
     void (*destroy)(gpufec_decoder* dec);
-    /* llr: n_frames * n_tx transmitted values; hard: n_frames * n full codeword bits, or, when
-     * the backend sets backend_writes_output, n_frames * out_len bits gathered through out_pos. */
-    gpufec_status (*decode)(gpufec_decoder* dec, const float* llr, size_t n_frames, uint8_t* hard,
+    /* soft: n_frames * n_tx transmitted values of type opts.input_type (soft_input.h); hard:
+     * n_frames * n full codeword bits, or, when the backend sets backend_writes_output,
+     * n_frames * out_len bits gathered through out_pos. */
+    gpufec_status (*decode)(gpufec_decoder* dec, const void* soft, size_t n_frames, uint8_t* hard,
                             int32_t* iterations, uint8_t* converged);
     /* Optional: enqueue on a caller's stream without waiting, and wait later. */
-    gpufec_status (*decode_async)(gpufec_decoder* dec, const float* llr, size_t n_frames,
+    gpufec_status (*decode_async)(gpufec_decoder* dec, const void* soft, size_t n_frames,
                                   uint8_t* out, int32_t* iterations, uint8_t* converged, void* stream);
     gpufec_status (*synchronize)(gpufec_decoder* dec);
     /* Optional: seconds the device kernels of the last decode call ran; reads only its own

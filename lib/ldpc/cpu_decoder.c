@@ -8,6 +8,7 @@
 #include "cpu_simd.h"
 #include "decoder_internal.h"
 #include "ldpc_rules.h"
+#include "soft_input.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,11 @@ typedef struct {
     uint8_t* hc2v;  /* hard decoders: check-to-variable bits, per edge */
     uint64_t frames_done; /* numbers the frames for the PGaB random source */
     cpu_simd_state* simd; /* vector path, when it applies */
+    float* in_f;    /* narrow input types: CPU_CONVERT_FRAMES frames widened to float */
 } cpu_state;
+
+/* Frames widened at a time for float16/int8 input (a multiple of the SIMD group of 8). */
+#define CPU_CONVERT_FRAMES 64
 
 static void cpu_free(cpu_state* s)
 {
@@ -38,6 +43,7 @@ static void cpu_free(cpu_state* s)
     free(s->hv2c);
     free(s->hc2v);
     cpu_simd_destroy(s->simd);
+    free(s->in_f);
     free(s);
 }
 
@@ -56,7 +62,10 @@ static gpufec_status cpu_create(gpufec_decoder* dec)
     s->w = malloc(n);
     s->hv2c = malloc(e);
     s->hc2v = malloc(e);
-    if (!s->llr || !s->app || !s->c2v || !s->v2c || !s->term || !s->w || !s->hv2c || !s->hc2v) {
+    if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
+        s->in_f = malloc((size_t)CPU_CONVERT_FRAMES * c->n_tx * sizeof *s->in_f);
+    if (!s->llr || !s->app || !s->c2v || !s->v2c || !s->term || !s->w || !s->hv2c || !s->hc2v ||
+        (dec->opts.input_type != GPUFEC_INPUT_FLOAT32 && !s->in_f)) {
         cpu_free(s);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
@@ -226,8 +235,8 @@ static int decode_hard(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_s
     return it;
 }
 
-static gpufec_status cpu_decode(gpufec_decoder* dec, const float* llr, size_t n_frames,
-                                uint8_t* hard, int32_t* iterations, uint8_t* converged)
+static gpufec_status cpu_decode_float(gpufec_decoder* dec, const float* llr, size_t n_frames,
+                                      uint8_t* hard, int32_t* iterations, uint8_t* converged)
 {
     const gpufec_code* c = dec->code;
     const gpufec_decoder_opts* o = &dec->opts;
@@ -256,6 +265,30 @@ static gpufec_status cpu_decode(gpufec_decoder* dec, const float* llr, size_t n_
             j++;
         if (j == n_tx)
             converged[f] = 0;
+    }
+    return GPUFEC_OK;
+}
+
+/* Narrow input types are widened on the host, a group of frames at a time, by the rule the
+ * device conversion uses too (soft_input.h). */
+static gpufec_status cpu_decode(gpufec_decoder* dec, const void* soft, size_t n_frames, uint8_t* hard,
+                                int32_t* iterations, uint8_t* converged)
+{
+    const gpufec_input_type t = dec->opts.input_type;
+    if (t == GPUFEC_INPUT_FLOAT32)
+        return cpu_decode_float(dec, soft, n_frames, hard, iterations, converged);
+    cpu_state* s = dec->impl;
+    const gpufec_code* c = dec->code;
+    const size_t n_tx = c->n_tx, width = soft_input_bytes(t);
+    for (size_t f = 0; f < n_frames; f += CPU_CONVERT_FRAMES) {
+        const size_t nf = n_frames - f < CPU_CONVERT_FRAMES ? n_frames - f : CPU_CONVERT_FRAMES;
+        const char* in = (const char*)soft + f * n_tx * width;
+        for (size_t i = 0; i < nf * n_tx; i++)
+            s->in_f[i] = soft_input_value(in, i, t, dec->opts.input_scale);
+        gpufec_status st = cpu_decode_float(dec, s->in_f, nf, hard + f * c->n, iterations ? iterations + f : NULL,
+                                            converged ? converged + f : NULL);
+        if (st)
+            return st;
     }
     return GPUFEC_OK;
 }

@@ -178,6 +178,83 @@ static void kernel_seconds_per_backend(void)
     gpufec_code_destroy(c);
 }
 
+/* Typed soft-bit input (issue 9): int8 and float16 buffers are copied narrow and widened on the
+ * device; the GPU's decisions, iterations and flags equal the CPU's on the same buffer, for the
+ * QC, generic layered, flooding and hard-decision kernels, and the asynchronous form agrees. */
+static void typed_input_gpu(void)
+{
+    struct {
+        const char* code;
+        gpufec_algorithm alg;
+        gpufec_schedule sched;
+    } cases[] = {{"5gnr-bg1-z96:k=2000", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED},
+                 {"mackay-1008-504", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED},
+                 {"mackay-1008-504", GPUFEC_ALG_MS, GPUFEC_SCHEDULE_FLOODING},
+                 {"mackay-1008-504", GPUFEC_ALG_GALLAGER_B, GPUFEC_SCHEDULE_AUTO}};
+    const size_t F = 300;
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        gpufec_code* c = open_test_code(cases[ci].code);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        uint8_t* u = malloc(F * info.k);
+        uint8_t* x = malloc(F * info.n);
+        int8_t* i8 = malloc(F * info.n);
+        uint16_t* f16 = malloc(F * info.n * 2);
+        for (size_t i = 0; i < F * info.k; i++)
+            u[i] = (uint8_t)(test_rand() & 1);
+        gpufec_code_encode(c, u, F, x);
+        const double sigma = 0.8;
+        for (size_t i = 0; i < F * info.n; i++) {
+            const double y = (x[i] ? -1.0 : 1.0) + sigma * test_gauss(), l = 2.0 * y / (sigma * sigma);
+            i8[i] = (int8_t)fmax(-127.0, fmin(127.0, rint(l * 4.0)));
+            /* binary16 of l for |l| in the normal range, built from its exponent and mantissa */
+            int e;
+            const double fr = frexp(fabs(l) + 1e-3, &e); /* |l| = fr * 2^e, fr in [0.5, 1) */
+            const uint16_t he = (uint16_t)(e - 1 + 15 < 1 ? 1 : e - 1 + 15 > 30 ? 30 : e - 1 + 15);
+            f16[i] = (uint16_t)((l < 0 ? 0x8000u : 0u) | (he << 10) | ((uint16_t)((fr * 2.0 - 1.0) * 1024.0) & 1023u));
+        }
+        for (int type = 0; type < 2; type++) {
+            gpufec_decoder_opts o;
+            gpufec_decoder_opts_default(&o);
+            o.algorithm = cases[ci].alg;
+            o.schedule = cases[ci].sched;
+            o.input_type = type == 0 ? GPUFEC_INPUT_INT8 : GPUFEC_INPUT_FLOAT16;
+            o.max_batch = 96;
+            const void* soft = type == 0 ? (const void*)i8 : (const void*)f16;
+            gpufec_decoder *cpu = NULL, *gpu = NULL, *ga = NULL;
+            o.backend = GPUFEC_BACKEND_CPU;
+            CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
+            o.backend = GPUFEC_BACKEND_CUDA;
+            CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK && gpufec_decoder_create(&ga, c, &o) == GPUFEC_OK,
+                  "cuda create");
+            uint8_t *bc = malloc(F * info.k), *bg = malloc(F * info.k), *oc = malloc(F), *og = malloc(F);
+            int32_t *ic = malloc(F * 4), *ig = malloc(F * 4);
+            uint8_t* ba = NULL;
+            gpufec_host_alloc((void**)&ba, F * info.k);
+            CHECK(gpufec_decoder_decode_soft(cpu, soft, F, bc, ic, oc) == GPUFEC_OK, "cpu decode");
+            CHECK(gpufec_decoder_decode_soft(gpu, soft, F, bg, ig, og) == GPUFEC_OK, "cuda decode");
+            CHECK(gpufec_decoder_decode_soft_async(ga, soft, F, ba, NULL, NULL, NULL) == GPUFEC_OK &&
+                      gpufec_decoder_synchronize(ga) == GPUFEC_OK, "cuda async decode");
+            size_t frames_ok = 0;
+            for (size_t f = 0; f < F; f++)
+                frames_ok += oc[f];
+            CHECK(memcmp(bc, bg, F * info.k) == 0 && memcmp(ic, ig, F * 4) == 0 && memcmp(oc, og, F) == 0,
+                  "%s %s %s input: GPU differs from CPU", cases[ci].code, gpufec_algorithm_name(cases[ci].alg),
+                  type == 0 ? "int8" : "float16");
+            CHECK(memcmp(ba, bg, F * info.k) == 0, "%s: asynchronous typed decode differs", cases[ci].code);
+            printf("%s %s %s input: %zu of %zu frames decoded, GPU = CPU\n", cases[ci].code,
+                   gpufec_algorithm_name(cases[ci].alg), type == 0 ? "int8" : "float16", frames_ok, F);
+            free(bc); free(bg); free(oc); free(og); free(ic); free(ig);
+            gpufec_host_free(ba);
+            gpufec_decoder_destroy(cpu);
+            gpufec_decoder_destroy(gpu);
+            gpufec_decoder_destroy(ga);
+        }
+        free(u); free(x); free(i8); free(f16);
+        gpufec_code_destroy(c);
+    }
+}
+
 int main(void)
 {
     if (!gpufec_cuda_available()) {
@@ -186,6 +263,7 @@ int main(void)
     }
     test_rng_init();
     kernel_seconds_per_backend();
+    typed_input_gpu();
     const gpufec_algorithm algs[] = {GPUFEC_ALG_SPA, GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS};
     /* GPUFEC_QUICK: a short run of every kernel, for compute-sanitizer. */
     const int quick = getenv("GPUFEC_QUICK") != NULL;

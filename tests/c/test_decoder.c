@@ -2,6 +2,7 @@
  * SNR decode; success flags agree with the syndrome; NaN/Inf inputs and bad options are handled;
  * batching does not change results. */
 #include "test_util.h"
+#include "soft_input.h"
 
 #include "ldpc_rules.h" /* the storage-precision rounding rules, tested directly */
 
@@ -685,6 +686,83 @@ static void test_option_messages(void)
     gpufec_code_destroy(sc);
 }
 
+/* Typed soft-bit input (issue 9): float16 and int8 buffers decode exactly like the float buffer
+ * of their widened values, on every algorithm; the widening rule is checked on all 65536 binary16
+ * patterns against an independent formula; the float entry point refuses a narrow decoder. */
+static void test_typed_input(void)
+{
+    int bad = 0;
+    for (uint32_t h = 0; h < 0x10000u; h++) {
+        const float want = half_bits_to_float((uint16_t)h), got = soft_half_to_float((uint16_t)h);
+        const int e = (h >> 10) & 31;
+        if (e == 31)
+            bad += (h & 1023) ? got == got : !(isinf(got) && (got < 0) == ((h & 0x8000) != 0));
+        else
+            bad += memcmp(&want, &got, sizeof got) != 0 && !(want == 0.0f && got == 0.0f &&
+                                                            signbit(got) == ((h & 0x8000) != 0));
+    }
+    CHECK(bad == 0, "%d binary16 patterns widened wrongly", bad);
+    const char* codes[] = {"wifi-648-1_2", "5gnr-bg2-z24:k=200", "mackay-1008-504"};
+    const variant algs[] = {{GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED}, {GPUFEC_ALG_SPA, GPUFEC_SCHEDULE_FLOODING},
+                            {GPUFEC_ALG_OMS, GPUFEC_SCHEDULE_LAYERED}, {GPUFEC_ALG_GALLAGER_B, GPUFEC_SCHEDULE_AUTO}};
+    const size_t F = 70; /* more than one conversion group of 64 */
+    for (size_t ci = 0; ci < sizeof codes / sizeof *codes; ci++) {
+        gpufec_code* c = open_test_code(codes[ci]);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        uint8_t* u = malloc(F * info.k);
+        uint8_t* x = malloc(F * info.n);
+        float* llr = malloc(F * info.n * sizeof *llr);
+        float* wide = malloc(F * info.n * sizeof *wide);
+        int8_t* i8 = malloc(F * info.n);
+        uint16_t* f16 = malloc(F * info.n * sizeof *f16);
+        make_frames(c, F, 1.5, u, x, llr);
+        for (size_t i = 0; i < F * info.n; i++) {
+            llr[i] = llr[i] * 0.5f; /* some magnitudes round to int8 zero */
+            i8[i] = (int8_t)fmaxf(-127.0f, fminf(127.0f, rintf(llr[i] * 4.0f)));
+            /* a binary16 pattern of magnitude and sign drawn independently of llr */
+            f16[i] = (uint16_t)((test_rand() & 0x8000u) | (0x3000u + test_rand() % 0x1800u));
+        }
+        memset(f16, 0, info.n * sizeof *f16); /* frame 0: an erased frame, in binary16 */
+        for (int type = 0; type < 2; type++) {
+            for (size_t i = 0; i < F * info.n; i++)
+                wide[i] = type == 0 ? (float)i8[i] * 0.25f : half_bits_to_float(f16[i]);
+            const void* narrow = type == 0 ? (const void*)i8 : (const void*)f16;
+            for (size_t a = 0; a < sizeof algs / sizeof *algs; a++) {
+                gpufec_decoder_opts o = cpu_opts(algs[a], 1);
+                gpufec_decoder *df = NULL, *dn = NULL;
+                if (gpufec_decoder_create(&df, c, &o) != GPUFEC_OK)
+                    continue; /* hard decoders refuse punctured codes (tested elsewhere) */
+                o.input_type = type == 0 ? GPUFEC_INPUT_INT8 : GPUFEC_INPUT_FLOAT16;
+                CHECK(gpufec_decoder_create(&dn, c, &o) == GPUFEC_OK, "create narrow");
+                uint8_t *bf = malloc(F * info.k), *bn = malloc(F * info.k), of[70], on[70];
+                int32_t itf[70], itn[70];
+                CHECK(gpufec_decoder_decode(df, wide, F, bf, itf, of) == GPUFEC_OK, "decode float");
+                CHECK(gpufec_decoder_decode_soft(dn, narrow, F, bn, itn, on) == GPUFEC_OK, "decode narrow");
+                CHECK(memcmp(bf, bn, F * info.k) == 0 && memcmp(itf, itn, sizeof itf) == 0 &&
+                          memcmp(of, on, sizeof of) == 0,
+                      "%s %s %s input: differs from the float input of its values", codes[ci],
+                      gpufec_algorithm_name(algs[a].alg), type == 0 ? "int8" : "float16");
+                if (type == 1)
+                    CHECK(on[0] == 0, "%s: erased binary16 frame reported decoded", codes[ci]);
+                CHECK(gpufec_decoder_decode(dn, wide, 1, bn, NULL, NULL) == GPUFEC_ERR_INVALID_ARGUMENT,
+                      "float entry point accepted a narrow decoder");
+                free(bf);
+                free(bn);
+                gpufec_decoder_destroy(df);
+                gpufec_decoder_destroy(dn);
+            }
+        }
+        free(u);
+        free(x);
+        free(llr);
+        free(wide);
+        free(i8);
+        free(f16);
+        gpufec_code_destroy(c);
+    }
+}
+
 int main(void)
 {
     test_rng_init();
@@ -701,5 +779,6 @@ int main(void)
     test_output_sizes();
     test_erased_frames();
     test_option_messages();
+    test_typed_input();
     TEST_DONE();
 }
