@@ -53,6 +53,9 @@ grep -h "ceilings" "$out"/dvbs2_nms10.txt
 if [ -x "${GR_BUILD:-}/benchmarks/gr_flowgraph_bench" ]; then
   for spec in "5gnr-bg1-z384 8000" "dvbs2-normal-1_2 3000" "wifi-1944-1_2 100000"; do
     set -- $spec
-    "$GR_BUILD/benchmarks/gr_flowgraph_bench" "$1" "$2" cuda nms 10 2>&1 | grep -v ":info:" | tee -a "$out/gr_flowgraph.txt"
+    for input in float int8; do
+      "$GR_BUILD/benchmarks/gr_flowgraph_bench" "$1" "$2" cuda nms 10 "$input" 2>&1 | grep -v ":info:" |
+        tee -a "$out/gr_flowgraph.txt"
+    done
   done
 fi

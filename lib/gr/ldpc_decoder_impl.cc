@@ -25,7 +25,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                       int device,
                                       int stats_interval,
                                       const std::string& schedule,
-                                      const std::string& precision)
+                                      const std::string& precision,
+                                      const std::string& input_type)
 {
     return gnuradio::make_block_sptr<ldpc_decoder_impl>(code,
                                                         algorithm,
@@ -40,7 +41,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                                         device,
                                                         stats_interval,
                                                         schedule,
-                                                        precision);
+                                                        precision,
+                                                        input_type);
 }
 
 ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
@@ -56,9 +58,10 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
                                      int device,
                                      int stats_interval,
                                      const std::string& schedule,
-                                     const std::string& precision)
+                                     const std::string& precision,
+                                     const std::string& input_type)
     : gr::block("ldpc_decoder",
-                gr::io_signature::make(1, 1, sizeof(float)),
+                gr::io_signature::make(1, 1, input_type == "int8" ? sizeof(int8_t) : sizeof(float)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
       d_code(open_code(code)),
       d_max_batch(max_batch),
@@ -85,6 +88,15 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
                                     "' (positive_one, positive_zero)");
     if (!(llr_scale > 0.0f) || !std::isfinite(llr_scale))
         throw std::invalid_argument("gpufec: llr_scale must be a positive number");
+    if (input_type == "int8") {
+        // Narrow soft bits go to the library as they are (4x fewer bytes to the GPU); the
+        // library scales them, the block only flips the sign for the positive_one convention.
+        d_int8 = true;
+        d_opts.input_type = GPUFEC_INPUT_INT8;
+        d_opts.input_scale = llr_scale;
+    } else if (input_type != "float") {
+        throw std::invalid_argument("gpufec: input_type '" + input_type + "' (float, int8)");
+    }
     if (max_batch < 0)
         throw std::invalid_argument("gpufec: max_batch must be >= 0 (0: backend's choice)");
     if (stats_interval < 0)
@@ -198,24 +210,38 @@ void ldpc_decoder_impl::forecast(int noutput_items, gr_vector_int& ninput_items_
     ninput_items_required[0] = (noutput_items / (int)d_out_len) * (int)d_llr_len;
 }
 
-void ldpc_decoder_impl::decode_chunk(const float* in, int frames, uint8_t* out)
+void ldpc_decoder_impl::decode_chunk(const void* in, int frames, uint8_t* out)
 {
     const size_t count = (size_t)frames * d_llr_len;
-    if (d_llr.size() < count)
-        d_llr.resize(count);
-    volk_32f_s32f_multiply_32f(d_llr.data(), in, d_gain, (unsigned int)count);
+    const void* soft = nullptr;
+    if (d_int8) {
+        if (d_i8.size() < count)
+            d_i8.resize(count);
+        const int8_t* x = reinterpret_cast<const int8_t*>(in);
+        if (d_gain < 0.0f) // positive_one: negate, saturating (-128 has no positive twin)
+            for (size_t i = 0; i < count; i++)
+                d_i8[i] = x[i] == -128 ? (int8_t)127 : (int8_t)-x[i];
+        else
+            std::copy(x, x + count, d_i8.begin());
+        soft = d_i8.data();
+    } else {
+        if (d_llr.size() < count)
+            d_llr.resize(count);
+        volk_32f_s32f_multiply_32f(d_llr.data(), static_cast<const float*>(in), d_gain, (unsigned int)count);
+        soft = d_llr.data();
+    }
     d_iters.resize((size_t)frames);
     d_converged.resize((size_t)frames);
     gpufec_decoder_set_max_iterations(d_dec.get(), d_max_iterations.load());
     const auto t0 = std::chrono::steady_clock::now();
-    gpufec_status st = gpufec_decoder_decode(
-        d_dec.get(), d_llr.data(), (size_t)frames, out, d_iters.data(), d_converged.data());
+    gpufec_status st = gpufec_decoder_decode_soft(
+        d_dec.get(), soft, (size_t)frames, out, d_iters.data(), d_converged.data());
     if (st != GPUFEC_OK && backend() == "cuda") {
         // Keep the stream alive: a GPU fault must not lose the data, the CPU decodes the same.
         d_logger->error("CUDA decoding failed ({}); continuing on the CPU", gpufec_status_str(st));
         create_decoder(GPUFEC_BACKEND_CPU);
-        st = gpufec_decoder_decode(d_dec.get(),
-                                   d_llr.data(),
+        st = gpufec_decoder_decode_soft(d_dec.get(),
+                                   soft,
                                    (size_t)frames,
                                    out,
                                    d_iters.data(),
@@ -276,12 +302,13 @@ int ldpc_decoder_impl::general_work(int noutput_items,
         std::min(ninput_items[0] / (int)d_llr_len, noutput_items / (int)d_out_len);
     if (frames <= 0)
         return 0;
-    const float* in = static_cast<const float*>(input_items[0]);
+    const char* in = static_cast<const char*>(input_items[0]);
+    const size_t item = d_int8 ? sizeof(int8_t) : sizeof(float);
     uint8_t* out = static_cast<uint8_t*>(output_items[0]);
     const int chunk = d_max_batch > 0 ? d_max_batch : frames;
     for (int f = 0; f < frames; f += chunk) {
         const int nf = std::min(chunk, frames - f);
-        decode_chunk(in + (size_t)f * d_llr_len, nf, out + (size_t)f * d_out_len);
+        decode_chunk(in + (size_t)f * d_llr_len * item, nf, out + (size_t)f * d_out_len);
     }
     move_tags((uint64_t)frames * d_llr_len);
     consume_each(frames * (int)d_llr_len);

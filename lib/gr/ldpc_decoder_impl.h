@@ -27,14 +27,16 @@ class ldpc_decoder_impl : public ldpc_decoder
     std::atomic<uint64_t> d_frames{ 0 }, d_failed{ 0 }, d_iterations{ 0 };
     std::atomic<double> d_decode_seconds{ 0.0 };
 
+    bool d_int8 = false;    // input_type "int8": byte soft bits, scaled by the library
     volk::vector<float> d_llr;
+    std::vector<int8_t> d_i8;
     std::vector<int32_t> d_iters;
     std::vector<uint8_t> d_converged;
 
     static constexpr int gpu_batch_hint = 256; // frames per call worth batching on the GPU
     static void log_callback(void* user, gpufec_log_level level, const char* message);
     void create_decoder(gpufec_backend backend);
-    void decode_chunk(const float* in, int frames, uint8_t* out);
+    void decode_chunk(const void* in, int frames, uint8_t* out);
     void post_stats();
     void move_tags(uint64_t consumed);
 
@@ -52,7 +54,8 @@ public:
                       int device,
                       int stats_interval,
                       const std::string& schedule,
-                      const std::string& precision);
+                      const std::string& precision,
+                      const std::string& input_type);
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     bool start() override;

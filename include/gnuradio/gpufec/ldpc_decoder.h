@@ -33,6 +33,11 @@ namespace gpufec {
  * after llr_scale, so scale soft bits to LLRs first). When
  * stats_interval > 0, a dictionary {frames, failed_frames, mean_iterations, backend} is posted
  * on the "stats" message port each time stats_interval more frames have been decoded.
+ *
+ * input_type "float" (default) takes float soft bits; "int8" takes bytes (signed char, e.g. from
+ * blocks.float_to_char), which cross to the GPU 4x narrower: the LLR is value * llr_scale (after
+ * float_to_char with scale s, use llr_scale = (LLR scale of the float stream) / s). The sign
+ * convention applies to both.
  */
 class GPUFEC_GR_API ldpc_decoder : virtual public gr::block
 {
@@ -52,7 +57,8 @@ public:
                      int device = 0,
                      int stats_interval = 0,
                      const std::string& schedule = "auto",
-                     const std::string& precision = "float32");
+                     const std::string& precision = "float32",
+                     const std::string& input_type = "float");
 
     virtual void set_max_iterations(int max_iterations) = 0;
     virtual int max_iterations() const = 0;

@@ -100,6 +100,31 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
                 self.assertEqual(dec.frames(), 3)
                 self.assertEqual(dec.failed_frames(), 3, (soft_value, alg))
 
+    def test_byte_soft_bits_decode(self):
+        """input_type="int8": signed bytes from float_to_char decode like the float stream, with
+        the LLR scale divided by float_to_char's scale (issue 9)."""
+        for code in (CODE, "5gnr-bg2-z24:k=200"):
+            info = gpufec.code_info(code)
+            frames = 12
+            bits = random_bits(frames * info["k"])
+            cw, _ = encode(code, bits)
+            sigma = 0.6
+            y = np.where(cw == 1, 1.0, -1.0) + sigma * np.random.default_rng().standard_normal(len(cw))
+            scale = 16.0
+            for alg in ("nms", "spa"):
+                tb = gr.top_block()
+                src = blocks.vector_source_f(y.astype(np.float32).tolist())
+                to_char = blocks.float_to_char(1, scale)
+                dec = gpufec.ldpc_decoder(code, alg, 30, llr_scale=2.0 / sigma**2 / scale, input_type="int8")
+                snk = blocks.vector_sink_b()
+                tb.connect(src, to_char, dec, snk)
+                tb.run()
+                out = np.array(snk.data(), dtype=np.uint8)
+                np.testing.assert_array_equal(out, bits, err_msg=f"{code} {alg}")
+                self.assertEqual(dec.failed_frames(), 0)
+        with self.assertRaises(ValueError):
+            gpufec.ldpc_decoder(CODE, input_type="int16")
+
     def test_stats_port_posts_once_per_interval(self):
         """stats_interval=N posts one message each time N more frames are decoded, with the
         counts up to that frame, however the scheduler batches the frames (issue 8)."""
