@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 const char* cli_program = "gpufec";
@@ -58,4 +59,36 @@ long parse_long(const char* s, const char* what, long lo, long hi)
     if (errno || end == s || *end || v < lo || v > hi)
         die("%s: '%s' is not an integer in %ld..%ld", what, s, lo, hi);
     return v;
+}
+
+void apply_param(void* opts, const char* assignment)
+{
+    char name[64];
+    const char* eq = strchr(assignment, '=');
+    if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name)
+        die("--param: expected NAME=VALUE, got '%s' (gpufec-info --params lists the names)", assignment);
+    memcpy(name, assignment, (size_t)(eq - assignment));
+    name[eq - assignment] = '\0';
+    gpufec_diag d;
+    if (gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, name, eq + 1, &d) != GPUFEC_OK)
+        die("--param: %s", d.message);
+}
+
+void set_named_param(void* opts, const char* name, const char* value, const char* flag)
+{
+    gpufec_diag d;
+    if (gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, name, value, &d) != GPUFEC_OK)
+        die("%s: %s", flag, d.message);
+}
+
+void print_choices(FILE* f, const char* name)
+{
+    for (size_t i = 0; i < gpufec_decoder_param_count(); i++) {
+        gpufec_param_info p;
+        gpufec_decoder_param_info(i, &p);
+        if (strcmp(p.name, name) != 0)
+            continue;
+        for (size_t c = 0; c < p.n_choices; c++)
+            fprintf(f, "%s%s", c ? "|" : "", p.choices[c]);
+    }
 }

@@ -3,6 +3,8 @@
 #ifndef GPUFEC_CLI_UTIL_H
 #define GPUFEC_CLI_UTIL_H
 
+#include <stdio.h>
+
 /* Set once by main(): the prefix of every error line ("gpufec-sim", ...). */
 extern const char* cli_program;
 
@@ -18,5 +20,13 @@ struct gpufec_code* open_code_or_die(const char* name);
 /* The whole string must be a finite number / an integer in [lo, hi]; else die() naming `what`. */
 double parse_double(const char* s, const char* what);
 long parse_long(const char* s, const char* what, long lo, long hi);
+/* --param NAME=VALUE: sets a decoder option through the library's option table, or die()s with
+ * its message. */
+void apply_param(void* opts, const char* assignment);
+/* Sets option `name` to `value` for the command-line flag `flag`, or die()s with the library's
+ * message (which lists the accepted names of an enum option). */
+void set_named_param(void* opts, const char* name, const char* value, const char* flag);
+/* Prints the accepted names of enum option `name` as a|b|c. */
+void print_choices(FILE* f, const char* name);
 
 #endif

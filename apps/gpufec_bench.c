@@ -94,7 +94,7 @@ int main(int argc, char** argv)
         {"precision", 1, 0, 'p'}, {"json", 1, 0, 'j'}, {"repeat", 1, 0, 'r'},
         {"threads", 1, 0, 't'}, {"ebn0", 1, 0, 'e'}, {"early-stop", 0, 0, 'E'},
         {"no-simd", 0, 0, 'S'}, {"syndrome-interval", 1, 0, 'I'}, {"norm", 1, 0, 'n'}, {"device", 1, 0, 'D'}, {"help", 0, 0, 'h'},
-        {"quant-step", 1, 0, 'q'}, {"cuda-tuning", 1, 0, 'T'}, {"input", 1, 0, 'N'},
+        {"quant-step", 1, 0, 'q'}, {"cuda-tuning", 1, 0, 'T'}, {"input", 1, 0, 'N'}, {"param", 1, 0, 'Z'},
         {0, 0, 0, 0}};
     int ch;
     opterr = 0;
@@ -124,6 +124,7 @@ int main(int argc, char** argv)
             if (gpufec_input_type_from_name(optarg, &a.o.input_type))
                 die("--input: unknown soft-bit type '%s' (float32, float16, int8)", optarg);
             break;
+        case 'Z': apply_param(&a.o, optarg); break;
         case 'T': a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 15); break;
         case 'j': a.json = optarg; break;
         case 'r': a.repeat = (int)parse_long(optarg, "--repeat", 1, 100000); break;
@@ -139,6 +140,7 @@ int main(int argc, char** argv)
                  "       [--backend auto|cpu|cuda] [--frames N] [--precision float32|float16|int8]\n"
                  "       [--quant-step F] [--threads N] [--cuda-tuning FLAGS (decoder.h GPUFEC_CUDA_*)]\n"
                  "       [--input float32|float16|int8 (soft-bit type copied to the decoder)]\n"
+                 "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"
                  "       [--repeat N] [--ebn0 DB] [--early-stop] [--no-simd] [--json FILE]");
             return 0;
         default: die("unknown or incomplete option '%s'", argv[optind - 1]);

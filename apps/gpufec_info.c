@@ -20,7 +20,28 @@ static void describe(const char* name, const gpufec_code_info* i)
 }
 
 static const char* const USAGE =
-    "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --cuda | --help\n";
+    "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --params | --cuda | --help\n";
+
+/* The decoder options, one per line, tab-separated: name, type, default, range or choices
+ * (a|b|c), choice labels (a;b;c), help. Read by people and by the GRC generator. */
+static void list_params(void)
+{
+    for (size_t i = 0; i < gpufec_decoder_param_count(); i++) {
+        gpufec_param_info p;
+        gpufec_decoder_param_info(i, &p);
+        printf("%s\t%s\t%s\t", p.name, p.type, p.default_value);
+        if (p.n_choices) {
+            for (size_t c = 0; c < p.n_choices; c++)
+                printf("%s%s", c ? "|" : "", p.choices[c]);
+            printf("\t");
+            for (size_t c = 0; c < p.n_choices; c++)
+                printf("%s%s", c ? ";" : "", p.choice_labels[c]);
+        } else {
+            printf("%g..%g\t", p.min, p.max);
+        }
+        printf("\t%s\n", p.help);
+    }
+}
 
 static void header(void)
 {
@@ -42,6 +63,9 @@ int main(int argc, char** argv)
             export_path = argv[++a];
         else if (strcmp(argv[a], "--cuda") == 0) {
             printf("CUDA backend usable: %s\n", gpufec_cuda_available() ? "yes" : "no");
+            return 0;
+        } else if (strcmp(argv[a], "--params") == 0) {
+            list_params();
             return 0;
         } else if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
             fputs(USAGE, stdout);

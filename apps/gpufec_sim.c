@@ -80,13 +80,16 @@ static void parse_range(const char* s, sim_params* p, const char* what)
 
 static void usage(FILE* f)
 {
-    fputs("usage: gpufec-sim --code NAME|FILE --decoder spa|ms|nms|oms|gallager-a|gallager-b|pgab\n"
+    fputs("usage: gpufec-sim --code NAME|FILE --decoder ", f);
+    print_choices(f, "algorithm"); /* the names come from the library's option table */
+    fputs("\n"
           "       --iterations N [--schedule auto|flooding|layered] [--norm F] [--offset F]\n"
           "       [--pgab-p F] [--channel awgn|bsc]\n"
           "       (--ebn0 START:STOP:STEP | --p START:STOP:STEP)\n"
           "       [--min-frame-errors N] [--max-frames N] [--backend auto|cpu|cuda]\n"
           "       [--seed N] [--threads N] [--batch N] [--no-early-stop] [--syndrome-interval N]\n"
-          "       [--precision float32|float16|int8] [--quant-step F] [--json FILE]\n",
+          "       [--precision float32|float16|int8] [--quant-step F] [--json FILE]\n"
+          "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n",
           f);
 }
 
@@ -105,7 +108,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         {"norm", 1, 0, 'n'}, {"offset", 1, 0, 'o'}, {"channel", 1, 0, 'C'},
         {"ebn0", 1, 0, 'e'}, {"p", 1, 0, 'p'}, {"min-frame-errors", 1, 0, 'E'},
         {"max-frames", 1, 0, 'F'}, {"backend", 1, 0, 'b'}, {"seed", 1, 0, 's'},
-        {"threads", 1, 0, 't'}, {"batch", 1, 0, 'B'}, {"json", 1, 0, 'j'},
+        {"threads", 1, 0, 't'}, {"batch", 1, 0, 'B'}, {"json", 1, 0, 'j'}, {"param", 1, 0, 'Z'},
         {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
         {"syndrome-interval", 1, 0, 'I'}, {"precision", 1, 0, 'R'}, {"quant-step", 1, 0, 'Q'},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
@@ -115,8 +118,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         switch (ch) {
         case 'c': p->code_name = optarg; break;
         case 'd':
-            if (gpufec_algorithm_from_name(optarg, &p->dec.algorithm))
-                die("--decoder: unknown decoder '%s' (spa, ms, nms, oms, gallager-a, gallager-b, pgab)", optarg);
+            set_named_param(&p->dec, "algorithm", optarg, "--decoder");
             have_decoder = 1;
             break;
         case 'i': p->dec.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000); have_iters = 1; break;
@@ -162,6 +164,11 @@ static void parse_args(int argc, char** argv, sim_params* p)
             p->dec.quant_step = (float)parse_double(optarg, "--quant-step");
             if (!(p->dec.quant_step >= 1e-3f && p->dec.quant_step <= 1e3f))
                 die("--quant-step: must be in [0.001, 1000]");
+            break;
+        case 'Z':
+            apply_param(&p->dec, optarg);
+            if (strncmp(optarg, "algorithm=", 10) == 0)
+                have_decoder = 1;
             break;
         case 'h': usage(stdout); exit(0);
         default:

@@ -173,6 +173,30 @@ GPUFEC_API gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, 
 /* The schedule in use (AUTO resolved). */
 GPUFEC_API gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* schedule);
 
+/* Options by name. One table in the library lists every option with its type, range, choices
+ * and default; the tools (--param NAME=VALUE, gpufec-info --params) and the GRC drop-downs are
+ * generated from it. Enum options take their names ("nms", "layered", "int8", ...). */
+typedef struct {
+    const char* name;                 /* e.g. "norm" */
+    const char* type;                 /* "enum", "int", "float", "uint32", "uint64" */
+    double min, max;                  /* numeric range, inclusive (not for enums) */
+    const char* const* choices;       /* enum: the accepted names, index = enum value */
+    const char* const* choice_labels; /* enum: human labels (GRC), same order */
+    size_t n_choices;
+    const char* help;
+    char default_value[32];           /* gpufec_decoder_opts_default's value, as text */
+} gpufec_param_info;
+
+GPUFEC_API size_t gpufec_decoder_param_count(void);
+GPUFEC_API gpufec_status gpufec_decoder_param_info(size_t index, gpufec_param_info* info);
+/* Sets option `name` from text; GPUFEC_ERR_INVALID_ARGUMENT with diag naming the option and the
+ * accepted values for an unknown name or a bad value. opts keeps its other fields. */
+GPUFEC_API gpufec_status gpufec_decoder_opts_set(gpufec_decoder_opts* opts, const char* name, const char* value,
+                                                 gpufec_diag* diag);
+/* The current value of option `name` as text (enum names, numbers). */
+GPUFEC_API gpufec_status gpufec_decoder_opts_get(const gpufec_decoder_opts* opts, const char* name, char* value,
+                                                 size_t length);
+
 /* Names used by the tools and blocks ("spa", "ms", "nms", "oms", "gallager-a", "gallager-b",
  * "pgab"; "auto", "cpu", "cuda"; "auto", "flooding", "layered"; "float32", "float16", "int8").
  * The parsers return GPUFEC_ERR_INVALID_ARGUMENT for unknown names. */

@@ -386,44 +386,6 @@ gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec)
     return dec->ops->synchronize ? dec->ops->synchronize(dec) : GPUFEC_OK;
 }
 
-static const char* const alg_names[] = {"spa", "ms", "nms", "oms", "gallager-a", "gallager-b", "pgab"};
-static const char* const schedule_names[] = {"auto", "flooding", "layered"};
-static const char* const backend_names[] = {"auto", "cpu", "cuda"};
-static const char* const precision_names[] = {"float32", "float16", "int8"};
-static const char* const input_type_names[] = {"float32", "float16", "int8"};
-
-#define COUNT(table) ((int)(sizeof table / sizeof *table))
-
-/* Index of `name` in `table`, or -1. */
-static int name_index(const char* const* table, int count, const char* name)
-{
-    for (int i = 0; name && i < count; i++)
-        if (strcmp(name, table[i]) == 0)
-            return i;
-    return -1;
-}
-
-/* The name of an enum value and its parser, from one table (index = value). */
-#define NAMED_ENUM(type, name_fn, parse_fn, table)                                             \
-    const char* name_fn(type v)                                                                 \
-    {                                                                                           \
-        return (unsigned)v < (unsigned)COUNT(table) ? table[v] : "unknown";                     \
-    }                                                                                           \
-    gpufec_status parse_fn(const char* name, type* out)                                         \
-    {                                                                                           \
-        int i = name_index(table, COUNT(table), name);                                          \
-        if (i < 0 || !out)                                                                      \
-            return GPUFEC_ERR_INVALID_ARGUMENT;                                                 \
-        *out = (type)i;                                                                         \
-        return GPUFEC_OK;                                                                       \
-    }
-
-NAMED_ENUM(gpufec_algorithm, gpufec_algorithm_name, gpufec_algorithm_from_name, alg_names)
-NAMED_ENUM(gpufec_schedule, gpufec_schedule_name, gpufec_schedule_from_name, schedule_names)
-NAMED_ENUM(gpufec_backend, gpufec_backend_name, gpufec_backend_from_name, backend_names)
-NAMED_ENUM(gpufec_precision, gpufec_precision_name, gpufec_precision_from_name, precision_names)
-NAMED_ENUM(gpufec_input_type, gpufec_input_type_name, gpufec_input_type_from_name, input_type_names)
-
 gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* s)
 {
     if (!dec || !s)

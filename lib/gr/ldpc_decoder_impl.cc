@@ -70,15 +70,15 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
       d_max_iterations(max_iterations)
 {
     gpufec_decoder_opts_default(&d_opts);
-    gpufec_backend requested;
-    throw_on_error(gpufec_algorithm_from_name(algorithm.c_str(), &d_opts.algorithm),
-                   "algorithm '" + algorithm + "' (spa, ms, nms, oms, gallager-a, gallager-b, pgab)");
-    throw_on_error(gpufec_schedule_from_name(schedule.c_str(), &d_opts.schedule),
-                   "schedule '" + schedule + "' (auto, flooding, layered)");
-    throw_on_error(gpufec_precision_from_name(precision.c_str(), &d_opts.precision),
-                   "precision '" + precision + "' (float32, float16, int8)");
-    throw_on_error(gpufec_backend_from_name(backend.c_str(), &requested),
-                   "backend '" + backend + "' (auto, cpu, cuda)");
+    // Names are checked by the library's option table, whose message lists the accepted ones.
+    const std::pair<const char*, const std::string*> named[] = {
+        { "algorithm", &algorithm }, { "schedule", &schedule }, { "precision", &precision }, { "backend", &backend }
+    };
+    for (const auto& p : named) {
+        gpufec_diag diag = { 0, "" };
+        throw_on_error(gpufec_decoder_opts_set(&d_opts, p.first, p.second->c_str(), &diag), p.first, &diag);
+    }
+    const gpufec_backend requested = d_opts.backend;
     if (sign_convention == "positive_one")
         d_gain = -llr_scale;
     else if (sign_convention == "positive_zero")
