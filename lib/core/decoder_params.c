@@ -184,6 +184,18 @@ gpufec_status gpufec_decoder_opts_set(gpufec_decoder_opts* opts, const char* nam
         memcpy(field, &i, sizeof i);
         return GPUFEC_OK;
     }
+    if (p->type == P_U64) { /* 64-bit values do not survive a double: digits only */
+        const char* c = value;
+        while (*c >= '0' && *c <= '9')
+            c++;
+        errno = 0;
+        const unsigned long long u = strtoull(value, NULL, 10);
+        if (*c || c == value || errno == ERANGE)
+            return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, "%s=%.40s: expected an integer in [0, 2^64)",
+                                name, value);
+        *(uint64_t*)field = (uint64_t)u;
+        return GPUFEC_OK;
+    }
     char* end = NULL;
     errno = 0;
     const double v = strtod(value, &end);
@@ -195,7 +207,6 @@ gpufec_status gpufec_decoder_opts_set(gpufec_decoder_opts* opts, const char* nam
     case P_INT: *(int*)field = (int)v; break;
     case P_FLOAT: *(float*)field = (float)v; break;
     case P_U32: *(uint32_t*)field = (uint32_t)v; break;
-    case P_U64: *(uint64_t*)field = strtoull(value, NULL, 10); break; /* exact above 2^53 */
     default: break;
     }
     return GPUFEC_OK;

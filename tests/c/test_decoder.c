@@ -763,6 +763,42 @@ static void test_typed_input(void)
     }
 }
 
+/* Options by name (issue 9): every listed option reads back its documented default, takes each
+ * of its choices (or its range ends) and refuses values outside them with a message naming it. */
+static void test_params(void)
+{
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    CHECK(gpufec_decoder_param_count() >= 15, "option table too short");
+    for (size_t i = 0; i < gpufec_decoder_param_count(); i++) {
+        gpufec_param_info p;
+        CHECK(gpufec_decoder_param_info(i, &p) == GPUFEC_OK && p.name && p.help, "info %zu", i);
+        char v[64];
+        CHECK(gpufec_decoder_opts_get(&o, p.name, v, sizeof v) == GPUFEC_OK && strcmp(v, p.default_value) == 0,
+              "%s: default %s read back as %s", p.name, p.default_value, v);
+        gpufec_decoder_opts t = o;
+        gpufec_diag d;
+        for (size_t c = 0; c < p.n_choices; c++) {
+            CHECK(gpufec_decoder_opts_set(&t, p.name, p.choices[c], &d) == GPUFEC_OK, "%s=%s", p.name, p.choices[c]);
+            gpufec_decoder_opts_get(&t, p.name, v, sizeof v);
+            CHECK(strcmp(v, p.choices[c]) == 0, "%s: set %s, got %s", p.name, p.choices[c], v);
+        }
+        const char* bad = p.n_choices ? "no-such-choice" : "1e30";
+        CHECK(gpufec_decoder_opts_set(&t, p.name, bad, &d) == GPUFEC_ERR_INVALID_ARGUMENT &&
+                  strncmp(d.message, p.name, strlen(p.name)) == 0,
+              "%s=%s: accepted or message '%s'", p.name, bad, d.message);
+    }
+    gpufec_diag d;
+    CHECK(gpufec_decoder_opts_set(&o, "norm", "0.8", &d) == GPUFEC_OK && o.normalization == 0.8f, "norm=0.8");
+    CHECK(gpufec_decoder_opts_set(&o, "algorithm", "oms", &d) == GPUFEC_OK && o.algorithm == GPUFEC_ALG_OMS,
+          "algorithm=oms");
+    CHECK(gpufec_decoder_opts_set(&o, "max_iterations", "2.5", &d) == GPUFEC_ERR_INVALID_ARGUMENT, "non-integer");
+    CHECK(gpufec_decoder_opts_set(&o, "no_such_option", "1", &d) == GPUFEC_ERR_INVALID_ARGUMENT &&
+              strstr(d.message, "no such decoder option"), "unknown option: %s", d.message);
+    CHECK(gpufec_decoder_opts_set(&o, "seed", "18446744073709551615", &d) == GPUFEC_OK &&
+              o.seed == 18446744073709551615ull, "seed exact at 2^64-1");
+}
+
 int main(void)
 {
     test_rng_init();
@@ -780,5 +816,6 @@ int main(void)
     test_erased_frames();
     test_option_messages();
     test_typed_input();
+    test_params();
     TEST_DONE();
 }
