@@ -34,6 +34,34 @@ inline void throw_on_error(gpufec_status st, const std::string& context,
     throw std::runtime_error(msg);
 }
 
+/* A staging buffer in page-locked memory when the CUDA backend is there (gpufec_host_alloc), so
+ * that the library's copies to the GPU are asynchronous and at the PCIe ceiling; grows on demand,
+ * never shrinks. */
+template <typename T>
+class host_buffer
+{
+    struct freer {
+        void operator()(void* p) const { gpufec_host_free(p); }
+    };
+    std::unique_ptr<void, freer> d_ptr;
+    size_t d_count = 0;
+
+public:
+    T* get(size_t count)
+    {
+        if (count > d_count) {
+            void* p = nullptr;
+            d_ptr.reset();
+            d_count = 0;
+            if (gpufec_host_alloc(&p, count * sizeof(T)) != GPUFEC_OK || !p)
+                throw std::bad_alloc();
+            d_ptr.reset(p);
+            d_count = count;
+        }
+        return static_cast<T*>(d_ptr.get());
+    }
+};
+
 inline code_ptr open_code(const std::string& name)
 {
     gpufec_code* c = nullptr;

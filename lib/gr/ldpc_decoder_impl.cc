@@ -215,20 +215,18 @@ void ldpc_decoder_impl::decode_chunk(const void* in, int frames, uint8_t* out)
     const size_t count = (size_t)frames * d_llr_len;
     const void* soft = nullptr;
     if (d_int8) {
-        if (d_i8.size() < count)
-            d_i8.resize(count);
+        int8_t* y = d_i8.get(count);
         const int8_t* x = reinterpret_cast<const int8_t*>(in);
         if (d_gain < 0.0f) // positive_one: negate, saturating (-128 has no positive twin)
             for (size_t i = 0; i < count; i++)
-                d_i8[i] = x[i] == -128 ? (int8_t)127 : (int8_t)-x[i];
+                y[i] = x[i] == -128 ? (int8_t)127 : (int8_t)-x[i];
         else
-            std::copy(x, x + count, d_i8.begin());
-        soft = d_i8.data();
+            std::copy(x, x + count, y);
+        soft = y;
     } else {
-        if (d_llr.size() < count)
-            d_llr.resize(count);
-        volk_32f_s32f_multiply_32f(d_llr.data(), static_cast<const float*>(in), d_gain, (unsigned int)count);
-        soft = d_llr.data();
+        float* y = d_llr.get(count);
+        volk_32f_s32f_multiply_32f(y, static_cast<const float*>(in), d_gain, (unsigned int)count);
+        soft = y;
     }
     d_iters.resize((size_t)frames);
     d_converged.resize((size_t)frames);

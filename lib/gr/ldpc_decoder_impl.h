@@ -3,7 +3,6 @@
 
 #include "c_handles.h"
 #include <gnuradio/gpufec/ldpc_decoder.h>
-#include <volk/volk_alloc.hh>
 
 #include <atomic>
 #include <vector>
@@ -28,8 +27,8 @@ class ldpc_decoder_impl : public ldpc_decoder
     std::atomic<double> d_decode_seconds{ 0.0 };
 
     bool d_int8 = false;    // input_type "int8": byte soft bits, scaled by the library
-    volk::vector<float> d_llr;
-    std::vector<int8_t> d_i8;
+    host_buffer<float> d_llr; // pinned where the GPU is: the library's copies stay asynchronous
+    host_buffer<int8_t> d_i8;
     std::vector<int32_t> d_iters;
     std::vector<uint8_t> d_converged;
 
