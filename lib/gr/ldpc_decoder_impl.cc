@@ -1,13 +1,7 @@
 #include "ldpc_decoder_impl.h"
-#include <gnuradio/block_detail.h>
-#include <gnuradio/buffer.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
-#include <volk/volk.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
+#include <utility>
 
 namespace gr {
 namespace gpufec {
@@ -63,254 +57,45 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
     : gr::block("ldpc_decoder",
                 gr::io_signature::make(1, 1, input_type == "int8" ? sizeof(int8_t) : sizeof(float)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
-      d_code(open_code(code)),
-      d_max_batch(max_batch),
-      d_stats_interval(stats_interval),
-      d_next_stats((uint64_t)std::max(stats_interval, 0)),
-      d_max_iterations(max_iterations)
+      batch_decoder_base(max_batch, stats_interval)
 {
-    gpufec_decoder_opts_default(&d_opts);
+    gpufec_decoder_opts opts;
+    gpufec_decoder_opts_default(&opts);
     // Names are checked by the library's option table, whose message lists the accepted ones.
     const std::pair<const char*, const std::string*> named[] = {
         { "algorithm", &algorithm }, { "schedule", &schedule }, { "precision", &precision }, { "backend", &backend }
     };
     for (const auto& p : named) {
         gpufec_diag diag = { 0, "" };
-        throw_on_error(gpufec_decoder_opts_set(&d_opts, p.first, p.second->c_str(), &diag), p.first, &diag);
+        throw_on_error(gpufec_decoder_opts_set(&opts, p.first, p.second->c_str(), &diag), p.first, &diag);
     }
-    const gpufec_backend requested = d_opts.backend;
+    int sign;
     if (sign_convention == "positive_one")
-        d_gain = -llr_scale;
+        sign = -1;
     else if (sign_convention == "positive_zero")
-        d_gain = llr_scale;
+        sign = 1;
     else
         throw std::invalid_argument("gpufec: sign_convention '" + sign_convention +
                                     "' (positive_one, positive_zero)");
-    if (!(llr_scale > 0.0f) || !std::isfinite(llr_scale))
-        throw std::invalid_argument("gpufec: llr_scale must be a positive number");
-    if (input_type == "int8") {
-        // Narrow soft bits go to the library as they are (4x fewer bytes to the GPU); the
-        // library scales them, the block only flips the sign for the positive_one convention.
-        d_int8 = true;
-        d_opts.input_type = GPUFEC_INPUT_INT8;
-        d_opts.input_scale = llr_scale;
-    } else if (input_type != "float") {
+    if (input_type == "int8")
+        opts.input_type = GPUFEC_INPUT_INT8; // bytes go to the library as they are
+    else if (input_type != "float")
         throw std::invalid_argument("gpufec: input_type '" + input_type + "' (float, int8)");
-    }
-    if (max_batch < 0)
-        throw std::invalid_argument("gpufec: max_batch must be >= 0 (0: backend's choice)");
-    if (stats_interval < 0)
-        throw std::invalid_argument("gpufec: stats_interval must be >= 0");
-    d_opts.max_iterations = max_iterations;
-    d_opts.normalization = norm;
-    d_opts.offset = offset;
-    d_opts.device = device;
-    d_opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
-    d_opts.max_batch = (uint32_t)max_batch; // 0: the backend chooses
-    d_opts.log_fn = &ldpc_decoder_impl::log_callback;
-    d_opts.log_user = this;
-    create_decoder(requested);
-
-    gpufec_code_get_info(d_code.get(), &d_info);
-    gpufec_decoder_frame_sizes(d_dec.get(), &d_llr_len, &d_out_len);
-    set_output_multiple((int)d_out_len);
-    set_relative_rate((uint64_t)d_out_len, (uint64_t)d_llr_len);
-    set_tag_propagation_policy(TPP_DONT); // move_tags() maps them frame by frame
-    if (this->backend() == "cuda") // room for a GPU-sized batch on our side of the stream
-        set_min_output_buffer((long)d_out_len * gpu_batch_hint);
-    message_port_register_out(pmt::mp("stats"));
-    gpufec_schedule used_schedule = GPUFEC_SCHEDULE_AUTO;
-    gpufec_decoder_schedule(d_dec.get(), &used_schedule);
+    opts.max_iterations = max_iterations;
+    opts.normalization = norm;
+    opts.offset = offset;
+    opts.device = device;
+    opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
+    setup(open_code(code), opts, sign, llr_scale);
     d_logger->info("code {} (N={}, K={}), {} {} decoder, {} iterations, {}, backend {}",
                    code,
-                   d_info.n,
-                   d_info.k,
-                   gpufec_schedule_name(used_schedule),
+                   code_info().n,
+                   code_info().k,
+                   schedule_in_use(),
                    algorithm,
                    max_iterations,
                    precision,
-                   this->backend());
-}
-
-bool ldpc_decoder_impl::start()
-{
-    // GNU Radio sizes the buffer feeding a decimating block at about two frames. On the GPU that
-    // means one or two frames per call and the per-call latency dominates; say how to fix it.
-    auto in = detail() ? detail()->input(0) : nullptr;
-    if (in && backend() == "cuda") {
-        const long frames = (long)in->buffer()->bufsize() / (long)d_llr_len;
-        if (frames < gpu_batch_hint / 4)
-            d_logger->warn("input buffer holds {} frame(s): for GPU throughput set the upstream "
-                           "block's min output buffer to {} items ({} frames)",
-                           frames,
-                           (long)d_llr_len * gpu_batch_hint,
-                           gpu_batch_hint);
-    }
-    return block::start();
-}
-
-void ldpc_decoder_impl::log_callback(void* user, gpufec_log_level level, const char* message)
-{
-    auto* self = static_cast<ldpc_decoder_impl*>(user);
-    switch (level) {
-    case GPUFEC_LOG_DEBUG:
-        self->d_logger->debug("{}", message);
-        break;
-    case GPUFEC_LOG_INFO:
-        self->d_logger->info("{}", message);
-        break;
-    case GPUFEC_LOG_WARNING:
-        self->d_logger->warn("{}", message);
-        break;
-    default:
-        self->d_logger->error("{}", message);
-        break;
-    }
-}
-
-void ldpc_decoder_impl::create_decoder(gpufec_backend backend)
-{
-    d_opts.backend = backend;
-    d_opts.max_iterations = d_max_iterations.load();
-    gpufec_decoder* dec = nullptr;
-    gpufec_diag diag = { 0, "" }; // names the parameter and the reason
-    throw_on_error(gpufec_decoder_opts_check(&d_opts, d_code.get(), &diag), "decoder", &diag);
-    throw_on_error(gpufec_decoder_create(&dec, d_code.get(), &d_opts), "decoder");
-    d_dec.reset(dec);
-}
-
-void ldpc_decoder_impl::set_max_iterations(int max_iterations)
-{
-    if (max_iterations < 1 || max_iterations > 10000)
-        throw std::invalid_argument("gpufec: max_iterations must be in 1..10000");
-    d_max_iterations.store(max_iterations); // applied by work() before its next batch
-}
-
-double ldpc_decoder_impl::mean_iterations() const
-{
-    uint64_t f = d_frames.load();
-    return f ? (double)d_iterations.load() / (double)f : 0.0;
-}
-
-double ldpc_decoder_impl::throughput_mbps() const
-{
-    const double s = d_decode_seconds.load();
-    return s > 0.0 ? (double)d_frames.load() * d_info.k / s / 1e6 : 0.0;
-}
-
-std::string ldpc_decoder_impl::backend() const
-{
-    gpufec_backend b = GPUFEC_BACKEND_CPU;
-    gpufec_decoder_backend(d_dec.get(), &b);
-    return gpufec_backend_name(b);
-}
-
-void ldpc_decoder_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
-{
-    ninput_items_required[0] = (noutput_items / (int)d_out_len) * (int)d_llr_len;
-}
-
-void ldpc_decoder_impl::decode_chunk(const void* in, int frames, uint8_t* out)
-{
-    const size_t count = (size_t)frames * d_llr_len;
-    const void* soft = nullptr;
-    if (d_int8) {
-        int8_t* y = d_i8.get(count);
-        const int8_t* x = reinterpret_cast<const int8_t*>(in);
-        if (d_gain < 0.0f) // positive_one: negate, saturating (-128 has no positive twin)
-            for (size_t i = 0; i < count; i++)
-                y[i] = x[i] == -128 ? (int8_t)127 : (int8_t)-x[i];
-        else
-            std::copy(x, x + count, y);
-        soft = y;
-    } else {
-        float* y = d_llr.get(count);
-        volk_32f_s32f_multiply_32f(y, static_cast<const float*>(in), d_gain, (unsigned int)count);
-        soft = y;
-    }
-    d_iters.resize((size_t)frames);
-    d_converged.resize((size_t)frames);
-    gpufec_decoder_set_max_iterations(d_dec.get(), d_max_iterations.load());
-    const auto t0 = std::chrono::steady_clock::now();
-    gpufec_status st = gpufec_decoder_decode_soft(
-        d_dec.get(), soft, (size_t)frames, out, d_iters.data(), d_converged.data());
-    if (st != GPUFEC_OK && backend() == "cuda") {
-        // Keep the stream alive: a GPU fault must not lose the data, the CPU decodes the same.
-        d_logger->error("CUDA decoding failed ({}); continuing on the CPU", gpufec_status_str(st));
-        create_decoder(GPUFEC_BACKEND_CPU);
-        st = gpufec_decoder_decode_soft(d_dec.get(),
-                                   soft,
-                                   (size_t)frames,
-                                   out,
-                                   d_iters.data(),
-                                   d_converged.data());
-    }
-    throw_on_error(st, "decode");
-    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
-    d_decode_seconds.store(d_decode_seconds.load() + dt.count());
-    // Frame by frame, so that the stats port posts exactly once per stats_interval frames, with
-    // the counts up to that frame, whatever the batch size.
-    for (int f = 0; f < frames; f++) {
-        d_failed += d_converged[f] ? 0 : 1;
-        d_iterations += (uint64_t)d_iters[f];
-        d_frames += 1;
-        if (d_stats_interval > 0 && d_frames.load() >= d_next_stats) {
-            post_stats();
-            d_next_stats += (uint64_t)d_stats_interval;
-        }
-    }
-}
-
-void ldpc_decoder_impl::move_tags(uint64_t consumed)
-{
-    // A tag on soft bit i of frame f goes to the output bit at the same fraction of frame f.
-    // packet_len tags count soft bits; they are rewritten to the output bits of the frames
-    // they cover, so downstream blocks see lengths of the stream they read.
-    static const pmt::pmt_t length_key = pmt::mp("packet_len");
-    std::vector<gr::tag_t> tags;
-    const uint64_t r0 = nitems_read(0), w0 = nitems_written(0);
-    get_tags_in_range(tags, 0, r0, r0 + consumed);
-    for (gr::tag_t t : tags) {
-        const uint64_t rel = t.offset - r0, frame = rel / d_llr_len, within = rel % d_llr_len;
-        t.offset = w0 + frame * d_out_len + within * d_out_len / d_llr_len;
-        if (pmt::eq(t.key, length_key) && pmt::is_integer(t.value)) {
-            const long len = pmt::to_long(t.value);
-            t.value = pmt::from_long(len / (long)d_llr_len * (long)d_out_len);
-        }
-        add_item_tag(0, t);
-    }
-}
-
-void ldpc_decoder_impl::post_stats()
-{
-    pmt::pmt_t d = pmt::make_dict();
-    d = pmt::dict_add(d, pmt::mp("frames"), pmt::from_uint64(frames()));
-    d = pmt::dict_add(d, pmt::mp("failed_frames"), pmt::from_uint64(failed_frames()));
-    d = pmt::dict_add(d, pmt::mp("mean_iterations"), pmt::from_double(mean_iterations()));
-    d = pmt::dict_add(d, pmt::mp("backend"), pmt::mp(backend()));
-    message_port_pub(pmt::mp("stats"), d);
-}
-
-int ldpc_decoder_impl::general_work(int noutput_items,
-                                    gr_vector_int& ninput_items,
-                                    gr_vector_const_void_star& input_items,
-                                    gr_vector_void_star& output_items)
-{
-    const int frames =
-        std::min(ninput_items[0] / (int)d_llr_len, noutput_items / (int)d_out_len);
-    if (frames <= 0)
-        return 0;
-    const char* in = static_cast<const char*>(input_items[0]);
-    const size_t item = d_int8 ? sizeof(int8_t) : sizeof(float);
-    uint8_t* out = static_cast<uint8_t*>(output_items[0]);
-    const int chunk = d_max_batch > 0 ? d_max_batch : frames;
-    for (int f = 0; f < frames; f += chunk) {
-        const int nf = std::min(chunk, frames - f);
-        decode_chunk(in + (size_t)f * d_llr_len * item, nf, out + (size_t)f * d_out_len);
-    }
-    move_tags((uint64_t)frames * d_llr_len);
-    consume_each(frames * (int)d_llr_len);
-    return frames * (int)d_out_len;
+                   backend_in_use());
 }
 
 } // namespace gpufec

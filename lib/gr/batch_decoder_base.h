@@ -1,0 +1,75 @@
+/* What every family's decoder block shares. The block is a thin layer over a C decoder context:
+ * this base frames the soft-bit stream into whole frames, stages them (pinned, sign convention
+ * applied) and hands batches to the context, moves stream tags frame by frame, keeps the
+ * statistics and posts them, and turns C statuses into exceptions. A family block (ldpc_decoder,
+ * later turbo_decoder, nbldpc_decoder) constructs gr::block with its io signatures, fills a
+ * gpufec_decoder_opts from its own parameters, and calls setup(). */
+#ifndef INCLUDED_GPUFEC_BATCH_DECODER_BASE_H
+#define INCLUDED_GPUFEC_BATCH_DECODER_BASE_H
+
+#include "c_handles.h"
+#include <gnuradio/block.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufec {
+
+class batch_decoder_base : public virtual gr::block
+{
+public:
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    bool start() override;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
+
+protected:
+    /* sign: -1 when a positive soft value means bit 1 (GNU Radio's demodulators), +1 for LLRs
+     * ln P0/P1. scale: multiplies float soft bits; int8 soft bits are scaled by the library. */
+    batch_decoder_base(int max_batch, int stats_interval);
+    void setup(code_ptr code, const gpufec_decoder_opts& opts, int sign, float scale);
+
+    void set_iteration_limit(int max_iterations); // applied before the next batch
+    int iteration_limit() const { return d_max_iterations.load(); }
+    uint64_t decoded_frames() const { return d_frames.load(); }
+    uint64_t failed_frame_count() const { return d_failed.load(); }
+    double iterations_per_frame() const;
+    std::string backend_in_use() const;
+    double decoder_mbps() const; // information bits per second inside the decoder
+    const gpufec_code_info& code_info() const { return d_info; }
+    std::string schedule_in_use() const;
+
+private:
+    code_ptr d_code;
+    decoder_ptr d_dec;
+    gpufec_decoder_opts d_opts;
+    gpufec_code_info d_info;
+    uint32_t d_llr_len = 0, d_out_len = 0;
+    int d_max_batch, d_stats_interval;
+    uint64_t d_next_stats;
+    int d_sign = -1;
+    float d_scale = 1.0f;
+    std::atomic<int> d_max_iterations{ 20 };
+    std::atomic<uint64_t> d_frames{ 0 }, d_failed{ 0 }, d_iterations{ 0 };
+    std::atomic<double> d_decode_seconds{ 0.0 };
+    host_buffer<float> d_llr; // pinned where the GPU is: the library's copies stay asynchronous
+    host_buffer<int8_t> d_i8;
+    std::vector<int32_t> d_iters;
+    std::vector<uint8_t> d_converged;
+
+    static constexpr int gpu_batch_hint = 256; // frames per call worth batching on the GPU
+    static void log_callback(void* user, gpufec_log_level level, const char* message);
+    void create_decoder(gpufec_backend backend);
+    void decode_chunk(const void* in, int frames, uint8_t* out);
+    void post_stats();
+    void move_tags(uint64_t consumed);
+};
+
+} // namespace gpufec
+} // namespace gr
+
+#endif
