@@ -639,6 +639,22 @@ static double cuda_kernel_seconds(const gpufec_decoder* dec)
     return ((const cuda_state*)dec->impl)->kernel_ms * 1e-3;
 }
 
-extern "C" const backend_ops cuda_backend_ops = {"cuda",          cuda_create,       cuda_destroy,
-                                                  cuda_decode,     cuda_decode_async, cuda_synchronize,
+static int cuda_soft_accepts(const gpufec_code* code, const gpufec_decoder_opts* opts, char* why, size_t why_len)
+{
+    (void)code;
+    if (opts->algorithm >= GPUFEC_ALG_GALLAGER_A) {
+        snprintf(why, why_len, "soft-decision algorithms only");
+        return 0;
+    }
+    return cuda_backend_probe(opts->device, why, why_len);
+}
+
+extern "C" const backend_ops cuda_backend_ops = {"cuda",
+                                                  GPUFEC_BACKEND_CUDA,
+                                                  cuda_soft_accepts,
+                                                  cuda_create,
+                                                  cuda_destroy,
+                                                  cuda_decode,
+                                                  cuda_decode_async,
+                                                  cuda_synchronize,
                                                   cuda_kernel_seconds};

@@ -11,6 +11,8 @@ extern "C" {
 #include "decoder_internal.h"
 }
 #include "erasure.cuh"
+
+#include <stdio.h>
 #include "soft_input.cuh"
 #include "ldpc_rules.h"
 
@@ -417,5 +419,18 @@ double hard_kernel_seconds(const gpufec_decoder* dec) { return ((const hard_stat
 
 } // namespace
 
-extern "C" const backend_ops cuda_hard_backend_ops = {"cuda",      hard_create, hard_destroy, hard_decode,
-                                                      NULL,        NULL,        hard_kernel_seconds};
+extern "C" int cuda_backend_probe(int device, char* why, size_t why_len); /* cuda_backend.cu */
+
+static int hard_accepts(const gpufec_code* code, const gpufec_decoder_opts* opts, char* why, size_t why_len)
+{
+    (void)code;
+    if (opts->algorithm < GPUFEC_ALG_GALLAGER_A) {
+        snprintf(why, why_len, "hard-decision algorithms only");
+        return 0;
+    }
+    return cuda_backend_probe(opts->device, why, why_len);
+}
+
+extern "C" const backend_ops cuda_hard_backend_ops = {"cuda-hard",  GPUFEC_BACKEND_CUDA, hard_accepts, hard_create,
+                                                      hard_destroy, hard_decode,         NULL,         NULL,
+                                                      hard_kernel_seconds};

@@ -231,39 +231,39 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
         break;
     }
 
+    /* The registry in preference order. With a backend named, only its entries are tried; with
+     * AUTO every entry, each decline and failed creation logged with its reason. */
     char why[256] = "this library was built without CUDA";
-    int cuda_ok = 0;
-#ifdef GPUFEC_HAVE_CUDA
-    if (o.backend != GPUFEC_BACKEND_CPU)
-        cuda_ok = cuda_backend_probe(o.device, why, sizeof why);
-#endif
-    if (o.backend == GPUFEC_BACKEND_CUDA && !cuda_ok) {
-        decoder_log(dec, GPUFEC_LOG_ERROR, "backend cuda unavailable: %s", why);
-        free(dec);
-        return GPUFEC_ERR_NO_DEVICE;
-    }
-    if (cuda_ok) {
-#ifdef GPUFEC_HAVE_CUDA
-        dec->backend = GPUFEC_BACKEND_CUDA;
-        dec->ops = o.algorithm >= GPUFEC_ALG_GALLAGER_A ? &cuda_hard_backend_ops : &cuda_backend_ops;
-#endif
-    } else {
-        if (o.backend == GPUFEC_BACKEND_AUTO)
-            decoder_log(dec, GPUFEC_LOG_INFO, "backend auto: using the CPU (%s)", why);
-        dec->backend = GPUFEC_BACKEND_CPU;
-        dec->ops = &cpu_backend_ops;
-    }
-    dec->opts.schedule = resolve_schedule(&o, dec->backend);
-    st = dec->ops->create(dec);
-    if (st != GPUFEC_OK && dec->backend == GPUFEC_BACKEND_CUDA && o.backend == GPUFEC_BACKEND_AUTO) {
-        decoder_log(dec, GPUFEC_LOG_WARNING, "CUDA decoder creation failed (%s); using the CPU",
-                    gpufec_status_str(st));
-        dec->backend = GPUFEC_BACKEND_CPU;
-        dec->ops = &cpu_backend_ops;
+    st = o.backend == GPUFEC_BACKEND_CUDA ? GPUFEC_ERR_NO_DEVICE : GPUFEC_ERR_INTERNAL;
+    int created = 0;
+    for (const backend_ops* const* r = decoder_registry; *r && !created; r++) {
+        const backend_ops* impl = *r;
+        if (o.backend != GPUFEC_BACKEND_AUTO && impl->backend != o.backend)
+            continue;
+        char reason[256];
+        if (!impl->accepts(code, &o, reason, sizeof reason)) {
+            if (o.backend == GPUFEC_BACKEND_AUTO)
+                decoder_log(dec, GPUFEC_LOG_INFO, "backend auto: %s declined (%s)", impl->name, reason);
+            snprintf(why, sizeof why, "%s", reason);
+            continue;
+        }
+        dec->backend = impl->backend;
+        dec->ops = impl;
         dec->opts.schedule = resolve_schedule(&o, dec->backend);
-        st = dec->ops->create(dec);
+        st = impl->create(dec);
+        created = st == GPUFEC_OK;
+        if (!created && o.backend == GPUFEC_BACKEND_AUTO) {
+            decoder_log(dec, GPUFEC_LOG_WARNING, "backend auto: %s creation failed (%s); trying the next",
+                        impl->name, gpufec_status_str(st));
+            dec->preferred_batch = 0;
+            dec->backend_writes_output = 0;
+        } else if (!created) {
+            break;
+        }
     }
-    if (st) {
+    if (!created) {
+        if (st == GPUFEC_ERR_NO_DEVICE)
+            decoder_log(dec, GPUFEC_LOG_ERROR, "backend cuda unavailable: %s", why);
         free(dec);
         return st;
     }

@@ -6,8 +6,12 @@
 
 #include "code_internal.h"
 
+/* One decoder implementation. lib/core/registry.c lists them in preference order. */
 typedef struct backend_ops {
     const char* name;
+    gpufec_backend backend;
+    /* 1 when it can decode this code with these options; else 0 and why (one clause). */
+    int (*accepts)(const gpufec_code* code, const gpufec_decoder_opts* opts, char* why, size_t why_len);
     gpufec_status (*create)(gpufec_decoder* dec);
     void (*destroy)(gpufec_decoder* dec);
     /* soft: n_frames * n_tx transmitted values of type opts.input_type (soft_input.h); hard:
@@ -39,6 +43,10 @@ struct gpufec_decoder {
     uint8_t* hard;          /* n * batch codeword bits, gathered by the front otherwise */
     size_t hard_frames;
 };
+
+/* The implementations in preference order, NULL-terminated: AUTO takes the first that accepts
+ * and creates; the CPU reference is last and accepts everything. */
+extern const backend_ops* const decoder_registry[];
 
 extern const backend_ops cpu_backend_ops;
 #ifdef GPUFEC_HAVE_CUDA

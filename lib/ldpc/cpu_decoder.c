@@ -293,4 +293,11 @@ static gpufec_status cpu_decode(gpufec_decoder* dec, const void* soft, size_t n_
     return GPUFEC_OK;
 }
 
-const backend_ops cpu_backend_ops = {"cpu", cpu_create, cpu_destroy, cpu_decode, NULL, NULL, NULL};
+static int cpu_accepts(const gpufec_code* code, const gpufec_decoder_opts* opts, char* why, size_t why_len)
+{
+    (void)code, (void)opts, (void)why, (void)why_len;
+    return 1; /* the reference decodes everything the options check allows */
+}
+
+const backend_ops cpu_backend_ops = {"cpu", GPUFEC_BACKEND_CPU, cpu_accepts, cpu_create, cpu_destroy, cpu_decode,
+                                     NULL, NULL, NULL};
