@@ -350,16 +350,20 @@ gpufec_status alt_encoder_prepare(gpufec_code* c, gpufec_diag* diag)
     const uint32_t n = c->n, m = c->m;
     /* Two peelings, each O(edges): with the systematic split (information first) and without. */
     peel sys, any;
+    memset(&any, 0, sizeof any);
     gpufec_status st = peel_run(&sys, c, n > m ? n - m : 0);
     if (st)
         return st;
-    st = peel_run(&any, c, 0);
-    if (st) {
-        peel_free(&sys);
-        return st;
+    const uint32_t g_sys = m - sys.n_steps;
+    int use_sys = g_sys <= 1024; /* cheap enough: no need to look further */
+    if (!use_sys) {
+        st = peel_run(&any, c, 0);
+        if (st) {
+            peel_free(&sys);
+            return st;
+        }
+        use_sys = g_sys <= GPUFEC_ENCODER_MAX_GAP && g_sys <= 2 * (m - any.n_steps);
     }
-    const uint32_t g_sys = m - sys.n_steps, g_any = m - any.n_steps;
-    const int use_sys = g_sys <= GPUFEC_ENCODER_MAX_GAP && (g_sys <= 1024 || g_sys <= 2 * g_any);
     peel* p = use_sys ? &sys : &any;
     peel_free(use_sys ? &any : &sys);
     const uint32_t g = m - p->n_steps;
