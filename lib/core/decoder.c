@@ -261,6 +261,9 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
             break;
         }
     }
+    if (created && o.backend == GPUFEC_BACKEND_AUTO && dec->backend == GPUFEC_BACKEND_CPU &&
+        decoder_registry[0] == &cpu_backend_ops) /* no GPU entry to decline: say why */
+        decoder_log(dec, GPUFEC_LOG_INFO, "backend auto: using the CPU (%s)", why);
     if (!created) {
         if (st == GPUFEC_ERR_NO_DEVICE)
             decoder_log(dec, GPUFEC_LOG_ERROR, "backend cuda unavailable: %s", why);
