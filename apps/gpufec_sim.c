@@ -36,6 +36,7 @@ typedef struct {
     long long bit_errors, iterations;
     double decode_seconds, seconds;
     double decoder_bps; /* sum over the threads that decoded of their bits / their decode time */
+    int busy_threads;   /* threads that decoded at least one batch */
 } sim_point;
 
 typedef struct {
@@ -267,8 +268,10 @@ static void* worker(void* arg)
         pthread_mutex_unlock(&sh->lock);
     }
     pthread_mutex_lock(&sh->lock);
-    if (my_seconds > 0)
+    if (my_seconds > 0) {
         sh->acc.decoder_bps += my_bits / my_seconds;
+        sh->acc.busy_threads++;
+    }
     pthread_mutex_unlock(&sh->lock);
     if (st) {
         pthread_mutex_lock(&sh->lock);
@@ -325,12 +328,12 @@ static void write_json(FILE* f, const sim_params* p, const gpufec_code_info* inf
         fprintf(f,
                 "    {\"%s\": %.6g, \"frames\": %ld, \"bit_errors\": %lld, \"frame_errors\": %ld, "
                 "\"ber\": %.6e, \"fer\": %.6e, \"mean_iterations\": %.4f, \"decoder_mbps\": %.4f, "
-                "\"seconds\": %.3f}%s\n",
+                "\"seconds\": %.3f, \"busy_threads\": %d}%s\n",
                 key, q->x, q->frames, q->bit_errors, q->frame_errors,
                 (double)q->bit_errors / (fr * info->k), (double)q->frame_errors / fr,
                 (double)q->iterations / fr,
                 q->decoder_bps / 1e6,
-                q->seconds, i + 1 < npts ? "," : "");
+                q->seconds, q->busy_threads, i + 1 < npts ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     if (fclose(f) != 0)
