@@ -69,9 +69,7 @@ __global__ void k_load(const float* __restrict__ in, const int32_t* __restrict__
     if (idx >= (size_t)n * nf)
         return;
     uint32_t f = (uint32_t)(idx / n), j = (uint32_t)(idx % n);
-    int32_t src = full_src ? full_src[j] : (int32_t)j;
-    float v = src >= 0 ? ldpc_sanitize_llr(in[(size_t)f * n_tx + (uint32_t)src])
-                       : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
+    const float v = code_mother_value(full_src, j, in + (size_t)f * n_tx);
     llr[(size_t)j * B + f] = v;
     app[(size_t)j * B + f] = v;
     if (j == 0) {

@@ -107,13 +107,10 @@ __global__ void k_pack(const float* __restrict__ in, const int32_t* __restrict__
     if (idx >= (size_t)n * W)
         return;
     uint32_t j = (uint32_t)(idx / W), word = (uint32_t)(idx % W);
-    int32_t src = full_src ? full_src[j] : (int32_t)j;
     uint32_t bits = 0;
     for (uint32_t l = 0; l < 32; l++) {
         uint32_t f = word * 32 + l;
-        float v = f < nf ? (src >= 0 ? ldpc_sanitize_llr(in[(size_t)f * n_tx + (uint32_t)src])
-                                     : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT)
-                         : 1.0f;
+        float v = f < nf ? code_mother_value(full_src, j, in + (size_t)f * n_tx) : 1.0f;
         bits |= (uint32_t)ldpc_hard_bit(v) << l;
     }
     w[idx] = bits;

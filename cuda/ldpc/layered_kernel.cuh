@@ -52,9 +52,8 @@ __device__ __forceinline__ int frame_load(const layered_args& a, AppT* app, uint
     const float* in = a.in + (size_t)f * a.n_tx;
     int info = 0;
     for (uint32_t j = threadIdx.x; j < a.n; j += blockDim.x) {
-        int32_t src = a.full_src ? a.full_src[j] : (int32_t)j;
-        float v = src >= 0 ? ldpc_sanitize_llr(in[src]) : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
-        info |= src >= 0 && !ldpc_is_erasure(v);
+        const float v = code_mother_value(a.full_src, j, in);
+        info |= (!a.full_src || a.full_src[j] >= 0) && !ldpc_is_erasure(v);
         app_store(app, j, v);
     }
     return info;

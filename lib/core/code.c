@@ -123,15 +123,8 @@ gpufec_status code_build(gpufec_code** out, uint32_t n, uint32_t m, const uint32
 
 void code_load_llr(const gpufec_code* c, const float* tx, float* full)
 {
-    if (!c->full_src) {
-        for (uint32_t j = 0; j < c->n; j++)
-            full[j] = ldpc_sanitize_llr(tx[j]);
-        return;
-    }
-    for (uint32_t j = 0; j < c->n; j++) {
-        int32_t s = c->full_src[j];
-        full[j] = s >= 0 ? ldpc_sanitize_llr(tx[s]) : s == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
-    }
+    for (uint32_t j = 0; j < c->n; j++)
+        full[j] = code_mother_value(c->full_src, j, tx);
 }
 
 gpufec_status gpufec_code_destroy(gpufec_code* code)

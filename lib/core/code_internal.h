@@ -14,6 +14,18 @@
 #define CODE_SRC_PUNCTURED (-1) /* full_src value: erasure */
 #define CODE_SRC_KNOWN_ZERO (-2) /* full_src value: shortened (filler) bit */
 
+#include "ldpc_rules.h"
+
+/* The transmission map's rule, written once for the CPU decoders and the kernels' loaders:
+ * mother-code position j of a frame takes its transmitted value (sanitised), or is punctured
+ * (an erasure, 0) or a filler bit (known 0: the largest confidence). full_src NULL: position j is
+ * transmitted value j. */
+GPUFEC_HD float code_mother_value(const int32_t* full_src, uint32_t j, const float* frame)
+{
+    const int32_t src = full_src ? full_src[j] : (int32_t)j;
+    return src >= 0 ? ldpc_sanitize_llr(frame[src]) : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
+}
+
 typedef struct gpufec_code gpufec_code;
 typedef gpufec_status (*code_encode_fn)(const gpufec_code* c, uint8_t* cw);
 struct alt_plan;

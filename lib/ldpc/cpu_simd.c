@@ -201,11 +201,8 @@ SIMD_FN static void decode_group(const gpufec_code* c, const gpufec_decoder_opts
         s->llr[j] = (v8f){0};
     for (size_t f = 0; f < nf; f++) {
         const float* in = llr + f * n_tx;
-        for (uint32_t j = 0; j < c->n; j++) {
-            int32_t src = c->full_src ? c->full_src[j] : (int32_t)j;
-            s->llr[j][f] = src >= 0 ? ldpc_sanitize_llr(in[src])
-                                    : src == CODE_SRC_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
-        }
+        for (uint32_t j = 0; j < c->n; j++)
+            s->llr[j][f] = code_mother_value(c->full_src, j, in);
     }
     memcpy(s->app, s->llr, (size_t)c->n * sizeof(v8f));
     memset(s->c2v, 0, (size_t)c->edges * sizeof(v8f));
