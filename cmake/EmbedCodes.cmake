@@ -3,7 +3,7 @@
 # run time. Usage: cmake -DMANIFEST=... -DOUTPUT=... -P EmbedCodes.cmake
 get_filename_component(dir "${MANIFEST}" DIRECTORY)
 file(STRINGS "${MANIFEST}" lines)
-set(body "/* Generated from data/codes/manifest.txt by cmake/EmbedCodes.cmake. Do not edit. */\n#include \"builtin_codes.h\"\n\n")
+set(body "/* Generated from data/codes/manifest.txt by cmake/EmbedCodes.cmake. Do not edit. */\n#include \"ldpc_builtin.h\"\n\n")
 set(table "")
 set(files "")
 set(count 0)

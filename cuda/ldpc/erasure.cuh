@@ -1,4 +1,4 @@
-/* The erased-frame rule on the device (ldpc_is_erasure) as a pass of its own over a chunk's input:
+/* The erased-frame rule on the device (soft_is_erasure) as a pass of its own over a chunk's input:
  * a frame whose every transmitted soft value is an erasure is reported as not converged. The QC
  * and generic layered kernels apply the rule in their frame loaders (a block-wide OR, no extra
  * pass). The flooding kernels mark each frame before decoding (k_has_information), since their
@@ -20,7 +20,7 @@ static __device__ __forceinline__ int frame_carries_information(const float* __r
 {
     int any = 0;
     for (uint32_t j = threadIdx.x; j < n_tx && !any; j += blockDim.x)
-        any = !ldpc_is_erasure(x[j]);
+        any = !soft_is_erasure(x[j]);
     return __syncthreads_or(any);
 }
 

@@ -12,10 +12,8 @@
 
 #include <cuda_fp16.h>
 
-extern "C" {
-#include "code_internal.h"
-}
 #include "ldpc_rules.h"
+#include "tx_map.h"
 
 struct layered_args {
     const uint32_t* out_pos; /* out_len output positions (decoder_internal.h); NULL: whole codeword */
@@ -24,7 +22,7 @@ struct layered_args {
     const uint32_t* edge_var;
     const uint32_t* layer_ptr;
     const uint32_t* layer_rows;
-    const int32_t* full_src; /* NULL: all transmitted */
+    tx_map_view map;          /* transmitted -> mother positions (device copy) */
     uint32_t n, m, edges, n_tx, n_layers;
     const float* in;  /* nf * n_tx, frame-major */
     float* c2v;       /* nf * edges */
@@ -45,15 +43,14 @@ __device__ __forceinline__ void app_store(__half* a, uint32_t j, float v)
 
 /* Frame prologue/epilogue shared by the layered kernels. */
 /* Loads frame f; returns (for this thread) whether a transmitted value it read is not an erasure:
- * the block's OR of it says whether the frame carries information (ldpc_is_erasure). */
+ * the block's OR of it says whether the frame carries information (soft_is_erasure). */
 template <typename AppT>
 __device__ __forceinline__ int frame_load(const layered_args& a, AppT* app, uint32_t f)
 {
     const float* in = a.in + (size_t)f * a.n_tx;
     int info = 0;
     for (uint32_t j = threadIdx.x; j < a.n; j += blockDim.x) {
-        const float v = code_mother_value(a.full_src, j, in);
-        info |= (!a.full_src || a.full_src[j] >= 0) && !ldpc_is_erasure(v);
+        const float v = tx_map_load(a.map, j, in, &info);
         app_store(app, j, v);
     }
     return info;

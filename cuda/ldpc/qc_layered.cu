@@ -1,6 +1,11 @@
-/* QC layered min-sum kernel (see qc_layered.h). */
-#include "qc_layered.h"
-
+/* Layered min-sum for codes with a QC layer view (code_internal.h): 5G NR, WiMAX, Wi-Fi, QC
+ * files and DVB-S2. One thread block per frame, one thread per lane of a layer; each edge's
+ * variable is derived from the layer's (block column, shift) entries instead of being loaded,
+ * and each row keeps its check messages compressed (two magnitudes, the position of the first,
+ * the signs) in 4 to 16 bytes, on chip when the frame fits. Storage precision float32, float16
+ * or int8 (gpufec_precision); results equal the CPU's layered decoder at the same precision. */
+#include "graph_dev.cuh"
+#include "ldpc_plans.cuh"
 #include "ldpc_rules.h"
 
 #include <cuda_fp16.h>
@@ -16,10 +21,13 @@ struct qc_args {
     const uint32_t* ent_ptr; /* layers + 1 */
     const uint8_t* ncolor;   /* layers */
     const uint8_t* color;    /* layers * z, NULL: one colour everywhere */
-    const int32_t* tx_int;   /* n_tx: internal position of each transmitted soft bit */
+    const int32_t* tx_int;   /* n_tx: internal position of each transmitted soft bit; -1: its
+                                position is repeated, loaded through rep instead */
+    const uint2* rep;        /* n_rep: (internal position, mother position) of repeated positions */
+    tx_map_view map;         /* for the repeated positions' sums */
     const uint32_t* fill_int;/* n_fill: internal positions of filler (known zero) bits */
     const uint32_t* out_int; /* n_out: internal position of each output bit */
-    uint32_t z, layers, n, n_tx, n_fill, n_out, entries;
+    uint32_t z, layers, n, n_tx, n_fill, n_out, n_rep, entries;
     const float* in;
     uint8_t* out;
     int32_t* iters;
@@ -284,12 +292,16 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
         state[r] = 0u; /* every stored message +0 */
     __syncthreads();
     const float* in = a.in + (size_t)f * a.n_tx;
-    int loaded = 0; /* a value of this frame that is not an erasure (ldpc_is_erasure) */
+    int loaded = 0; /* a value of this frame that is not an erasure (soft_is_erasure) */
     for (uint32_t t = tid; t < a.n_tx; t += nt) {
-        const float v = ldpc_sanitize_llr(in[t]);
-        loaded |= !ldpc_is_erasure(v);
-        post_store(app, (uint32_t)a.tx_int[t], ldpc_channel(v, PREC, a.inv_step));
+        const float v = soft_sanitize(in[t]);
+        loaded |= !soft_is_erasure(v);
+        const int32_t p = a.tx_int[t];
+        if (p >= 0)
+            post_store(app, (uint32_t)p, ldpc_channel(v, PREC, a.inv_step));
     }
+    for (uint32_t r = tid; r < a.n_rep; r += nt) /* the sum of a repeated position's copies */
+        post_store(app, a.rep[r].x, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), PREC, a.inv_step));
     for (uint32_t t = tid; t < a.n_fill; t += nt)
         post_store(app, a.fill_int[t], ldpc_channel(GPUFEC_LLR_LIMIT, PREC, a.inv_step));
     const int has_info = __syncthreads_or(loaded); /* also the barrier after loading */
@@ -357,12 +369,14 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
 } // namespace
 
 struct qc_plan {
-    qc_args args; /* device tables filled; per-launch fields set by qc_plan_launch */
+    const decoder_config* cfg;
+    qc_args args; /* device tables filled; per-launch fields set by qc_launch */
     int prec, words, ssmem, half_post;
     size_t smem, gstate_bytes;
     uint32_t threads;
     char describe[160];
-    void* dev[7];
+    void* dev[8];
+    tx_map_dev map;
 };
 
 namespace {
@@ -398,23 +412,46 @@ template <typename T> cudaError_t upload(void** slot, const T* src, size_t count
 
 } // namespace
 
-void qc_plan_destroy(qc_plan* p)
+namespace {
+
+void qc_destroy(void* plan)
 {
+    qc_plan* p = (qc_plan*)plan;
     if (!p)
         return;
     for (void* d : p->dev)
         if (d)
             cudaFree(d);
+    tx_map_dev_free(&p->map);
     free(p);
 }
 
-size_t qc_plan_global_state_bytes(const qc_plan* p) { return p->gstate_bytes; }
-const char* qc_plan_describe(const qc_plan* p) { return p->describe; }
+size_t qc_state_bytes(const void* plan, uint32_t B) { return ((const qc_plan*)plan)->gstate_bytes * B; }
+const char* qc_describe(const void* plan) { return ((const qc_plan*)plan)->describe; }
 
-qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gpufec_status* st)
+cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t stream)
 {
-    const gpufec_code* c = dec->code;
-    const gpufec_decoder_opts* o = &dec->opts;
+    const qc_plan* p = (const qc_plan*)plan;
+    qc_args a = p->args;
+    a.in = ch->in;
+    a.out = ch->out;
+    a.iters = ch->iterations;
+    a.conv = ch->converged;
+    a.gstate = (uint32_t*)ch->state;
+    a.max_iterations = p->cfg->opts.max_iterations; /* may change between calls */
+    pick_kernel(p)<<<ch->nf, p->threads, p->smem, stream>>>(a);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+const engine_plan_ops qc_plan_ops = {qc_describe, qc_state_bytes, qc_launch, qc_destroy};
+
+void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufec_status* st)
+{
+    const ldpc_code* c = ldpc_of(cfg->code);
+    const tx_map* map = &cfg->code->tx;
+    const gpufec_decoder_opts* o = &cfg->opts;
     *st = GPUFEC_OK;
     if (!c->qv_z || o->schedule != GPUFEC_SCHEDULE_LAYERED || o->algorithm < GPUFEC_ALG_MS ||
         o->algorithm > GPUFEC_ALG_OMS) {
@@ -437,6 +474,7 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
         *st = GPUFEC_ERR_OUT_OF_MEMORY;
         return NULL;
     }
+    p->cfg = cfg;
     p->prec = (int)o->precision;
     p->words = state_words(p->prec, c->qv_max_entries);
     const int W = p->words;
@@ -471,13 +509,14 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
     /* Host tables: entries, internal positions of inputs, fillers and outputs. */
     uint2* ents = (uint2*)malloc((size_t)entries * sizeof *ents);
     uint32_t* inv = (uint32_t*)malloc((size_t)c->n * sizeof *inv);
-    const uint32_t n_out = dec->out_len;
-    int32_t* tx_int = (int32_t*)malloc(((size_t)c->n_tx + 1) * sizeof *tx_int);
+    const uint32_t n_out = cfg->out_len;
+    int32_t* tx_int = (int32_t*)malloc(((size_t)map->n_tx + 1) * sizeof *tx_int);
     uint32_t* fill_int = (uint32_t*)malloc(((size_t)c->n + 1) * sizeof *fill_int);
     uint32_t* out_int = (uint32_t*)malloc(((size_t)n_out + 1) * sizeof *out_int);
-    uint32_t n_fill = 0;
+    uint2* rep = (uint2*)malloc(((size_t)c->n + 1) * sizeof *rep);
+    uint32_t n_fill = 0, n_rep = 0;
     cudaError_t err = cudaSuccess;
-    if (!ents || !inv || !tx_int || !fill_int || !out_int) {
+    if (!ents || !inv || !tx_int || !fill_int || !out_int || !rep) {
         *st = GPUFEC_ERR_OUT_OF_MEMORY;
         goto done;
     }
@@ -485,20 +524,27 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
         ents[t] = make_uint2(c->qv_col[t] * z, c->qv_shift[t] | ((uint32_t)(c->qv_skip[t] + 1) << 16));
     for (uint32_t q = 0; q < c->n; q++)
         inv[c->qv_perm ? c->qv_perm[q] : q] = q;
-    for (uint32_t t = 0; t < c->n_tx; t++)
-        tx_int[t] = (int32_t)inv[c->tx_pos ? c->tx_pos[t] : t];
-    for (uint32_t j = 0; c->full_src && j < c->n; j++)
-        if (c->full_src[j] == CODE_SRC_KNOWN_ZERO)
+    for (uint32_t t = 0; t < map->n_tx; t++) {
+        const uint32_t j = map->tx_pos ? map->tx_pos[t] : t;
+        const int repeated = map->rep_ptr && map->rep_ptr[j + 1] > map->rep_ptr[j];
+        tx_int[t] = repeated ? -1 : (int32_t)inv[j];
+    }
+    for (uint32_t j = 0; map->src && j < c->n; j++) {
+        if (map->src[j] == TX_KNOWN_ZERO)
             fill_int[n_fill++] = inv[j];
+        if (map->rep_ptr && map->rep_ptr[j + 1] > map->rep_ptr[j])
+            rep[n_rep++] = make_uint2(inv[j], j);
+    }
     for (uint32_t t = 0; t < n_out; t++)
-        out_int[t] = inv[dec->out_pos ? dec->out_pos[t] : t];
+        out_int[t] = inv[cfg->out_pos ? cfg->out_pos[t] : t];
     if ((err = upload(&p->dev[0], ents, entries)) != cudaSuccess ||
         (err = upload(&p->dev[1], c->qv_ent_ptr, (size_t)c->qv_layers + 1)) != cudaSuccess ||
         (err = upload(&p->dev[2], c->qv_ncolor, c->qv_layers)) != cudaSuccess ||
         (c->qv_color && (err = upload(&p->dev[3], c->qv_color, c->m)) != cudaSuccess) ||
-        (err = upload(&p->dev[4], tx_int, c->n_tx)) != cudaSuccess ||
+        (err = upload(&p->dev[4], tx_int, map->n_tx)) != cudaSuccess ||
         (err = upload(&p->dev[5], fill_int, n_fill)) != cudaSuccess ||
-        (err = upload(&p->dev[6], out_int, n_out)) != cudaSuccess)
+        (err = upload(&p->dev[6], out_int, n_out)) != cudaSuccess ||
+        (err = upload(&p->dev[7], rep, n_rep)) != cudaSuccess || (err = tx_map_upload(map, &p->map)) != cudaSuccess)
         goto done;
     {
         qc_args& a = p->args;
@@ -509,10 +555,13 @@ qc_plan* qc_plan_create(const gpufec_decoder* dec, char* why, size_t why_len, gp
         a.tx_int = (const int32_t*)p->dev[4];
         a.fill_int = (const uint32_t*)p->dev[5];
         a.out_int = (const uint32_t*)p->dev[6];
+        a.rep = (const uint2*)p->dev[7];
+        a.map = p->map.view();
+        a.n_rep = n_rep;
         a.z = z;
         a.layers = c->qv_layers;
         a.n = c->n;
-        a.n_tx = c->n_tx;
+        a.n_tx = map->n_tx;
         a.n_fill = n_fill;
         a.n_out = n_out;
         a.entries = entries;
@@ -535,27 +584,15 @@ done:
     free(tx_int);
     free(fill_int);
     free(out_int);
+    free(rep);
     if (err != cudaSuccess) {
         snprintf(why, why_len, "CUDA: %s", cudaGetErrorString(err));
         *st = err == cudaErrorMemoryAllocation ? GPUFEC_ERR_DEVICE_OUT_OF_MEMORY : GPUFEC_ERR_DEVICE;
         (void)cudaGetLastError();
     }
     if (*st != GPUFEC_OK) {
-        qc_plan_destroy(p);
+        qc_destroy(p);
         return NULL;
     }
     return p;
-}
-
-cudaError_t qc_plan_launch(const qc_plan* p, const float* in, void* state, uint8_t* out, int32_t* iters,
-                           uint8_t* conv, uint32_t nf, cudaStream_t stream)
-{
-    qc_args a = p->args;
-    a.in = in;
-    a.out = out;
-    a.iters = iters;
-    a.conv = conv;
-    a.gstate = (uint32_t*)state;
-    pick_kernel(p)<<<nf, p->threads, p->smem, stream>>>(a);
-    return cudaGetLastError();
 }

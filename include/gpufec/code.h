@@ -1,4 +1,7 @@
-/* gr-gpufec public C API: binary LDPC code objects (parity-check matrix + systematic encoder). */
+/* gr-gpufec public C API: code objects. A code belongs to a family (binary LDPC today; LTE turbo
+ * and GF(q) LDPC follow); every family has a mother codeword of n_full bits carrying k
+ * information bits, an encoder, and a transmission map saying which mother positions a frame of
+ * n bits sends (puncturing, shortening, repetition). The LDPC-specific readers are below. */
 #ifndef GPUFEC_CODE_H
 #define GPUFEC_CODE_H
 
@@ -8,15 +11,25 @@
 extern "C" {
 #endif
 
+typedef enum {
+    GPUFEC_FAMILY_LDPC = 0,  /* binary LDPC: parity-check matrix H */
+    GPUFEC_FAMILY_TURBO = 1, /* reserved: 3GPP LTE turbo */
+    GPUFEC_FAMILY_NBLDPC = 2 /* reserved: non-binary GF(q) LDPC */
+} gpufec_family;
+
+/* "ldpc", "turbo", "nbldpc" ("unknown" out of range). */
+GPUFEC_API const char* gpufec_family_name(gpufec_family family);
+
 /* Opaque, immutable once created: one code object may be shared by any number of decoders and
  * threads. */
 typedef struct gpufec_code gpufec_code;
 
 typedef struct {
     uint32_t n;           /* transmitted bits per frame: encoder output, decoder input */
-    uint32_t n_full;      /* mother codeword length (columns of H) = n + punctured + shortened */
-    uint32_t punctured;   /* positions not transmitted, decoded as erasures */
+    uint32_t n_full;      /* mother codeword length (columns of H for LDPC) */
+    uint32_t punctured;   /* mother positions not transmitted, decoded as erasures */
     uint32_t shortened;   /* filler bits: information positions fixed to 0, not transmitted */
+    /* LDPC codes (0 for other families): */
     uint32_t m;           /* number of parity checks (rows of H) */
     uint32_t k;           /* information bits per frame: n_full - rank(H) - shortened */
     uint32_t rank;        /* GF(2) rank of H (< m for matrices with redundant rows) */
@@ -30,6 +43,9 @@ typedef struct {
     uint32_t layer_lifting; /* Z when every layer is Z rows of circulant structure (QC codes,
                                DVB-S2's 360-groups): the GPU then derives edges instead of
                                loading them; 0 otherwise */
+    gpufec_family family;
+    uint32_t repeated;    /* transmitted bits that repeat a position already sent (n counts
+                             them; the decoder sums their soft values) */
 } gpufec_code_info;
 
 /* Limits the readers enforce so that no input can make them allocate without bound. */
@@ -39,6 +55,8 @@ typedef struct {
  * triangulate (the gap, g of them) densely: g^2/8 bytes at open, twice that once encoding
  * starts. Codes whose gap exceeds this many rows are refused with GPUFEC_ERR_TOO_LARGE. */
 #define GPUFEC_ENCODER_MAX_GAP 8192u
+
+/* ---- Binary LDPC ---- */
 
 /* Reads a MacKay alist matrix. Accepts '#' comment lines, CRLF line ends, index lists padded
  * with zeros or not. Rejects every inconsistency with GPUFEC_ERR_PARSE and, when diag is not
@@ -58,10 +76,12 @@ GPUFEC_API gpufec_status gpufec_code_from_qc_text(gpufec_code** out, const char*
                                                   size_t length, uint32_t lifting,
                                                   gpufec_diag* diag);
 
-/* Looks `name_or_path` up among the built-in codes (see gpufec_code_builtin_name), else opens it
- * as a file: ".qc"/".txt" prototype matrices, anything else as alist. A suffix ":k=<K'>"
- * shortens the code to K' information bits: the last K - K' information positions become
- * filler bits (known zeros, not transmitted), as 5G NR does. */
+/* ---- Every family ---- */
+
+/* Opens a code of any family: a built-in name (see gpufec_code_builtin_name), else a file (LDPC:
+ * ".qc"/".txt" prototype matrices, anything else as alist). Options follow the name after ':'
+ * as key=value; LDPC: ":k=<K'>" shortens the code to K' information bits (the last K - K'
+ * information positions become filler bits: known zeros, not transmitted), as 5G NR does. */
 GPUFEC_API gpufec_status gpufec_code_open(gpufec_code** out, const char* name_or_path,
                                           gpufec_diag* diag);
 
@@ -72,6 +92,14 @@ GPUFEC_API const char* gpufec_code_builtin_name(size_t index);
 GPUFEC_API gpufec_status gpufec_code_destroy(gpufec_code* code);
 
 GPUFEC_API gpufec_status gpufec_code_get_info(const gpufec_code* code, gpufec_code_info* info);
+
+/* Replaces what a frame transmits (custom rate matching): frame bit t carries mother codeword
+ * position positions[t], t < n. A position may be named several times (repetition: the decoder
+ * sums the soft values of its copies); positions never named are punctured (erasures); filler
+ * bits may not be named. The code's filler bits and information bits stay; n may be smaller or
+ * larger than n_full. Call it on a code no decoder uses yet. */
+GPUFEC_API gpufec_status gpufec_code_set_transmission(gpufec_code* code, const uint32_t* positions, uint32_t n,
+                                                      gpufec_diag* diag);
 
 /* The k positions of the full codeword (0..n_full-1) that carry the information bits, ascending.
  * The encoder places information bit i at position positions[i]; the decoder's information
@@ -88,7 +116,8 @@ GPUFEC_API gpufec_status gpufec_code_encode(const gpufec_code* code, const uint8
 GPUFEC_API gpufec_status gpufec_code_encode_full(const gpufec_code* code, const uint8_t* info,
                                                  size_t n_frames, uint8_t* codewords);
 
-/* Number of unsatisfied parity checks of one codeword of n_full bits (0: it is a codeword). */
+/* Number of unsatisfied parity checks of one codeword of n_full bits (0: it is a codeword);
+ * GPUFEC_ERR_UNSUPPORTED for a family without parity checks. */
 GPUFEC_API gpufec_status gpufec_code_syndrome_weight(const gpufec_code* code, const uint8_t* word,
                                                      uint32_t* weight);
 
@@ -97,7 +126,8 @@ GPUFEC_API gpufec_status gpufec_code_extract_info(const gpufec_code* code,
                                                   const uint8_t* codewords, size_t n_frames,
                                                   uint8_t* info);
 
-/* Writes H as an alist file (no padding, LF line ends). */
+/* Writes H as an alist file (no padding, LF line ends); LDPC codes only (else
+ * GPUFEC_ERR_UNSUPPORTED). */
 GPUFEC_API gpufec_status gpufec_code_export_alist(const gpufec_code* code, const char* path);
 
 #ifdef __cplusplus

@@ -173,8 +173,8 @@ GPUFEC_API gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, 
 /* The schedule in use (AUTO resolved). */
 GPUFEC_API gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* schedule);
 
-/* Options by name. One table in the library lists every option with its type, range, choices
- * and default; the tools (--param NAME=VALUE, gpufec-info --params) and the GRC drop-downs are
+/* Options by name. The library lists every option (the common ones, then each family's) with
+ * its type, range, choices and default; the tools (--param NAME=VALUE, gpufec-info --params) and the GRC drop-downs are
  * generated from it. Enum options take their names ("nms", "layered", "int8", ...). */
 typedef struct {
     const char* name;                 /* e.g. "norm" */
@@ -185,6 +185,11 @@ typedef struct {
     size_t n_choices;
     const char* help;
     char default_value[32];           /* gpufec_decoder_opts_default's value, as text */
+    const char* family;               /* "" for the options every family has, else the family
+                                         ("ldpc") whose decoders read it */
+    const char* applies;              /* "" when it always matters, else "option=value[|value...]":
+                                         the option only matters under that setting (the GRC
+                                         blocks hide it otherwise), e.g. "algorithm=nms" */
 } gpufec_param_info;
 
 GPUFEC_API size_t gpufec_decoder_param_count(void);
@@ -209,6 +214,9 @@ GPUFEC_API gpufec_status gpufec_backend_from_name(const char* name, gpufec_backe
 /* "float32", "float16", "int8". */
 GPUFEC_API const char* gpufec_precision_name(gpufec_precision precision);
 GPUFEC_API gpufec_status gpufec_precision_from_name(const char* name, gpufec_precision* precision);
+/* "info", "codeword", "full-codeword". */
+GPUFEC_API const char* gpufec_output_name(gpufec_output output);
+GPUFEC_API gpufec_status gpufec_output_from_name(const char* name, gpufec_output* output);
 /* "float32", "float16", "int8". */
 GPUFEC_API const char* gpufec_input_type_name(gpufec_input_type type);
 GPUFEC_API gpufec_status gpufec_input_type_from_name(const char* name, gpufec_input_type* type);

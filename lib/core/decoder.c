@@ -36,80 +36,40 @@ gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* o)
     return GPUFEC_OK;
 }
 
-void decoder_log(const gpufec_decoder* dec, gpufec_log_level level, const char* fmt, ...)
+void decoder_log(const decoder_config* cfg, gpufec_log_level level, const char* fmt, ...)
 {
-    if (!dec->opts.log_fn)
+    if (!cfg->opts.log_fn)
         return;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    dec->opts.log_fn(dec->opts.log_user, level, msg);
+    cfg->opts.log_fn(cfg->opts.log_user, level, msg);
 }
 
 #define OPT_FAIL(st, ...) text_fail_as((st), diag, 0, __VA_ARGS__)
 
-/* Every option checked, with the parameter and the reason in diag. code may be NULL (then the
- * checks that depend on the code are skipped). */
+/* The options every family has, then the family's own (the code's; without a code, binary
+ * LDPC's, the family the algorithm enum names). */
 static gpufec_status check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
 {
-    const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT, unsupported = GPUFEC_ERR_UNSUPPORTED;
-    if (o->backend < GPUFEC_BACKEND_AUTO || o->backend > GPUFEC_BACKEND_CUDA)
+    const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT;
+    if ((unsigned)o->backend > (unsigned)GPUFEC_BACKEND_CUDA)
         return OPT_FAIL(bad, "backend=%d: not auto, cpu or cuda", (int)o->backend);
-    if (o->algorithm < GPUFEC_ALG_SPA || o->algorithm > GPUFEC_ALG_PGAB)
-        return OPT_FAIL(bad, "algorithm=%d: no such algorithm", (int)o->algorithm);
-    if (o->schedule < GPUFEC_SCHEDULE_AUTO || o->schedule > GPUFEC_SCHEDULE_LAYERED)
-        return OPT_FAIL(bad, "schedule=%d: not auto, flooding or layered", (int)o->schedule);
-    if (!(o->pgab_p >= 0.0f && o->pgab_p <= 1.0f))
-        return OPT_FAIL(bad, "pgab_p=%g: a probability, must be in [0, 1]", (double)o->pgab_p);
-    if (o->pgab_start < 1)
-        return OPT_FAIL(bad, "pgab_start=%d: the first perturbed iteration, must be >= 1", o->pgab_start);
     if (o->max_iterations < 1 || o->max_iterations > 10000)
         return OPT_FAIL(bad, "max_iterations=%d: must be 1..10000", o->max_iterations);
-    if (!(o->normalization > 0.0f && o->normalization <= 1.0f))
-        return OPT_FAIL(bad, "norm=%g: the NMS factor must be in (0, 1]", (double)o->normalization);
-    if (!(o->offset >= 0.0f && o->offset < 1.0e3f))
-        return OPT_FAIL(bad, "offset=%g: the OMS offset must be in [0, 1000)", (double)o->offset);
-    if (o->output < GPUFEC_OUTPUT_INFO || o->output > GPUFEC_OUTPUT_FULL_CODEWORD)
+    if ((unsigned)o->output > (unsigned)GPUFEC_OUTPUT_FULL_CODEWORD)
         return OPT_FAIL(bad, "output=%d: not info, codeword or full codeword", (int)o->output);
     if (o->device < 0)
         return OPT_FAIL(bad, "device=%d: a CUDA device index, must be >= 0", o->device);
-    if (o->syndrome_interval < 1)
-        return OPT_FAIL(bad, "syndrome_interval=%d: must be >= 1", o->syndrome_interval);
-    if (o->precision < GPUFEC_PRECISION_FLOAT32 || o->precision > GPUFEC_PRECISION_INT8)
-        return OPT_FAIL(bad, "precision=%d: not float32, float16 or int8", (int)o->precision);
-    if (!(o->quant_step >= 1.0e-3f && o->quant_step <= 1.0e3f))
-        return OPT_FAIL(bad, "quant_step=%g: must be in [0.001, 1000]", (double)o->quant_step);
-    if (o->input_type < GPUFEC_INPUT_FLOAT32 || o->input_type > GPUFEC_INPUT_INT8)
+    if ((unsigned)o->input_type > (unsigned)GPUFEC_INPUT_INT8)
         return OPT_FAIL(bad, "input_type=%d: not float32, float16 or int8", (int)o->input_type);
     if (!(o->input_scale > 0.0f && o->input_scale <= 1.0e3f))
         return OPT_FAIL(bad, "input_scale=%g: the LLR of one int8 unit, must be in (0, 1000]",
                         (double)o->input_scale);
-    const uint32_t known = GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_QC_STATE_SHARED |
-                           GPUFEC_CUDA_NO_COMPRESSED_MESSAGES;
-    if ((o->cuda_tuning & ~known) ||
-        (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED))
-        return OPT_FAIL(bad, "cuda_tuning=0x%x: unknown flags, or row state both global and shared",
-                        o->cuda_tuning);
-    const int hard = o->algorithm >= GPUFEC_ALG_GALLAGER_A;
-    if (hard && o->schedule == GPUFEC_SCHEDULE_LAYERED)
-        return OPT_FAIL(unsupported, "schedule=layered: %s runs the flooding schedule only",
-                        gpufec_algorithm_name(o->algorithm));
-    /* Reduced precision is defined for the min-sum family's layered state; the hard-decision
-     * decoders keep no soft state and ignore it. */
-    if (o->precision != GPUFEC_PRECISION_FLOAT32 && !hard &&
-        (o->algorithm == GPUFEC_ALG_SPA || o->schedule == GPUFEC_SCHEDULE_FLOODING))
-        return OPT_FAIL(unsupported, "precision=%s: needs ms, nms or oms with the layered schedule (here %s, %s)",
-                        gpufec_precision_name(o->precision), gpufec_algorithm_name(o->algorithm),
-                        gpufec_schedule_name(o->schedule));
-    /* A punctured position has no channel bit, and the hard-decision rules have no way to say
-     * "unknown": it would enter as a confident 0 and fail most frames. */
-    if (hard && code && code->punctured)
-        return OPT_FAIL(unsupported, "algorithm=%s: the code has %u punctured positions, which carry no "
-                        "channel bit; hard-decision decoders need every position transmitted",
-                        gpufec_algorithm_name(o->algorithm), code->punctured);
-    return GPUFEC_OK;
+    const family_record* family = code ? code->family : family_registry[0];
+    return family->check_opts(o, code, diag);
 }
 
 gpufec_status gpufec_decoder_opts_check(const gpufec_decoder_opts* opts, const gpufec_code* code,
@@ -124,23 +84,11 @@ gpufec_status gpufec_decoder_opts_check(const gpufec_decoder_opts* opts, const g
     return check_opts(opts, code, diag);
 }
 
-/* Hard-decision decoders are flooding only. AUTO picks layered where the backend has it: it
- * converges in about half the iterations of flooding. */
-static gpufec_schedule resolve_schedule(const gpufec_decoder_opts* o, gpufec_backend b)
-{
-    if (o->algorithm >= GPUFEC_ALG_GALLAGER_A)
-        return GPUFEC_SCHEDULE_FLOODING;
-    if (o->schedule != GPUFEC_SCHEDULE_AUTO)
-        return o->schedule;
-    (void)b; /* both backends have layered for SPA and the min-sum family */
-    return GPUFEC_SCHEDULE_LAYERED;
-}
-
 gpufec_status gpufec_decoder_kernel_seconds(const gpufec_decoder* dec, double* seconds)
 {
     if (!dec || !seconds)
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    *seconds = dec->ops->kernel_seconds ? dec->ops->kernel_seconds(dec) : 0.0;
+    *seconds = dec->ops->kernel_seconds ? dec->ops->kernel_seconds(dec->state) : 0.0;
     return GPUFEC_OK;
 }
 
@@ -214,59 +162,68 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     gpufec_decoder* dec = calloc(1, sizeof *dec);
     if (!dec)
         return GPUFEC_ERR_OUT_OF_MEMORY;
-    dec->code = code;
-    dec->opts = o;
+    decoder_config* cfg = &dec->cfg;
+    cfg->code = code;
+    cfg->opts = o;
+    code->family->resolve_opts(&cfg->opts);
     switch (o.output) {
     case GPUFEC_OUTPUT_INFO:
-        dec->out_pos = code->info_pos;
-        dec->out_len = code->k;
+        cfg->out_pos = code->info_pos;
+        cfg->out_len = code->k;
         break;
     case GPUFEC_OUTPUT_CODEWORD:
-        dec->out_pos = code->tx_pos; /* NULL when every position is transmitted */
-        dec->out_len = code->n_tx;
+        cfg->out_pos = code->tx.tx_pos; /* NULL when every position is transmitted once, in order */
+        cfg->out_len = code->tx.n_tx;
         break;
     default:
-        dec->out_pos = NULL;
-        dec->out_len = code->n;
+        cfg->out_pos = NULL;
+        cfg->out_len = code->n_full;
         break;
     }
 
-    /* The registry in preference order. With a backend named, only its entries are tried; with
-     * AUTO every entry, each decline and failed creation logged with its reason. */
+    /* The registry in preference order, the code's family only. With a backend named, only its
+     * entries are tried; with AUTO every entry, each decline and failed creation logged with its
+     * reason. */
+#ifdef GPUFEC_HAVE_CUDA
+    char why[256] = "no GPU implementation of this family";
+#else
     char why[256] = "this library was built without CUDA";
+#endif
     st = o.backend == GPUFEC_BACKEND_CUDA ? GPUFEC_ERR_NO_DEVICE : GPUFEC_ERR_INTERNAL;
-    int created = 0;
+    int created = 0, declined = 0;
     for (const backend_ops* const* r = decoder_registry; *r && !created; r++) {
         const backend_ops* impl = *r;
-        if (o.backend != GPUFEC_BACKEND_AUTO && impl->backend != o.backend)
+        if (impl->family != code->family->id || (o.backend != GPUFEC_BACKEND_AUTO && impl->backend != o.backend))
             continue;
         char reason[256];
-        if (!impl->accepts(code, &o, reason, sizeof reason)) {
+        if (!impl->accepts(cfg, reason, sizeof reason)) {
             if (o.backend == GPUFEC_BACKEND_AUTO)
-                decoder_log(dec, GPUFEC_LOG_INFO, "backend auto: %s declined (%s)", impl->name, reason);
+                decoder_log(cfg, GPUFEC_LOG_INFO, "backend auto: %s declined (%s)", impl->name, reason);
             snprintf(why, sizeof why, "%s", reason);
+            declined++;
             continue;
         }
-        dec->backend = impl->backend;
-        dec->ops = impl;
-        dec->opts.schedule = resolve_schedule(&o, dec->backend);
-        st = impl->create(dec);
+        memset(&dec->caps, 0, sizeof dec->caps);
+        st = impl->create(cfg, &dec->state, &dec->caps);
         created = st == GPUFEC_OK;
-        if (!created && o.backend == GPUFEC_BACKEND_AUTO) {
-            decoder_log(dec, GPUFEC_LOG_WARNING, "backend auto: %s creation failed (%s); trying the next",
+        if (created) {
+            dec->backend = impl->backend;
+            dec->ops = impl;
+            if (dec->caps.schedule != GPUFEC_SCHEDULE_AUTO)
+                cfg->opts.schedule = dec->caps.schedule;
+        } else if (o.backend == GPUFEC_BACKEND_AUTO) {
+            decoder_log(cfg, GPUFEC_LOG_WARNING, "backend auto: %s creation failed (%s); trying the next",
                         impl->name, gpufec_status_str(st));
-            dec->preferred_batch = 0;
-            dec->backend_writes_output = 0;
-        } else if (!created) {
+            declined++;
+        } else {
             break;
         }
     }
-    if (created && o.backend == GPUFEC_BACKEND_AUTO && dec->backend == GPUFEC_BACKEND_CPU &&
-        decoder_registry[0] == &cpu_backend_ops) /* no GPU entry to decline: say why */
-        decoder_log(dec, GPUFEC_LOG_INFO, "backend auto: using the CPU (%s)", why);
+    if (created && o.backend == GPUFEC_BACKEND_AUTO && dec->backend == GPUFEC_BACKEND_CPU && !declined)
+        decoder_log(cfg, GPUFEC_LOG_INFO, "backend auto: using the CPU (%s)", why); /* no GPU entry */
     if (!created) {
         if (st == GPUFEC_ERR_NO_DEVICE)
-            decoder_log(dec, GPUFEC_LOG_ERROR, "backend cuda unavailable: %s", why);
+            decoder_log(cfg, GPUFEC_LOG_ERROR, "backend cuda unavailable: %s", why);
         free(dec);
         return st;
     }
@@ -278,7 +235,7 @@ gpufec_status gpufec_decoder_destroy(gpufec_decoder* dec)
 {
     if (!dec)
         return GPUFEC_OK;
-    dec->ops->destroy(dec);
+    dec->ops->destroy(dec->state);
     free(dec->hard);
     free(dec);
     return GPUFEC_OK;
@@ -290,9 +247,9 @@ gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* ll
     if (!dec)
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (llr_len)
-        *llr_len = dec->code->n_tx;
+        *llr_len = dec->cfg.code->tx.n_tx;
     if (out_len)
-        *out_len = dec->out_len;
+        *out_len = dec->cfg.out_len;
     return GPUFEC_OK;
 }
 
@@ -308,16 +265,16 @@ gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_ite
 {
     if (!dec || max_iterations < 1 || max_iterations > 10000)
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    dec->opts.max_iterations = max_iterations;
+    dec->cfg.opts.max_iterations = max_iterations;
     return GPUFEC_OK;
 }
 
 gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_t n_frames,
                                     uint8_t* bits, int32_t* iterations, uint8_t* converged)
 {
-    if (dec && dec->opts.input_type != GPUFEC_INPUT_FLOAT32) {
-        decoder_log(dec, GPUFEC_LOG_ERROR, "input_type=%s: use gpufec_decoder_decode_soft",
-                    gpufec_input_type_name(dec->opts.input_type));
+    if (dec && dec->cfg.opts.input_type != GPUFEC_INPUT_FLOAT32) {
+        decoder_log(&dec->cfg, GPUFEC_LOG_ERROR, "input_type=%s: use gpufec_decoder_decode_soft",
+                    gpufec_input_type_name(dec->cfg.opts.input_type));
         return GPUFEC_ERR_INVALID_ARGUMENT;
     }
     return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
@@ -330,13 +287,14 @@ gpufec_status gpufec_decoder_decode_soft(gpufec_decoder* dec, const void* llr, s
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (n_frames == 0)
         return GPUFEC_OK;
-    const gpufec_code* c = dec->code;
-    if (!dec->out_pos || dec->backend_writes_output)
-        return dec->ops->decode(dec, llr, n_frames, bits, iterations, converged);
+    const decoder_config* cfg = &dec->cfg;
+    const uint32_t n_tx = cfg->code->tx.n_tx, n_full = cfg->code->n_full;
+    if (!cfg->out_pos || dec->caps.writes_output)
+        return dec->ops->decode(dec->state, llr, n_frames, bits, iterations, converged);
     /* Decode in chunks into the context's codeword buffer, then gather the output positions. */
-    size_t chunk = dec->preferred_batch ? dec->preferred_batch : 256;
+    size_t chunk = dec->caps.preferred_batch ? dec->caps.preferred_batch : 256;
     if (dec->hard_frames < chunk) {
-        uint8_t* h = realloc(dec->hard, chunk * c->n);
+        uint8_t* h = realloc(dec->hard, chunk * n_full);
         if (!h)
             return GPUFEC_ERR_OUT_OF_MEMORY;
         dec->hard = h;
@@ -344,15 +302,14 @@ gpufec_status gpufec_decoder_decode_soft(gpufec_decoder* dec, const void* llr, s
     }
     for (size_t f = 0; f < n_frames; f += chunk) {
         size_t nf = n_frames - f < chunk ? n_frames - f : chunk;
-        const char* in = (const char*)llr + f * c->n_tx * soft_input_bytes(dec->opts.input_type);
-        gpufec_status st = dec->ops->decode(dec, in, nf, dec->hard,
-                                            iterations ? iterations + f : NULL,
+        const char* in = (const char*)llr + f * n_tx * soft_input_bytes(cfg->opts.input_type);
+        gpufec_status st = dec->ops->decode(dec->state, in, nf, dec->hard, iterations ? iterations + f : NULL,
                                             converged ? converged + f : NULL);
         if (st)
             return st;
         for (size_t g = 0; g < nf; g++)
-            for (uint32_t t = 0; t < dec->out_len; t++)
-                bits[(f + g) * dec->out_len + t] = dec->hard[g * c->n + dec->out_pos[t]];
+            for (uint32_t t = 0; t < cfg->out_len; t++)
+                bits[(f + g) * cfg->out_len + t] = dec->hard[g * n_full + cfg->out_pos[t]];
     }
     return GPUFEC_OK;
 }
@@ -361,9 +318,9 @@ gpufec_status gpufec_decoder_decode_async(gpufec_decoder* dec, const float* llr,
                                           uint8_t* bits, int32_t* iterations, uint8_t* converged,
                                           void* cuda_stream)
 {
-    if (dec && dec->opts.input_type != GPUFEC_INPUT_FLOAT32) {
-        decoder_log(dec, GPUFEC_LOG_ERROR, "input_type=%s: use gpufec_decoder_decode_soft_async",
-                    gpufec_input_type_name(dec->opts.input_type));
+    if (dec && dec->cfg.opts.input_type != GPUFEC_INPUT_FLOAT32) {
+        decoder_log(&dec->cfg, GPUFEC_LOG_ERROR, "input_type=%s: use gpufec_decoder_decode_soft_async",
+                    gpufec_input_type_name(dec->cfg.opts.input_type));
         return GPUFEC_ERR_INVALID_ARGUMENT;
     }
     return gpufec_decoder_decode_soft_async(dec, llr, n_frames, bits, iterations, converged, cuda_stream);
@@ -379,20 +336,20 @@ gpufec_status gpufec_decoder_decode_soft_async(gpufec_decoder* dec, const void* 
         return GPUFEC_OK;
     if (!dec->ops->decode_async)
         return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
-    return dec->ops->decode_async(dec, llr, n_frames, bits, iterations, converged, cuda_stream);
+    return dec->ops->decode_async(dec->state, llr, n_frames, bits, iterations, converged, cuda_stream);
 }
 
 gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec)
 {
     if (!dec)
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    return dec->ops->synchronize ? dec->ops->synchronize(dec) : GPUFEC_OK;
+    return dec->ops->synchronize ? dec->ops->synchronize(dec->state) : GPUFEC_OK;
 }
 
 gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* s)
 {
     if (!dec || !s)
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    *s = dec->opts.schedule;
+    *s = dec->cfg.opts.schedule;
     return GPUFEC_OK;
 }

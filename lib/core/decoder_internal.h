@@ -1,72 +1,78 @@
-/* Decoder context and the interface every backend implements. */
+/* Decoder context and the record every implementation fills in. */
 #ifndef GPUFEC_DECODER_INTERNAL_H
 #define GPUFEC_DECODER_INTERNAL_H
 
 #include <gpufec/decoder.h>
 
 #include "code_internal.h"
+#include "family.h"
+
+/* What an implementation is created for; it lives in the front object, which it never sees.
+ * The front may change opts.max_iterations between decode calls (read it at decode time). */
+typedef struct decoder_config {
+    const gpufec_code* code;
+    gpufec_decoder_opts opts; /* checked; AUTO choices resolved by the family */
+    /* Output of one frame: out_len bits, bit t from mother position out_pos[t] (information or
+     * transmitted positions of the code); out_pos NULL: the whole mother codeword. */
+    const uint32_t* out_pos;
+    uint32_t out_len;
+} decoder_config;
+
+/* What an implementation tells the front at creation. */
+typedef struct impl_caps {
+    size_t preferred_batch; /* frames it likes per call (0: no preference) */
+    int writes_output;      /* it gathers through out_pos itself; else it writes whole mother
+                               codewords and the front gathers */
+    gpufec_schedule schedule; /* set when it runs another schedule than configured (a code too
+                                 long for the layered kernels): what gpufec_decoder_schedule says */
+} impl_caps;
 
 /* One decoder implementation. lib/core/registry.c lists them in preference order. */
 typedef struct backend_ops {
     const char* name;
+    gpufec_family family;
     gpufec_backend backend;
-    /* 1 when it can decode this code with these options; else 0 and why (one clause). */
-    int (*accepts)(const gpufec_code* code, const gpufec_decoder_opts* opts, char* why, size_t why_len);
-    gpufec_status (*create)(gpufec_decoder* dec);
-    void (*destroy)(gpufec_decoder* dec);
-    /* soft: n_frames * n_tx transmitted values of type opts.input_type (soft_input.h); hard:
-     * n_frames * n full codeword bits, or, when the backend sets backend_writes_output,
-     * n_frames * out_len bits gathered through out_pos. */
-    gpufec_status (*decode)(gpufec_decoder* dec, const void* soft, size_t n_frames, uint8_t* hard,
-                            int32_t* iterations, uint8_t* converged);
+    /* 1 when it can decode this configuration; else 0 and why (one clause). */
+    int (*accepts)(const decoder_config* cfg, char* why, size_t why_len);
+    gpufec_status (*create)(const decoder_config* cfg, void** state, impl_caps* caps);
+    void (*destroy)(void* state);
+    /* soft: n_frames * n transmitted values of type opts.input_type (soft_input.h); out:
+     * n_frames * n_full mother bits, or n_frames * out_len bits when caps.writes_output. */
+    gpufec_status (*decode)(void* state, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
+                            uint8_t* converged);
     /* Optional: enqueue on a caller's stream without waiting, and wait later. */
-    gpufec_status (*decode_async)(gpufec_decoder* dec, const void* soft, size_t n_frames,
-                                  uint8_t* out, int32_t* iterations, uint8_t* converged, void* stream);
-    gpufec_status (*synchronize)(gpufec_decoder* dec);
-    /* Optional: seconds the device kernels of the last decode call ran; reads only its own
-     * backend's state (each backend's impl is its own struct). */
-    double (*kernel_seconds)(const gpufec_decoder* dec);
+    gpufec_status (*decode_async)(void* state, const void* soft, size_t n_frames, uint8_t* out,
+                                  int32_t* iterations, uint8_t* converged, void* stream);
+    gpufec_status (*synchronize)(void* state);
+    /* Optional: seconds the device kernels of the last decode call ran. */
+    double (*kernel_seconds)(const void* state);
 } backend_ops;
 
 struct gpufec_decoder {
-    const gpufec_code* code;
-    gpufec_decoder_opts opts;
+    decoder_config cfg;
     gpufec_backend backend; /* resolved: CPU or CUDA */
     const backend_ops* ops;
-    void* impl;             /* backend state */
-    size_t preferred_batch; /* frames the backend likes per call (0: no preference) */
-    /* Output of one frame: out_len bits, bit t taken from full codeword position out_pos[t]
-     * (information or transmitted positions of the code); out_pos NULL: the whole codeword. */
-    const uint32_t* out_pos;
-    uint32_t out_len;
-    int backend_writes_output; /* the backend gathers through out_pos itself */
-    uint8_t* hard;          /* n * batch codeword bits, gathered by the front otherwise */
+    void* state;            /* the implementation's */
+    impl_caps caps;
+    uint8_t* hard;          /* mother codewords of one chunk, gathered by the front */
     size_t hard_frames;
 };
 
 /* The implementations in preference order, NULL-terminated: AUTO takes the first that accepts
- * and creates; the CPU reference is last and accepts everything. */
+ * and creates; each family's CPU reference comes after its GPU entries. */
 extern const backend_ops* const decoder_registry[];
 
-extern const backend_ops cpu_backend_ops;
+extern const backend_ops ldpc_cpu_ops;
 #ifdef GPUFEC_HAVE_CUDA
-extern const backend_ops cuda_backend_ops;
-extern const backend_ops cuda_hard_backend_ops; /* Gallager-A/B, PGaB */
+extern const backend_ops ldpc_cuda_ops;      /* SPA and the min-sum family */
+extern const backend_ops ldpc_cuda_hard_ops; /* Gallager-A/B, PGaB */
 int cuda_backend_probe(int device, char* why, size_t why_len);
 int cuda_util_host_alloc(void** p, size_t bytes);
 int cuda_util_host_free(void* p);
 int cuda_util_bandwidth(int device, double* d2d_gbps, double* h2d_gbps);
 #endif
 
-/* Reduced-precision parameters shared by the backends: 1 / quant_step (int8), and the OMS offset
- * in the units the messages are stored in (steps for int8, LLRs otherwise). */
-static inline float decoder_inv_step(const gpufec_decoder_opts* o) { return 1.0f / o->quant_step; }
-static inline float decoder_offset_steps(const gpufec_decoder_opts* o)
-{
-    return o->precision == GPUFEC_PRECISION_INT8 ? o->offset * decoder_inv_step(o) : o->offset;
-}
-
-void decoder_log(const gpufec_decoder* dec, gpufec_log_level level, const char* fmt, ...)
+void decoder_log(const decoder_config* cfg, gpufec_log_level level, const char* fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif

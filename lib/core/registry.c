@@ -1,14 +1,25 @@
-/* The one list of decoder implementations, in preference order. Adding an implementation (a new
- * family's kernels, another backend) is one line here plus its backend_ops record; the front
- * (decoder.c) walks this list, so AUTO is this order and the log says why each earlier entry
- * declined. */
+/* The two lists that make a family part of the library. Adding a family is its folder plus a
+ * line in each (docs/architecture.md, "adding a code family").
+ *
+ * family_registry: gpufec_code_open asks the families in this order for a name, then for a file
+ * (the LDPC family reads any file as alist, so it stays last).
+ *
+ * decoder_registry: the implementations in preference order; the front (decoder.c) walks it, so
+ * AUTO is this order, only the entries of the code's family are considered, and the log says why
+ * each earlier one declined. */
 #include "decoder_internal.h"
+#include "family.h"
+
+const family_record* const family_registry[] = {
+    &ldpc_family,
+    NULL,
+};
 
 const backend_ops* const decoder_registry[] = {
 #ifdef GPUFEC_HAVE_CUDA
-    &cuda_hard_backend_ops, /* Gallager-A/B, PGaB: 32 frames per word */
-    &cuda_backend_ops,      /* SPA and the min-sum family: QC, generic layered, flooding kernels */
+    &ldpc_cuda_hard_ops, /* Gallager-A/B, PGaB: 32 frames per word */
+    &ldpc_cuda_ops,      /* SPA and the min-sum family: QC, generic layered, flooding kernels */
 #endif
-    &cpu_backend_ops, /* the reference: every algorithm, every code */
+    &ldpc_cpu_ops, /* the reference: every algorithm, every code */
     NULL,
 };

@@ -1,7 +1,7 @@
 /* MacKay alist reader. Every inconsistency is an error naming the line; allocations are bounded
  * by the size of the input (a list of x numbers needs at least 2x bytes), so no file can make
  * the reader allocate more than a small multiple of its own size. */
-#include "code_internal.h"
+#include "ldpc_code.h"
 #include "text_reader.h"
 
 #include <stdlib.h>
@@ -55,16 +55,9 @@ static gpufec_status read_index_line(text_reader* r, const char* what, uint32_t 
     return GPUFEC_OK;
 }
 
-gpufec_status gpufec_code_from_alist_text(gpufec_code** out, const char* text, size_t length,
-                                          gpufec_diag* diag)
+gpufec_status ldpc_read_alist(ldpc_code** out, const char* text, size_t length, gpufec_diag* diag)
 {
-    if (!out || (!text && length))
-        return GPUFEC_ERR_INVALID_ARGUMENT;
     *out = NULL;
-    if (diag) {
-        diag->line = 0;
-        diag->message[0] = '\0';
-    }
     text_reader r;
     text_reader_init(&r, text ? text : "", length, diag);
     token_stream ts;
@@ -96,7 +89,7 @@ gpufec_status gpufec_code_from_alist_text(gpufec_code** out, const char* text, s
     uint32_t* col_rows = NULL;
     uint32_t* seen = NULL;
     uint32_t* buf = NULL;
-    gpufec_code* code = NULL;
+    ldpc_code* code = NULL;
     if (!col_ptr || !row_deg) {
         st = GPUFEC_ERR_OUT_OF_MEMORY;
         goto done;
@@ -214,7 +207,7 @@ gpufec_status gpufec_code_from_alist_text(gpufec_code** out, const char* text, s
             goto done;
         }
     }
-    st = code_build(&code, N, M, col_ptr, col_rows, diag);
+    st = code_build_graph(&code, N, M, col_ptr, col_rows);
     if (st == GPUFEC_OK)
         *out = code;
 done:
@@ -224,6 +217,21 @@ done:
     free(seen);
     free(buf);
     return st;
+}
+
+gpufec_status gpufec_code_from_alist_text(gpufec_code** out, const char* text, size_t length,
+                                          gpufec_diag* diag)
+{
+    if (!out || (!text && length))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (diag) {
+        diag->line = 0;
+        diag->message[0] = '\0';
+    }
+    ldpc_code* body = NULL;
+    gpufec_status st = ldpc_read_alist(&body, text, length, diag);
+    return st ? st : ldpc_complete(out, body, 0, diag);
 }
 
 gpufec_status gpufec_code_from_alist_file(gpufec_code** out, const char* path, gpufec_diag* diag)

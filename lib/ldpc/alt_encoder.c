@@ -19,7 +19,7 @@
  * The encoder tables (the basis of S with the combination of pivot columns behind each vector)
  * are built on the first encode, once, under the code's lock: decoders never pay for them.
  * Encoding a frame is two back-substitutions (O(edges)) and g^2/64 word operations. */
-#include "code_internal.h"
+#include "ldpc_code.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -51,7 +51,7 @@ struct alt_plan {
 static inline int bit_at(const uint64_t* v, uint32_t i) { return (int)((v[i >> 6] >> (i & 63)) & 1u); }
 
 /* Sum over GF(2) of the values of row r's variables: 64 lanes at once, or one bit per byte. */
-static inline uint64_t row_sum64(const gpufec_code* c, const uint64_t* val, uint32_t r)
+static inline uint64_t row_sum64(const ldpc_code* c, const uint64_t* val, uint32_t r)
 {
     uint64_t acc = 0;
     for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
@@ -59,7 +59,7 @@ static inline uint64_t row_sum64(const gpufec_code* c, const uint64_t* val, uint
     return acc;
 }
 
-static inline uint8_t row_sum8(const gpufec_code* c, const uint8_t* x, uint32_t r)
+static inline uint8_t row_sum8(const ldpc_code* c, const uint8_t* x, uint32_t r)
 {
     uint8_t acc = 0;
     for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
@@ -70,7 +70,7 @@ static inline uint8_t row_sum8(const gpufec_code* c, const uint8_t* x, uint32_t 
 /* ---- 1. peeling ------------------------------------------------------------------------ */
 
 typedef struct {
-    const gpufec_code* c;
+    const ldpc_code* c;
     uint32_t* deg;    /* unknown variables of each row */
     uint8_t* known;
     uint8_t* stepped; /* row used as a step */
@@ -117,7 +117,7 @@ static void decrement(peel* p, uint32_t r)
 
 static void make_known(peel* p, uint32_t v)
 {
-    const gpufec_code* c = p->c;
+    const ldpc_code* c = p->c;
     p->known[v] = 1;
     for (uint32_t t = c->col_ptr[v]; t < c->col_ptr[v + 1]; t++) {
         const uint32_t e = c->col_edge[t];
@@ -140,7 +140,7 @@ static void declare_free(peel* p, uint32_t v)
     make_known(p, v);
 }
 
-static gpufec_status peel_run(peel* p, const gpufec_code* c, uint32_t predeclared)
+static gpufec_status peel_run(peel* p, const ldpc_code* c, uint32_t predeclared)
 {
     const uint32_t m = c->m, n = c->n, maxd = c->max_check_degree;
     memset(p, 0, sizeof *p);
@@ -223,7 +223,7 @@ static gpufec_status peel_run(peel* p, const gpufec_code* c, uint32_t predeclare
 
 /* S columns of up to 64 free variables at once, one bit lane each: out[i] bit b = row i of the
  * S column of cols[b]. val is n words of scratch, zero on entry and on return. */
-static void s_columns(const gpufec_code* c, const struct alt_plan* a, const uint32_t* cols,
+static void s_columns(const ldpc_code* c, const struct alt_plan* a, const uint32_t* cols,
                       uint32_t count, uint64_t* val, uint64_t* out)
 {
     for (uint32_t b = 0; b < count; b++)
@@ -284,7 +284,7 @@ static int basis_insert(gf2_basis* B, uint64_t* v, uint64_t* vc)
 
 /* Feeds the S columns of cols[0..count) (in that order) to B; picked[t] = 1 when column t
  * raised the rank. Stops once the rank is g. work counts word operations against the budget. */
-static gpufec_status feed_columns(const gpufec_code* c, const struct alt_plan* a, gf2_basis* B,
+static gpufec_status feed_columns(const ldpc_code* c, const struct alt_plan* a, gf2_basis* B,
                                   const uint32_t* cols, uint32_t count, uint8_t* picked,
                                   int track_comb, uint64_t* work)
 {
@@ -343,9 +343,9 @@ static int cmp_desc(const void* x, const void* y)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static gpufec_status alt_encode(const gpufec_code* c, uint8_t* x);
+static gpufec_status alt_encode(const ldpc_code* c, uint8_t* x);
 
-gpufec_status alt_encoder_prepare(gpufec_code* c, gpufec_diag* diag)
+gpufec_status alt_encoder_prepare(ldpc_code* c, gpufec_diag* diag)
 {
     const uint32_t n = c->n, m = c->m;
     /* Two peelings, each O(edges): with the systematic split (information first) and without. */
@@ -461,7 +461,7 @@ gpufec_status alt_encoder_prepare(gpufec_code* c, gpufec_diag* diag)
 
 /* The encoder tables: the basis of S again, now of the pivot columns alone and with the
  * combination behind each vector. Runs once, under the lock. */
-static gpufec_status alt_build_tables(const gpufec_code* c, struct alt_plan* a)
+static gpufec_status alt_build_tables(const ldpc_code* c, struct alt_plan* a)
 {
     gf2_basis B = {(a->g + 63) / 64, (a->gap_rank + 63) / 64, 0, NULL, NULL, NULL};
     B.basis = malloc(((size_t)a->gap_rank * B.gw + 1) * sizeof *B.basis);
@@ -489,7 +489,7 @@ static gpufec_status alt_build_tables(const gpufec_code* c, struct alt_plan* a)
     return GPUFEC_OK;
 }
 
-static void back_substitute(const gpufec_code* c, const struct alt_plan* a, uint8_t* x)
+static void back_substitute(const ldpc_code* c, const struct alt_plan* a, uint8_t* x)
 {
     for (uint32_t s = 0; s < a->steps; s++) {
         x[a->step_var[s]] = 0;
@@ -497,7 +497,7 @@ static void back_substitute(const gpufec_code* c, const struct alt_plan* a, uint
     }
 }
 
-static gpufec_status alt_encode(const gpufec_code* c, uint8_t* x)
+static gpufec_status alt_encode(const ldpc_code* c, uint8_t* x)
 {
     struct alt_plan* a = c->alt;
     if (!atomic_load_explicit(&a->ready, memory_order_acquire)) {
@@ -539,9 +539,10 @@ static gpufec_status alt_encode(const gpufec_code* c, uint8_t* x)
     return GPUFEC_OK;
 }
 
-uint32_t alt_encoder_gap(const gpufec_code* c) { return c->alt ? c->alt->g : 0; }
+uint32_t alt_encoder_gap(const ldpc_code* c) { return c->alt ? c->alt->g : 0; }
 
-GPUFEC_API int alt_encoder_tables_built(const gpufec_code* c)
+GPUFEC_API int alt_encoder_tables_built(const gpufec_code* code)
 {
+    const ldpc_code* c = ldpc_of(code);
     return c->alt && atomic_load_explicit(&c->alt->ready, memory_order_acquire) && c->alt->basis;
 }

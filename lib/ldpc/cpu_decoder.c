@@ -7,6 +7,7 @@
  * as that check is done, so later checks of the same iteration see fresher information. */
 #include "cpu_simd.h"
 #include "decoder_internal.h"
+#include "ldpc_code.h"
 #include "ldpc_rules.h"
 #include "soft_input.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 typedef struct {
+    const decoder_config* dec;
     float* llr;     /* n_full sanitised channel values */
     float* app;     /* n_full posteriors */
     float* c2v;     /* edges check-to-variable messages */
@@ -47,12 +49,14 @@ static void cpu_free(cpu_state* s)
     free(s);
 }
 
-static gpufec_status cpu_create(gpufec_decoder* dec)
+static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_caps* caps)
 {
-    const gpufec_code* c = dec->code;
+    (void)caps;
+    const ldpc_code* c = ldpc_of(dec->code);
     cpu_state* s = calloc(1, sizeof *s);
     if (!s)
         return GPUFEC_ERR_OUT_OF_MEMORY;
+    s->dec = dec;
     const size_t n = c->n, e = (size_t)c->edges + 1;
     s->llr = malloc(n * sizeof *s->llr);
     s->app = malloc(n * sizeof *s->app);
@@ -63,7 +67,7 @@ static gpufec_status cpu_create(gpufec_decoder* dec)
     s->hv2c = malloc(e);
     s->hc2v = malloc(e);
     if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
-        s->in_f = malloc((size_t)CPU_CONVERT_FRAMES * c->n_tx * sizeof *s->in_f);
+        s->in_f = malloc((size_t)CPU_CONVERT_FRAMES * dec->code->tx.n_tx * sizeof *s->in_f);
     if (!s->llr || !s->app || !s->c2v || !s->v2c || !s->term || !s->w || !s->hv2c || !s->hc2v ||
         (dec->opts.input_type != GPUFEC_INPUT_FLOAT32 && !s->in_f)) {
         cpu_free(s);
@@ -73,21 +77,17 @@ static gpufec_status cpu_create(gpufec_decoder* dec)
     if (o->cpu_simd && o->schedule == GPUFEC_SCHEDULE_LAYERED && o->algorithm <= GPUFEC_ALG_OMS &&
         o->precision == GPUFEC_PRECISION_FLOAT32 && cpu_simd_available())
         s->simd = cpu_simd_create(c); /* NULL (no memory): the scalar path still works */
-    dec->impl = s;
+    *state = s;
     return GPUFEC_OK;
 }
 
-static void cpu_destroy(gpufec_decoder* dec)
-{
-    cpu_free(dec->impl);
-    dec->impl = NULL;
-}
+static void cpu_destroy(void* state) { cpu_free(state); }
 
 static int ms_mode(gpufec_algorithm a) { return a == GPUFEC_ALG_NMS ? 1 : a == GPUFEC_ALG_OMS ? 2 : 0; }
 
 /* One check row: reads v2c = app - c2v for its edges, writes new c2v; with `layered` also
  * writes the posteriors back at once. */
-static void update_check(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_state* s,
+static void update_check(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_state* s,
                          uint32_t i, int layered)
 {
     const uint32_t b = c->row_ptr[i], d = c->row_ptr[i + 1] - b;
@@ -121,7 +121,7 @@ static void update_check(const gpufec_code* c, const gpufec_decoder_opts* o, cpu
             s->app[var[t]] = ldpc_store(v[t] + c2v[t], (int)o->precision);
 }
 
-static void update_variables(const gpufec_code* c, cpu_state* s)
+static void update_variables(const ldpc_code* c, cpu_state* s)
 {
     for (uint32_t j = 0; j < c->n; j++) {
         float sum = s->llr[j];
@@ -131,7 +131,7 @@ static void update_variables(const gpufec_code* c, cpu_state* s)
     }
 }
 
-static int syndrome_zero(const gpufec_code* c, const uint8_t* hard)
+static int syndrome_zero(const ldpc_code* c, const uint8_t* hard)
 {
     for (uint32_t i = 0; i < c->m; i++) {
         unsigned parity = 0;
@@ -144,7 +144,7 @@ static int syndrome_zero(const gpufec_code* c, const uint8_t* hard)
 }
 
 /* Soft decoders; returns iterations run, sets *ok when the decision is a codeword. */
-static int decode_soft(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_state* s,
+static int decode_soft(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_state* s,
                        uint8_t* out, int* ok)
 {
     const int layered = o->schedule == GPUFEC_SCHEDULE_LAYERED;
@@ -171,7 +171,7 @@ static int decode_soft(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_s
 }
 
 /* Hard-decision decoders (seed 003's data / check / APP passes). */
-static int decode_hard(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_state* s,
+static int decode_hard(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_state* s,
                        uint64_t frame, uint8_t* out, int* ok)
 {
     const uint32_t p24 = (uint32_t)(o->pgab_p * 16777216.0f);
@@ -235,17 +235,17 @@ static int decode_hard(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_s
     return it;
 }
 
-static gpufec_status cpu_decode_float(gpufec_decoder* dec, const float* llr, size_t n_frames,
-                                      uint8_t* hard, int32_t* iterations, uint8_t* converged)
+static gpufec_status cpu_decode_float(cpu_state* s, const float* llr, size_t n_frames, uint8_t* hard,
+                                      int32_t* iterations, uint8_t* converged)
 {
-    const gpufec_code* c = dec->code;
-    const gpufec_decoder_opts* o = &dec->opts;
-    cpu_state* s = dec->impl;
-    const uint32_t n_tx = code_tx_length(c);
+    const ldpc_code* c = ldpc_of(s->dec->code);
+    const tx_map* map = &s->dec->code->tx;
+    const gpufec_decoder_opts* o = &s->dec->opts;
+    const uint32_t n_tx = map->n_tx;
     if (s->simd)
-        cpu_simd_decode(c, o, s->simd, llr, n_frames, hard, iterations, converged);
+        cpu_simd_decode(c, map, o, s->simd, llr, n_frames, hard, iterations, converged);
     for (size_t f = 0; f < n_frames && !s->simd; f++) {
-        code_load_llr(c, llr + f * n_tx, s->llr);
+        tx_map_expand(map, llr + f * n_tx, s->llr);
         uint8_t* out = hard + f * c->n;
         int ok, it;
         if (o->algorithm >= GPUFEC_ALG_GALLAGER_A)
@@ -261,7 +261,7 @@ static gpufec_status cpu_decode_float(gpufec_decoder* dec, const float* llr, siz
     for (size_t f = 0; f < n_frames && converged; f++) {
         const float* x = llr + f * n_tx;
         uint32_t j = 0;
-        while (j < n_tx && ldpc_is_erasure(x[j]))
+        while (j < n_tx && soft_is_erasure(x[j]))
             j++;
         if (j == n_tx)
             converged[f] = 0;
@@ -271,21 +271,22 @@ static gpufec_status cpu_decode_float(gpufec_decoder* dec, const float* llr, siz
 
 /* Narrow input types are widened on the host, a group of frames at a time, by the rule the
  * device conversion uses too (soft_input.h). */
-static gpufec_status cpu_decode(gpufec_decoder* dec, const void* soft, size_t n_frames, uint8_t* hard,
+static gpufec_status cpu_decode(void* state, const void* soft, size_t n_frames, uint8_t* hard,
                                 int32_t* iterations, uint8_t* converged)
 {
+    cpu_state* s = state;
+    const decoder_config* dec = s->dec;
     const gpufec_input_type t = dec->opts.input_type;
     if (t == GPUFEC_INPUT_FLOAT32)
-        return cpu_decode_float(dec, soft, n_frames, hard, iterations, converged);
-    cpu_state* s = dec->impl;
-    const gpufec_code* c = dec->code;
-    const size_t n_tx = c->n_tx, width = soft_input_bytes(t);
+        return cpu_decode_float(s, soft, n_frames, hard, iterations, converged);
+    const ldpc_code* c = ldpc_of(dec->code);
+    const size_t n_tx = dec->code->tx.n_tx, width = soft_input_bytes(t);
     for (size_t f = 0; f < n_frames; f += CPU_CONVERT_FRAMES) {
         const size_t nf = n_frames - f < CPU_CONVERT_FRAMES ? n_frames - f : CPU_CONVERT_FRAMES;
         const char* in = (const char*)soft + f * n_tx * width;
         for (size_t i = 0; i < nf * n_tx; i++)
             s->in_f[i] = soft_input_value(in, i, t, dec->opts.input_scale);
-        gpufec_status st = cpu_decode_float(dec, s->in_f, nf, hard + f * c->n, iterations ? iterations + f : NULL,
+        gpufec_status st = cpu_decode_float(s, s->in_f, nf, hard + f * c->n, iterations ? iterations + f : NULL,
                                             converged ? converged + f : NULL);
         if (st)
             return st;
@@ -293,11 +294,18 @@ static gpufec_status cpu_decode(gpufec_decoder* dec, const void* soft, size_t n_
     return GPUFEC_OK;
 }
 
-static int cpu_accepts(const gpufec_code* code, const gpufec_decoder_opts* opts, char* why, size_t why_len)
+static int cpu_accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    (void)code, (void)opts, (void)why, (void)why_len;
+    (void)cfg, (void)why, (void)why_len;
     return 1; /* the reference decodes everything the options check allows */
 }
 
-const backend_ops cpu_backend_ops = {"cpu", GPUFEC_BACKEND_CPU, cpu_accepts, cpu_create, cpu_destroy, cpu_decode,
-                                     NULL, NULL, NULL};
+const backend_ops ldpc_cpu_ops = {
+    .name = "cpu",
+    .family = GPUFEC_FAMILY_LDPC,
+    .backend = GPUFEC_BACKEND_CPU,
+    .accepts = cpu_accepts,
+    .create = cpu_create,
+    .destroy = cpu_destroy,
+    .decode = cpu_decode,
+};

@@ -39,7 +39,7 @@ struct cpu_simd_state {
 
 int cpu_simd_available(void) { return __builtin_cpu_supports("avx2"); }
 
-cpu_simd_state* cpu_simd_create(const gpufec_code* c)
+cpu_simd_state* cpu_simd_create(const ldpc_code* c)
 {
     cpu_simd_state* s = calloc(1, sizeof *s);
     if (!s)
@@ -105,7 +105,7 @@ SIMD_FN static inline v8f v_spa_term(v8f v, v8i absmask)
 }
 
 /* Lanes whose hard decisions satisfy every check: -1, else 0. */
-SIMD_FN static v8i lanes_converged(const gpufec_code* c, const v8f* app)
+SIMD_FN static v8i lanes_converged(const ldpc_code* c, const v8f* app)
 {
     v8i bad = {0};
     for (uint32_t i = 0; i < c->m; i++) {
@@ -147,7 +147,7 @@ SIMD_FN static void spa_row(cpu_simd_state* s, v8f* c2v, const uint32_t* var, ui
     }
 }
 
-SIMD_FN static void layered_pass(const gpufec_code* c, const gpufec_decoder_opts* o,
+SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* o,
                                  cpu_simd_state* s, v8i active)
 {
     const v8i sign = (v8i){0} + (int32_t)0x80000000u, absmask = ~sign;
@@ -192,17 +192,18 @@ SIMD_FN static void layered_pass(const gpufec_code* c, const gpufec_decoder_opts
     }
 }
 
-SIMD_FN static void decode_group(const gpufec_code* c, const gpufec_decoder_opts* o,
+SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o,
                                  cpu_simd_state* s, const float* llr, size_t nf, uint8_t* hard,
                                  int32_t* iterations, uint8_t* converged)
 {
-    const uint32_t n_tx = c->n_tx;
+    const uint32_t n_tx = map->n_tx;
+    const tx_map_view view = tx_map_host_view(map);
     for (uint32_t j = 0; j < c->n; j++)
         s->llr[j] = (v8f){0};
     for (size_t f = 0; f < nf; f++) {
         const float* in = llr + f * n_tx;
         for (uint32_t j = 0; j < c->n; j++)
-            s->llr[j][f] = code_mother_value(c->full_src, j, in);
+            s->llr[j][f] = tx_map_value(view, j, in);
     }
     memcpy(s->app, s->llr, (size_t)c->n * sizeof(v8f));
     memset(s->c2v, 0, (size_t)c->edges * sizeof(v8f));
@@ -238,13 +239,13 @@ SIMD_FN static void decode_group(const gpufec_code* c, const gpufec_decoder_opts
     }
 }
 
-void cpu_simd_decode(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_simd_state* s,
+void cpu_simd_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_state* s,
                      const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations,
                      uint8_t* converged)
 {
     for (size_t f = 0; f < n_frames; f += LANES) {
         size_t nf = n_frames - f < LANES ? n_frames - f : LANES;
-        decode_group(c, o, s, llr + f * c->n_tx, nf, hard + f * c->n,
+        decode_group(c, map, o, s, llr + f * map->n_tx, nf, hard + f * c->n,
                      iterations ? iterations + f : NULL, converged ? converged + f : NULL);
     }
 }
@@ -252,17 +253,17 @@ void cpu_simd_decode(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_sim
 #else /* no x86 SIMD: the scalar decoder is used */
 
 int cpu_simd_available(void) { return 0; }
-cpu_simd_state* cpu_simd_create(const gpufec_code* c)
+cpu_simd_state* cpu_simd_create(const ldpc_code* c)
 {
     (void)c;
     return NULL;
 }
 void cpu_simd_destroy(cpu_simd_state* s) { (void)s; }
-void cpu_simd_decode(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_simd_state* s,
+void cpu_simd_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_state* s,
                      const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations,
                      uint8_t* converged)
 {
-    (void)c, (void)o, (void)s, (void)llr, (void)n_frames, (void)hard, (void)iterations, (void)converged;
+    (void)c, (void)map, (void)o, (void)s, (void)llr, (void)n_frames, (void)hard, (void)iterations, (void)converged;
 }
 
 #endif

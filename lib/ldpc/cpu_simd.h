@@ -3,15 +3,16 @@
 #define GPUFEC_CPU_SIMD_H
 
 #include "decoder_internal.h"
+#include "ldpc_code.h"
 
 typedef struct cpu_simd_state cpu_simd_state;
 
 /* 1 when this CPU can run the vector path (AVX2). */
 int cpu_simd_available(void);
-cpu_simd_state* cpu_simd_create(const gpufec_code* c);
+cpu_simd_state* cpu_simd_create(const ldpc_code* c);
 void cpu_simd_destroy(cpu_simd_state* s);
 /* Row-layered MS / NMS / OMS, bit-exact with the scalar decoder. */
-void cpu_simd_decode(const gpufec_code* c, const gpufec_decoder_opts* o, cpu_simd_state* s,
+void cpu_simd_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_state* s,
                      const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations,
                      uint8_t* converged);
 

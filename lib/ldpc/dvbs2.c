@@ -5,7 +5,7 @@
  * of the group uses (x + s q) mod (N - K), q = (N - K) / 360. The parity part is the staircase:
  * check i holds parity bits i - 1 and i, so after accumulating the information bits,
  * p_i ^= p_{i-1} gives the parity in order. */
-#include "code_internal.h"
+#include "ldpc_code.h"
 #include "text_reader.h"
 
 #include <stdlib.h>
@@ -17,7 +17,7 @@ typedef struct {
     uint32_t* info_rows; /* accumulator addresses of each information bit */
 } dvbs2_plan;
 
-static gpufec_status dvbs2_encode(const gpufec_code* c, uint8_t* x)
+static gpufec_status dvbs2_encode(const ldpc_code* c, uint8_t* x)
 {
     const dvbs2_plan* p = c->enc_data;
     uint8_t* par = x + p->k;
@@ -42,7 +42,7 @@ static int cmp_u32(const void* a, const void* b)
  * (i - t) mod 360 of group g: block column g, shift 360 - t. Parity bit p_r is internal
  * variable k + (r mod q) 360 + r / q, so check j + i q holds lane i of parity blocks j (p_r) and
  * j - 1 (p_{r-1}); for j = 0, p_{r-1} is lane i - 1 of the last block, absent for lane 0. */
-static gpufec_status dvbs2_view(gpufec_code* c, uint32_t k, uint32_t m, const uint32_t* col_ptr,
+static gpufec_status dvbs2_view(ldpc_code* c, uint32_t k, uint32_t m, const uint32_t* col_ptr,
                                 const uint32_t* col_rows)
 {
     const uint32_t q = m / 360, groups = k / 360;
@@ -84,7 +84,7 @@ static gpufec_status dvbs2_view(gpufec_code* c, uint32_t k, uint32_t m, const ui
     return GPUFEC_OK;
 }
 
-gpufec_status dvbs2_code_from_table(gpufec_code** out, const char* text, size_t length, uint32_t n,
+gpufec_status dvbs2_code_from_table(ldpc_code** out, const char* text, size_t length, uint32_t n,
                                     gpufec_diag* diag)
 {
     /* First pass: count groups and addresses. */
@@ -158,21 +158,21 @@ gpufec_status dvbs2_code_from_table(gpufec_code** out, const char* text, size_t 
     }
     memcpy(plan->info_ptr, col_ptr, ((size_t)k + 1) * sizeof *col_ptr);
     memcpy(plan->info_rows, col_rows, (size_t)col_ptr[k] * sizeof *col_rows);
-    gpufec_code* c = NULL;
+    ldpc_code* c = NULL;
     st = code_build_graph(&c, n, m, col_ptr, col_rows);
     if (st)
         goto done;
     if ((st = dvbs2_view(c, k, m, col_ptr, col_rows)) != GPUFEC_OK) {
-        code_free(c);
+        ldpc_free(c);
         goto done;
     }
-    /* One allocation for the plan so code_free releases it with enc_data. */
+    /* One allocation for the plan so ldpc_free releases it with enc_data. */
     size_t bytes = sizeof *plan + ((size_t)k + 1 + col_ptr[k]) * sizeof(uint32_t);
     dvbs2_plan* packed = malloc(bytes);
     c->enc_info_pos = malloc((size_t)k * sizeof *c->enc_info_pos);
     if (!packed || !c->enc_info_pos) {
         free(packed);
-        code_free(c);
+        ldpc_free(c);
         st = GPUFEC_ERR_OUT_OF_MEMORY;
         goto done;
     }

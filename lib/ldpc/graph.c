@@ -1,11 +1,11 @@
 /* The Tanner graph of a binary LDPC code: check-major edges with their column view, built from
  * column lists, and the layers of the layered schedule. */
-#include "code_internal.h"
+#include "ldpc_code.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-gpufec_status code_make_layers(gpufec_code* c)
+gpufec_status code_make_layers(ldpc_code* c)
 {
     const uint32_t m = c->m;
     uint32_t* layer_of = malloc(((size_t)m + 1) * sizeof *layer_of);
@@ -79,10 +79,10 @@ gpufec_status code_make_layers(gpufec_code* c)
     return GPUFEC_OK;
 }
 
-gpufec_status code_build_graph(gpufec_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
+gpufec_status code_build_graph(ldpc_code** out, uint32_t n, uint32_t m, const uint32_t* col_ptr,
                                const uint32_t* col_rows)
 {
-    gpufec_code* c = calloc(1, sizeof *c);
+    ldpc_code* c = calloc(1, sizeof *c);
     if (!c)
         return GPUFEC_ERR_OUT_OF_MEMORY;
     uint32_t edges = col_ptr[n];
@@ -96,7 +96,7 @@ gpufec_status code_build_graph(gpufec_code** out, uint32_t n, uint32_t m, const 
     uint32_t* fill = calloc((size_t)m + 1, sizeof *fill);
     if (!c->row_ptr || !c->edge_var || !c->col_ptr || !c->col_edge || !fill) {
         free(fill);
-        code_free(c);
+        ldpc_free(c);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
     memcpy(c->col_ptr, col_ptr, ((size_t)n + 1) * sizeof *col_ptr);

@@ -8,32 +8,10 @@
 #ifndef GPUFEC_LDPC_RULES_H
 #define GPUFEC_LDPC_RULES_H
 
-#include <math.h>
-#include <stdint.h>
-
-#if defined(__CUDACC__)
-#define GPUFEC_HD static __host__ __device__ __forceinline__
-#else
-#define GPUFEC_HD static inline
-#endif
+#include "soft_value.h"
 
 /* Largest SPA message magnitude: 2 atanh(1 - 2^-23), where a float tanh product saturates. */
 #define GPUFEC_SPA_CLAMP 0.99999988f
-/* Channel LLRs are clamped to this magnitude (keeps sums finite for any input). */
-#define GPUFEC_LLR_LIMIT 1.0e4f
-
-/* NaN -> 0 (erasure), +-Inf and huge values -> +-GPUFEC_LLR_LIMIT. */
-GPUFEC_HD float ldpc_sanitize_llr(float x)
-{
-    if (!(x == x))
-        return 0.0f;
-    return fminf(fmaxf(x, -GPUFEC_LLR_LIMIT), GPUFEC_LLR_LIMIT);
-}
-
-/* A soft value that says nothing about its bit: 0, -0 or NaN. A frame made only of such values
- * (a dead or squelched receiver) decodes to the all-zero word, which satisfies every check only
- * trivially: every backend reports it as not converged. */
-GPUFEC_HD int ldpc_is_erasure(float x) { return ldpc_sanitize_llr(x) == 0.0f; }
 
 /* ---- min-sum family (seed 004: min1 / min2 / argmin / sign reductions) ---- */
 typedef struct {

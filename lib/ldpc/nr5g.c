@@ -2,7 +2,7 @@
  * V(iLS) mod Z where iLS is the lifting set holding Z (Table 5.3.2-1). As the standard
  * transmits them, the first 2Z systematic bits are punctured; filler bits shorten the
  * information part (K' <= K). */
-#include "code_internal.h"
+#include "ldpc_code.h"
 #include "text_reader.h"
 
 #include <stdlib.h>
@@ -46,8 +46,8 @@ size_t nr5g_lifting_sizes(const char* sets, size_t len, uint32_t* out, size_t ca
     return count;
 }
 
-gpufec_status nr5g_code(gpufec_code** out, const char* bg, size_t bg_len, const char* sets,
-                        size_t sets_len, uint32_t z, uint32_t shortened, gpufec_diag* diag)
+gpufec_status nr5g_code(ldpc_code** out, const char* bg, size_t bg_len, const char* sets,
+                        size_t sets_len, uint32_t z, gpufec_diag* diag)
 {
     int ils = lifting_set(sets, sets_len, z);
     if (ils < 0)
@@ -84,20 +84,17 @@ gpufec_status nr5g_code(gpufec_code** out, const char* bg, size_t bg_len, const 
             }
         shifts[(size_t)row * nb + (size_t)col] = (int32_t)((uint32_t)v % z);
     }
-    gpufec_code* c = NULL;
+    ldpc_code* c = NULL;
     gpufec_status st = qc_code_build(&c, mb, nb, z, shifts, diag);
     free(shifts);
     if (st)
         return st;
-    uint8_t* punct = calloc(c->n, 1);
-    if (!punct) {
-        code_free(c);
+    c->build_punctured = calloc(c->n, 1);
+    if (!c->build_punctured) {
+        ldpc_free(c);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
-    memset(punct, 1, 2 * (size_t)z);
-    st = code_finish(c, punct, shortened, diag);
-    free(punct);
-    if (st == GPUFEC_OK)
-        *out = c;
-    return st;
+    memset(c->build_punctured, 1, 2 * (size_t)z);
+    *out = c;
+    return GPUFEC_OK;
 }

@@ -3,7 +3,7 @@
  * or beyond the search depth cap, if possible), preferring checks of lowest degree, ties broken
  * by a seeded random source, so a name always builds the same code. Long cycles first: the girth
  * comes out large (at least 2 (PEG_MAX_DEPTH + 2) wherever the sizes allow it). */
-#include "code_internal.h"
+#include "ldpc_code.h"
 #include "text_reader.h"
 
 #include <stdlib.h>
@@ -31,7 +31,7 @@ static uint64_t peg_rand(uint64_t* s)
     return *s = x;
 }
 
-gpufec_status peg_regular_code(gpufec_code** out, uint32_t dv, uint32_t dc, uint32_t n,
+gpufec_status peg_regular_code(ldpc_code** out, uint32_t dv, uint32_t dc, uint32_t n,
                                uint64_t seed, gpufec_diag* diag)
 {
     if (dv < 2 || dc <= dv || dc > 64 || n < dc || n > 1000000 || ((uint64_t)n * dv) % dc)
@@ -154,7 +154,7 @@ gpufec_status peg_regular_code(gpufec_code** out, uint32_t dv, uint32_t dc, uint
         col_ptr[j] = j * dv;
     }
     col_ptr[n] = n * dv;
-    st = code_build(out, n, m, col_ptr, vadj, diag);
+    st = code_build_graph(out, n, m, col_ptr, vadj);
 done:
     free(vadj);
     free(cadj);

@@ -1,5 +1,5 @@
 /* Quasi-cyclic prototype-matrix reader (IEEE 802.11n / 802.16e style tables). */
-#include "code_internal.h"
+#include "ldpc_code.h"
 #include "text_reader.h"
 
 #include <stdlib.h>
@@ -33,16 +33,10 @@ static uint32_t lifting_from_comments(const char* text, size_t length)
 /* Reads the lines of a prototype table. A first line of exactly three numbers followed by rows
  * of that first number of entries is the CCSDS form "columns rows Z"; a line of 0/1 after its
  * table rows is a puncture mask per block column (1 = transmitted). */
-gpufec_status gpufec_code_from_qc_text(gpufec_code** out, const char* text, size_t length,
-                                       uint32_t lifting, gpufec_diag* diag)
+gpufec_status ldpc_read_qc(ldpc_code** out, const char* text, size_t length, uint32_t lifting,
+                           gpufec_diag* diag)
 {
-    if (!out || (!text && length))
-        return GPUFEC_ERR_INVALID_ARGUMENT;
     *out = NULL;
-    if (diag) {
-        diag->line = 0;
-        diag->message[0] = '\0';
-    }
     if (!text)
         text = "";
     size_t cap = length / 2 + 1, count = 0;
@@ -174,12 +168,13 @@ gpufec_status gpufec_code_from_qc_text(gpufec_code** out, const char* text, size
         }
     }
     {
-        gpufec_code* c = NULL;
+        ldpc_code* c = NULL;
         st = qc_code_build(&c, rows, cols, z, shifts, diag);
-        if (st == GPUFEC_OK)
-            st = code_finish(c, punct, 0, diag);
-        if (st == GPUFEC_OK)
+        if (st == GPUFEC_OK) {
+            c->build_punctured = punct; /* the body owns it now */
+            punct = NULL;
             *out = c;
+        }
     }
 fail:
     free(vals);
@@ -188,6 +183,21 @@ fail:
     free(shifts);
     free(punct);
     return st;
+}
+
+gpufec_status gpufec_code_from_qc_text(gpufec_code** out, const char* text, size_t length, uint32_t lifting,
+                                       gpufec_diag* diag)
+{
+    if (!out || (!text && length))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (diag) {
+        diag->line = 0;
+        diag->message[0] = '\0';
+    }
+    ldpc_code* body = NULL;
+    gpufec_status st = ldpc_read_qc(&body, text, length, lifting, diag);
+    return st ? st : ldpc_complete(out, body, 0, diag);
 }
 
 gpufec_status gpufec_code_from_qc_file(gpufec_code** out, const char* path, uint32_t lifting,

@@ -9,7 +9,7 @@
  * solved from a row in which it is the only unknown (back-substitution; the 5G NR extension rows
  * are of this kind). The plan is found once per code; codes that do not fit keep the generic
  * encoder. The result equals the generic encoder's bit for bit (tests/c/test_encoder.c). */
-#include "code_internal.h"
+#include "ldpc_code.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,7 @@ typedef struct {
     /* scratch is per call (stack/heap), so the code stays shareable across threads */
 } qc_plan;
 
-static inline int32_t shift_at(const gpufec_code* c, uint32_t r, uint32_t col)
+static inline int32_t shift_at(const ldpc_code* c, uint32_t r, uint32_t col)
 {
     return c->qc_shift[(size_t)r * c->qc_nb + col];
 }
@@ -38,7 +38,7 @@ static void add_rotated(uint8_t* acc, const uint8_t* x, uint32_t s, uint32_t z)
         acc[a] ^= x[a - head];
 }
 
-static gpufec_status qc_encode(const gpufec_code* c, uint8_t* x)
+static gpufec_status qc_encode(const ldpc_code* c, uint8_t* x)
 {
     const qc_plan* p = c->enc_data;
     const uint32_t z = c->qc_z, mb = c->qc_mb, nb = c->qc_nb, kb = nb - mb;
@@ -76,7 +76,7 @@ static gpufec_status qc_encode(const gpufec_code* c, uint8_t* x)
     return GPUFEC_OK;
 }
 
-int qc_encoder_prepare(gpufec_code* c)
+int qc_encoder_prepare(ldpc_code* c)
 {
     const uint32_t z = c->qc_z, mb = c->qc_mb, nb = c->qc_nb;
     if (!c->qc_shift || mb < 2 || nb <= mb)
@@ -176,7 +176,7 @@ int qc_encoder_prepare(gpufec_code* c)
     return 1;
 }
 
-gpufec_status qc_code_build(gpufec_code** out, uint32_t mb, uint32_t nb, uint32_t z,
+gpufec_status qc_code_build(ldpc_code** out, uint32_t mb, uint32_t nb, uint32_t z,
                             const int32_t* shifts, gpufec_diag* diag)
 {
     (void)diag;
@@ -206,7 +206,7 @@ gpufec_status qc_code_build(gpufec_code** out, uint32_t mb, uint32_t nb, uint32_
             }
             col_ptr[bc * z + col + 1] = e;
         }
-    gpufec_code* c = NULL;
+    ldpc_code* c = NULL;
     gpufec_status st = code_build_graph(&c, n, m, col_ptr, col_rows);
     free(col_ptr);
     free(col_rows);

@@ -1,11 +1,11 @@
 /* Quasi-cyclic view of a code's layers (see code_internal.h): QC codes get it from their shift
  * table, DVB-S2 builds it in dvbs2.c. Every view is checked edge for edge against H before use. */
-#include "code_internal.h"
+#include "ldpc_code.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void qc_view_free(gpufec_code* c)
+void qc_view_free(ldpc_code* c)
 {
     free(c->qv_ent_ptr);
     free(c->qv_col);
@@ -21,7 +21,7 @@ void qc_view_free(gpufec_code* c)
     c->qv_z = c->qv_layers = c->qv_max_entries = 0;
 }
 
-gpufec_status qc_view_alloc(gpufec_code* c, uint32_t z, uint32_t layers, uint32_t entries,
+gpufec_status qc_view_alloc(ldpc_code* c, uint32_t z, uint32_t layers, uint32_t entries,
                             int with_perm, int with_row)
 {
     qc_view_free(c);
@@ -43,7 +43,7 @@ gpufec_status qc_view_alloc(gpufec_code* c, uint32_t z, uint32_t layers, uint32_
     return GPUFEC_OK;
 }
 
-gpufec_status qc_view_from_shifts(gpufec_code* c)
+gpufec_status qc_view_from_shifts(ldpc_code* c)
 {
     const uint32_t mb = c->qc_mb, nb = c->qc_nb;
     uint32_t entries = 0;
@@ -75,7 +75,7 @@ static int cmp_u32(const void* a, const void* b)
 
 /* 1 when the view describes H exactly: every row once, its variable set equal to H's, and the
  * variable permutation a bijection. */
-int qc_view_check(const gpufec_code* c)
+int qc_view_check(const ldpc_code* c)
 {
     const uint32_t z = c->qv_z;
     if (!z || (uint64_t)z * c->qv_layers != c->m || c->n % z)
@@ -137,7 +137,7 @@ done:
 /* A layer whose block columns repeat (DVB-S2 tables put two addresses of one group into the same
  * layer in places) has rows that share variables. Greedy colouring in lane order splits such a
  * layer into colours whose rows share none; the schedule runs the colours in turn. */
-gpufec_status qc_view_color(gpufec_code* c)
+gpufec_status qc_view_color(ldpc_code* c)
 {
     const uint32_t z = c->qv_z;
     uint32_t* used = calloc((size_t)c->n, sizeof *used);

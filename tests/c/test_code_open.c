@@ -3,7 +3,7 @@
  * encodes, over-large problems are refused with GPUFEC_ERR_TOO_LARGE and a message naming the
  * limit, and only regular files are read. Random quasi-cyclic matrices are fresh every run. */
 #include "test_util.h"
-#include "code_internal.h"
+#include "ldpc_code.h"
 
 #include <pthread.h>
 #include <sys/stat.h>

@@ -3,10 +3,16 @@
  * float operations in the same order); SPA: within a small tolerance (device tanhf/atanhf). */
 #include "test_util.h"
 
+/* When set, the code transmits every position once plus this many repeats, in a random order:
+ * the transmission map's sums must agree on both backends too. */
+static uint32_t repeat_extra = 0;
+
 static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
                       size_t frames, double max_frame_share, gpufec_precision prec)
 {
     gpufec_code* c = open_test_code(name);
+    if (repeat_extra)
+        test_repeat_transmission(c, repeat_extra, NULL);
     gpufec_code_info info;
     gpufec_code_get_info(c, &info);
     uint8_t* u = malloc(frames * info.k);
@@ -313,6 +319,18 @@ int main(void)
         if (precs[p] != GPUFEC_PRECISION_FLOAT32)
             compare_p("dvbs2-normal-1_2", GPUFEC_ALG_NMS, L, 1.2, 64, 0.0, precs[p]);
     }
+    /* Repetition (the transmission map's sums) in every kernel family: QC layered (the loader's
+     * repeated-position pass), generic layered (messages on chip, a long code), flooding and
+     * bit-sliced hard decision. */
+    repeat_extra = 300;
+    compare_p("wifi-648-1_2", GPUFEC_ALG_NMS, L, 2.0, quick ? 40 : 200, 0.0, GPUFEC_PRECISION_FLOAT32);
+    compare_p("wifi-648-1_2", GPUFEC_ALG_NMS, L, 2.0, quick ? 40 : 200, 0.0, GPUFEC_PRECISION_INT8);
+    compare("mackay-1008-504", GPUFEC_ALG_MS, L, 2.0, quick ? 40 : 200, 0.0);
+    compare("mackay-1008-504", GPUFEC_ALG_OMS, F, 2.0, quick ? 40 : 200, 0.0);
+    compare("mackay-1008-504", GPUFEC_ALG_GALLAGER_B, F, 5.0, quick ? 40 : 200, 0.0);
+    repeat_extra = 4000;
+    compare("ccsds_c2_8176_7154.alist", GPUFEC_ALG_NMS, L, 3.8, quick ? 8 : 64, 0.0);
+    repeat_extra = 0;
     refuse_non_qc();
     /* DVB-S2 normal frames keep their posteriors in fp16 on the GPU: a tolerance, not identity;
      * above the waterfall both decode (at 1.2 dB, in it, 8% of frames went different ways). At

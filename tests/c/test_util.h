@@ -84,4 +84,32 @@ static inline gpufec_code* open_test_code(const char* name)
     return c;
 }
 
+/* Gives c a custom transmission (gpufec_code_set_transmission): every mother position once plus
+ * `extra` random repeats, in a random order. For codes with nothing punctured or shortened.
+ * Writes the positions to *positions when not NULL (caller frees); returns n. */
+static inline uint32_t test_repeat_transmission(gpufec_code* c, uint32_t extra, uint32_t** positions)
+{
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    const uint32_t n = info.n_full + extra;
+    uint32_t* pos = malloc((size_t)n * sizeof *pos);
+    for (uint32_t j = 0; j < n; j++)
+        pos[j] = j < info.n_full ? j : (uint32_t)(test_rand() % info.n_full);
+    for (uint32_t j = n - 1; j > 0; j--) {
+        const uint32_t r = (uint32_t)(test_rand() % (j + 1)), t = pos[j];
+        pos[j] = pos[r];
+        pos[r] = t;
+    }
+    gpufec_diag d = {0, ""};
+    if (gpufec_code_set_transmission(c, pos, n, &d) != GPUFEC_OK) {
+        fprintf(stderr, "set_transmission: %s\n", d.message);
+        exit(2);
+    }
+    if (positions)
+        *positions = pos;
+    else
+        free(pos);
+    return n;
+}
+
 #endif

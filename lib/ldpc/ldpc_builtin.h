@@ -3,7 +3,7 @@
 #ifndef GPUFEC_BUILTIN_CODES_H
 #define GPUFEC_BUILTIN_CODES_H
 
-#include "code_internal.h"
+#include "ldpc_code.h"
 
 typedef enum {
     BUILTIN_ALIST = 0,
@@ -25,12 +25,5 @@ typedef struct {
 
 extern const builtin_code builtin_code_table[];
 extern const size_t builtin_code_table_size;
-
-gpufec_status dvbs2_code_from_table(gpufec_code** out, const char* text, size_t length, uint32_t n,
-                                    gpufec_diag* diag);
-gpufec_status nr5g_code(gpufec_code** out, const char* bg, size_t bg_len, const char* sets,
-                        size_t sets_len, uint32_t z, uint32_t shortened, gpufec_diag* diag);
-gpufec_status peg_regular_code(gpufec_code** out, uint32_t dv, uint32_t dc, uint32_t n,
-                               uint64_t seed, gpufec_diag* diag);
 
 #endif

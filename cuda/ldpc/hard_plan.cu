@@ -7,35 +7,26 @@
  * frame's output and iteration count are captured the first time its decision satisfies every
  * check, which is where the CPU decoder stops, so the results are identical; PGaB draws its
  * perturbations from the same counter-based hash (frame numbers continue across calls). */
-extern "C" {
-#include "decoder_internal.h"
-}
 #include "erasure.cuh"
-
-#include <stdio.h>
-#include "soft_input.cuh"
+#include "graph_dev.cuh"
+#include "ldpc_plans.cuh"
 #include "ldpc_rules.h"
 
-#include <cuda_runtime.h>
-
+#include <stdio.h>
 #include <stdlib.h>
 
 namespace {
 
 constexpr int CBITS = 7; /* vote counters up to 127: variable degrees up to 126 */
 
+struct hard_plan {
+    const decoder_config* cfg;
+    ldpc_graph_dev g;
+};
+
+/* One slot's words: every bit array is [index][W], W = B / 32. */
 struct hard_state {
-    uint32_t B;      /* frames per chunk, multiple of 32 */
-    uint32_t *row_ptr, *edge_var, *col_ptr, *col_edge, *out_pos;
-    int32_t* full_src;
-    float* in;        /* n_tx * B */
-    void* raw;        /* narrow input types: n_tx * B soft bits as copied in, widened into in */
-    uint32_t *w, *v2c, *c2v, *dec, *out_bits, *done, *bad; /* [index][W] words */
-    int32_t* iters;   /* B */
-    uint8_t *out, *conv;
-    uint64_t frames_done;
-    cudaEvent_t k0, k1; /* around each chunk's kernels */
-    float kernel_ms;    /* last decode call, all chunks */
+    uint32_t *w, *v2c, *c2v, *dec, *out_bits, *done, *bad;
 };
 
 /* cnt (bit-sliced, CBITS planes) >= T, per lane. */
@@ -100,7 +91,7 @@ __device__ __forceinline__ uint32_t majority(const uint32_t* cnt, uint32_t other
     return neg | (tie & w);
 }
 
-__global__ void k_pack(const float* __restrict__ in, const int32_t* __restrict__ full_src, uint32_t* w,
+__global__ void k_pack(const float* __restrict__ in, tx_map_view map, uint32_t* w,
                        uint32_t n, uint32_t n_tx, uint32_t W, uint32_t nf)
 {
     size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -110,7 +101,7 @@ __global__ void k_pack(const float* __restrict__ in, const int32_t* __restrict__
     uint32_t bits = 0;
     for (uint32_t l = 0; l < 32; l++) {
         uint32_t f = word * 32 + l;
-        float v = f < nf ? code_mother_value(full_src, j, in + (size_t)f * n_tx) : 1.0f;
+        float v = f < nf ? tx_map_value(map, j, in + (size_t)f * n_tx) : 1.0f;
         bits |= (uint32_t)ldpc_hard_bit(v) << l;
     }
     w[idx] = bits;
@@ -254,180 +245,105 @@ __global__ void k_unpack(const uint32_t* __restrict__ out_bits, const uint32_t* 
     out[idx] = (uint8_t)((out_bits[(size_t)j * W + f / 32] >> (f % 32)) & 1u);
 }
 
-gpufec_status fail(const gpufec_decoder* dec, cudaError_t e, const char* what)
+hard_state carve(const ldpc_code* c, void* base, uint32_t B, size_t* bytes)
 {
-    if (e == cudaSuccess)
-        return GPUFEC_OK;
-    decoder_log(dec, GPUFEC_LOG_ERROR, "CUDA %s failed: %s", what, cudaGetErrorString(e));
-    (void)cudaGetLastError();
-    return e == cudaErrorMemoryAllocation ? GPUFEC_ERR_DEVICE_OUT_OF_MEMORY : GPUFEC_ERR_DEVICE;
+    const size_t W = B / 32;
+    workspace_cursor w = {(unsigned char*)base, 0};
+    hard_state s;
+    s.w = w.take<uint32_t>((size_t)c->n * W);
+    s.v2c = w.take<uint32_t>((size_t)c->edges * W);
+    s.c2v = w.take<uint32_t>((size_t)c->edges * W);
+    s.dec = w.take<uint32_t>((size_t)c->n * W);
+    s.out_bits = w.take<uint32_t>((size_t)c->n * W);
+    s.done = w.take<uint32_t>(W);
+    s.bad = w.take<uint32_t>(W);
+    if (bytes)
+        *bytes = w.used;
+    return s;
 }
 
-#define HU(call, what)                                                                          \
-    do {                                                                                        \
-        gpufec_status st_ = fail(dec, (call), what);                                            \
-        if (st_ != GPUFEC_OK)                                                                   \
-            return st_;                                                                         \
-    } while (0)
-
-template <typename T> cudaError_t alloc(T** p, size_t count) { return cudaMalloc((void**)p, (count ? count : 1) * sizeof(T)); }
-
-void hard_free(hard_state* s)
+size_t hard_state_bytes(const void* plan, uint32_t B)
 {
-    if (!s)
-        return;
-    void* p[] = {s->row_ptr, s->edge_var, s->col_ptr, s->col_edge, s->out_pos, s->full_src, s->in, s->raw, s->w,
-                 s->v2c, s->c2v, s->dec, s->out_bits, s->done, s->bad, s->iters, s->out, s->conv};
-    for (void* x : p)
-        if (x)
-            cudaFree(x);
-    if (s->k0)
-        cudaEventDestroy(s->k0);
-    if (s->k1)
-        cudaEventDestroy(s->k1);
-    free(s);
+    size_t bytes = 0;
+    carve(ldpc_of(((const hard_plan*)plan)->cfg->code), nullptr, B, &bytes);
+    return bytes;
 }
 
-gpufec_status hard_create_impl(gpufec_decoder* dec, hard_state* s)
+cudaError_t hard_launch(const void* plan, const engine_chunk* ch, cudaStream_t st)
 {
-    const gpufec_code* c = dec->code;
-    HU(cudaSetDevice(dec->opts.device), "cudaSetDevice");
-    const size_t W = s->B / 32, n = c->n, m = c->m, E = c->edges;
-    HU(alloc(&s->row_ptr, m + 1), "cudaMalloc");
-    HU(cudaMemcpy(s->row_ptr, c->row_ptr, (m + 1) * 4, cudaMemcpyHostToDevice), "upload");
-    HU(alloc(&s->edge_var, E), "cudaMalloc");
-    HU(cudaMemcpy(s->edge_var, c->edge_var, E * 4, cudaMemcpyHostToDevice), "upload");
-    HU(alloc(&s->col_ptr, n + 1), "cudaMalloc");
-    HU(cudaMemcpy(s->col_ptr, c->col_ptr, (n + 1) * 4, cudaMemcpyHostToDevice), "upload");
-    HU(alloc(&s->col_edge, E), "cudaMalloc");
-    HU(cudaMemcpy(s->col_edge, c->col_edge, E * 4, cudaMemcpyHostToDevice), "upload");
-    if (dec->out_pos) {
-        HU(alloc(&s->out_pos, dec->out_len), "cudaMalloc");
-        HU(cudaMemcpy(s->out_pos, dec->out_pos, (size_t)dec->out_len * 4, cudaMemcpyHostToDevice), "upload");
-    }
-    if (c->full_src) {
-        HU(alloc(&s->full_src, n), "cudaMalloc");
-        HU(cudaMemcpy(s->full_src, c->full_src, n * 4, cudaMemcpyHostToDevice), "upload");
-    }
-    HU(alloc(&s->in, (size_t)c->n_tx * s->B), "cudaMalloc");
-    if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
-        HU(cudaMalloc(&s->raw, (size_t)c->n_tx * s->B * soft_input_bytes(dec->opts.input_type)), "cudaMalloc");
-    HU(alloc(&s->w, n * W), "cudaMalloc");
-    HU(alloc(&s->v2c, E * W), "cudaMalloc");
-    HU(alloc(&s->c2v, E * W), "cudaMalloc");
-    HU(alloc(&s->dec, n * W), "cudaMalloc");
-    HU(alloc(&s->out_bits, n * W), "cudaMalloc");
-    HU(alloc(&s->done, W), "cudaMalloc");
-    HU(alloc(&s->bad, W), "cudaMalloc");
-    HU(alloc(&s->iters, s->B), "cudaMalloc");
-    HU(alloc(&s->out, n * s->B), "cudaMalloc");
-    HU(alloc(&s->conv, s->B), "cudaMalloc");
-    HU(cudaEventCreate(&s->k0), "cudaEventCreate");
-    HU(cudaEventCreate(&s->k1), "cudaEventCreate");
-    return GPUFEC_OK;
-}
-
-gpufec_status hard_create(gpufec_decoder* dec)
-{
-    if (dec->code->max_var_degree >= (1u << CBITS) - 1)
-        return GPUFEC_ERR_UNSUPPORTED;
-    hard_state* s = (hard_state*)calloc(1, sizeof *s);
-    if (!s)
-        return GPUFEC_ERR_OUT_OF_MEMORY;
-    s->B = dec->opts.max_batch ? ((dec->opts.max_batch + 31) / 32) * 32 : 4096;
-    gpufec_status st = hard_create_impl(dec, s);
-    if (st) {
-        hard_free(s);
-        return st;
-    }
-    dec->impl = s;
-    dec->preferred_batch = s->B;
-    dec->backend_writes_output = 1;
-    decoder_log(dec, GPUFEC_LOG_INFO, "CUDA %s decoder: 32 frames per word, chunks of %u frames",
-                gpufec_algorithm_name(dec->opts.algorithm), s->B);
-    return GPUFEC_OK;
-}
-
-void hard_destroy(gpufec_decoder* dec)
-{
-    hard_free((hard_state*)dec->impl);
-    dec->impl = NULL;
-}
-
-gpufec_status hard_decode(gpufec_decoder* dec, const void* soft, size_t n_frames, uint8_t* bits,
-                          int32_t* iterations, uint8_t* converged)
-{
-    hard_state* s = (hard_state*)dec->impl;
-    const gpufec_code* c = dec->code;
-    const gpufec_decoder_opts* o = &dec->opts;
-    const uint32_t out_len = dec->out_len, T = 128;
+    const hard_plan* p = (const hard_plan*)plan;
+    const decoder_config* cfg = p->cfg;
+    const gpufec_decoder_opts* o = &cfg->opts;
+    const ldpc_code* c = ldpc_of(cfg->code);
+    const hard_state s = carve(c, ch->state, ch->B, nullptr);
+    const uint32_t out_len = cfg->out_len, T = 128, nf = ch->nf, W = (nf + 31) / 32, n_tx = cfg->code->tx.n_tx;
     const uint32_t p24 = (uint32_t)(o->pgab_p * 16777216.0f);
-    HU(cudaSetDevice(o->device), "cudaSetDevice");
-    s->kernel_ms = 0.0f;
-    for (size_t f0 = 0; f0 < n_frames; f0 += s->B) {
-        const uint32_t nf = (uint32_t)(n_frames - f0 < s->B ? n_frames - f0 : s->B), W = (nf + 31) / 32;
-        const size_t nW = (size_t)c->n * W, mW = (size_t)c->m * W;
-        const unsigned gn = (unsigned)((nW + T - 1) / T), gm = (unsigned)((mW + T - 1) / T);
-        const size_t count = (size_t)c->n_tx * nf, width = soft_input_bytes(o->input_type);
-        const char* in = (const char*)soft + f0 * c->n_tx * width;
-        const bool narrow = o->input_type != GPUFEC_INPUT_FLOAT32;
-        HU(cudaMemcpy(narrow ? s->raw : (void*)s->in, in, count * width, cudaMemcpyDefault), "copy in");
-        HU(cudaEventRecord(s->k0, 0), "event");
-        if (narrow)
-            HU(widen_soft_input(s->raw, o->input_type, o->input_scale, s->in, count, 0), "kernel launch");
-        k_pack<<<gn, T>>>(s->in, s->full_src, s->w, c->n, c->n_tx, W, nf);
-        HU(cudaMemset(s->done, 0, W * 4), "memset");
-        HU(cudaMemset(s->bad, 0, W * 4), "memset");
-        HU(cudaMemset(s->c2v, 0, (size_t)c->edges * W * 4), "memset");
-        for (int it = 1; it <= o->max_iterations; it++) {
-            const int last = it == o->max_iterations;
-            k_var<<<gn, T>>>(s->col_ptr, s->col_edge, s->w, s->c2v, s->v2c, c->n, W, it, (int)o->algorithm,
-                             o->seed, s->frames_done + f0, p24, o->pgab_start);
-            k_check<<<gm, T>>>(s->row_ptr, s->v2c, s->c2v, c->m, W);
-            const int check = o->early_termination && it % o->syndrome_interval == 0;
-            if (!check && !last)
-                continue; /* decisions only matter where the syndrome is tested */
-            k_decide<<<gn, T>>>(s->col_ptr, s->col_edge, s->w, s->c2v, s->dec, c->n, W);
-            k_syndrome_words<<<gm, T>>>(s->row_ptr, s->edge_var, s->dec, s->bad, c->m, W);
-            k_capture<<<gn, T>>>(s->dec, s->out_bits, s->done, s->bad, s->iters, c->n, W, it,
-                                 !last ? 0 : o->early_termination ? 1 : 2);
-            (void)check;
-            k_close_iteration<<<(W + 63) / 64, 64>>>(s->done, s->bad, s->conv, W, last);
-        }
-        clear_erased_frames(s->in, c->n_tx, nf, s->conv, 0);
-        HU(cudaGetLastError(), "kernel launch");
-        k_unpack<<<(unsigned)(((size_t)out_len * nf + T - 1) / T), T>>>(s->out_bits, s->out_pos,
-                                                                       s->out, out_len, W, nf);
-        HU(cudaEventRecord(s->k1, 0), "event");
-        HU(cudaMemcpy(bits + f0 * out_len, s->out, (size_t)out_len * nf, cudaMemcpyDefault), "copy out");
-        if (iterations)
-            HU(cudaMemcpy(iterations + f0, s->iters, nf * sizeof(int32_t), cudaMemcpyDefault), "copy out");
-        if (converged)
-            HU(cudaMemcpy(converged + f0, s->conv, nf, cudaMemcpyDefault), "copy out");
-        float ms = 0.0f; /* the copies above waited for the kernels, so k1 has been reached */
-        HU(cudaEventElapsedTime(&ms, s->k0, s->k1), "event time");
-        s->kernel_ms += ms;
+    const size_t nW = (size_t)c->n * W, mW = (size_t)c->m * W;
+    const unsigned gn = (unsigned)((nW + T - 1) / T), gm = (unsigned)((mW + T - 1) / T);
+    k_pack<<<gn, T, 0, st>>>(ch->in, p->g.map.view(), s.w, c->n, n_tx, W, nf);
+    cudaError_t e = cudaMemsetAsync(s.done, 0, W * 4, st);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(s.bad, 0, W * 4, st);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(s.c2v, 0, (size_t)c->edges * W * 4, st);
+    if (e != cudaSuccess)
+        return e;
+    for (int it = 1; it <= o->max_iterations; it++) {
+        const int last = it == o->max_iterations;
+        k_var<<<gn, T, 0, st>>>(p->g.col_ptr, p->g.col_edge, s.w, s.c2v, s.v2c, c->n, W, it, (int)o->algorithm,
+                                o->seed, ch->first_frame, p24, o->pgab_start);
+        k_check<<<gm, T, 0, st>>>(p->g.row_ptr, s.v2c, s.c2v, c->m, W);
+        const int check = o->early_termination && it % o->syndrome_interval == 0;
+        if (!check && !last)
+            continue; /* decisions only matter where the syndrome is tested */
+        k_decide<<<gn, T, 0, st>>>(p->g.col_ptr, p->g.col_edge, s.w, s.c2v, s.dec, c->n, W);
+        k_syndrome_words<<<gm, T, 0, st>>>(p->g.row_ptr, p->g.edge_var, s.dec, s.bad, c->m, W);
+        k_capture<<<gn, T, 0, st>>>(s.dec, s.out_bits, s.done, s.bad, ch->iterations, c->n, W, it,
+                                    !last ? 0 : o->early_termination ? 1 : 2);
+        k_close_iteration<<<(W + 63) / 64, 64, 0, st>>>(s.done, s.bad, ch->converged, W, last);
     }
-    s->frames_done += n_frames;
-    return GPUFEC_OK;
+    clear_erased_frames(ch->in, n_tx, nf, ch->converged, st);
+    k_unpack<<<(unsigned)(((size_t)out_len * nf + T - 1) / T), T, 0, st>>>(s.out_bits, p->g.out_pos, ch->out,
+                                                                           out_len, W, nf);
+    return cudaGetLastError();
 }
 
-double hard_kernel_seconds(const gpufec_decoder* dec) { return ((const hard_state*)dec->impl)->kernel_ms * 1e-3; }
+const char* hard_describe(const void* plan)
+{
+    (void)plan;
+    return "bit-sliced hard decision, 32 frames per word";
+}
+
+void hard_destroy(void* plan)
+{
+    hard_plan* p = (hard_plan*)plan;
+    ldpc_graph_free(&p->g);
+    free(p);
+}
 
 } // namespace
 
-extern "C" int cuda_backend_probe(int device, char* why, size_t why_len); /* cuda_backend.cu */
+const engine_plan_ops hard_plan_ops = {hard_describe, hard_state_bytes, hard_launch, hard_destroy};
 
-static int hard_accepts(const gpufec_code* code, const gpufec_decoder_opts* opts, char* why, size_t why_len)
+void* hard_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufec_status* st)
 {
-    (void)code;
-    if (opts->algorithm < GPUFEC_ALG_GALLAGER_A) {
-        snprintf(why, why_len, "hard-decision algorithms only");
-        return 0;
+    *st = GPUFEC_OK;
+    const ldpc_code* c = ldpc_of(cfg->code);
+    if (c->max_var_degree >= (1u << CBITS) - 1) {
+        snprintf(why, why_len, "variable degree %u over the bit-sliced counters' %u", c->max_var_degree,
+                 (1u << CBITS) - 2);
+        return NULL;
     }
-    return cuda_backend_probe(opts->device, why, why_len);
+    hard_plan* p = (hard_plan*)calloc(1, sizeof *p);
+    if (!p) {
+        *st = GPUFEC_ERR_OUT_OF_MEMORY;
+        return NULL;
+    }
+    p->cfg = cfg;
+    *st = engine_status(cfg, ldpc_graph_upload(cfg, 0, &p->g), "upload");
+    if (*st != GPUFEC_OK) {
+        hard_destroy(p);
+        return NULL;
+    }
+    return p;
 }
-
-extern "C" const backend_ops cuda_hard_backend_ops = {"cuda-hard",  GPUFEC_BACKEND_CUDA, hard_accepts, hard_create,
-                                                      hard_destroy, hard_decode,         NULL,         NULL,
-                                                      hard_kernel_seconds};

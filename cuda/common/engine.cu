@@ -1,0 +1,274 @@
+/* The stream engine (engine.cuh): two slots, chunked copies, widening, timing. */
+#include "engine.cuh"
+#include "soft_input.cuh"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+namespace {
+
+struct slot {
+    cudaStream_t stream;
+    cudaEvent_t k0, k1; /* around the chunk's device work */
+    cudaEvent_t done;   /* end of an asynchronous call, for the caller's stream to wait on */
+    float* in;          /* n_tx * B widened soft values */
+    void* raw;          /* narrow input types: n_tx * B soft values as copied in */
+    void* state;        /* the plan's workspace */
+    uint8_t* out;       /* out_len * B */
+    int32_t* iters;
+    uint8_t* conv;
+    uint32_t nf;        /* frames of the chunk in flight (0: none) */
+    uint8_t* dst_out;   /* where its results go */
+    int32_t* dst_iters;
+    uint8_t* dst_conv;
+};
+
+} // namespace
+
+struct engine {
+    const decoder_config* cfg;
+    const engine_plan_ops* ops;
+    void* plan;
+    uint32_t B;
+    slot slots[2];
+    cudaEvent_t user_ready; /* start of an asynchronous call on the caller's stream */
+    float kernel_ms;        /* of the last decode call */
+    uint64_t frames_done;   /* numbers the frames (PGaB's random source) */
+};
+
+gpufec_status engine_status(const decoder_config* cfg, cudaError_t err, const char* what)
+{
+    if (err == cudaSuccess)
+        return GPUFEC_OK;
+    decoder_log(cfg, GPUFEC_LOG_ERROR, "CUDA %s failed: %s", what, cudaGetErrorString(err));
+    (void)cudaGetLastError();
+    return err == cudaErrorMemoryAllocation ? GPUFEC_ERR_DEVICE_OUT_OF_MEMORY : GPUFEC_ERR_DEVICE;
+}
+
+cudaError_t tx_map_upload(const tx_map* m, tx_map_dev* d)
+{
+    *d = tx_map_dev{};
+    cudaError_t e = cudaSuccess;
+    if (m->src)
+        e = dev_upload(&d->src, m->src, m->n_full);
+    if (e == cudaSuccess && m->rep_ptr)
+        e = dev_upload(&d->rep_ptr, m->rep_ptr, (size_t)m->n_full + 1);
+    if (e == cudaSuccess && m->rep_ptr)
+        e = dev_upload(&d->rep_src, m->rep_src, m->repeated);
+    return e;
+}
+
+void tx_map_dev_free(tx_map_dev* d)
+{
+    cudaFree(d->src);
+    cudaFree(d->rep_ptr);
+    cudaFree(d->rep_src);
+    *d = tx_map_dev{};
+}
+
+void engine_destroy(engine* e)
+{
+    if (!e)
+        return;
+    for (slot& q : e->slots) {
+        void* p[] = {q.in, q.raw, q.state, q.out, q.iters, q.conv};
+        for (void* x : p)
+            if (x)
+                cudaFree(x);
+        if (q.k0)
+            cudaEventDestroy(q.k0);
+        if (q.k1)
+            cudaEventDestroy(q.k1);
+        if (q.done)
+            cudaEventDestroy(q.done);
+        if (q.stream)
+            cudaStreamDestroy(q.stream);
+    }
+    if (e->user_ready)
+        cudaEventDestroy(e->user_ready);
+    if (e->plan)
+        e->ops->destroy(e->plan);
+    free(e);
+}
+
+void engine_destroy_state(void* state) { engine_destroy((engine*)state); }
+uint32_t engine_batch(const engine* e) { return e->B; }
+const void* engine_plan(const engine* e) { return e->plan; }
+
+static gpufec_status engine_alloc(engine* e)
+{
+    const decoder_config* cfg = e->cfg;
+    const size_t B = e->B, n_tx = cfg->code->tx.n_tx;
+    const gpufec_input_type type = cfg->opts.input_type;
+    ENGINE_CHECK(cfg, cudaEventCreateWithFlags(&e->user_ready, cudaEventDisableTiming), "cudaEventCreate");
+    for (slot& q : e->slots) {
+        ENGINE_CHECK(cfg, cudaStreamCreateWithFlags(&q.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        ENGINE_CHECK(cfg, cudaEventCreate(&q.k0), "cudaEventCreate");
+        ENGINE_CHECK(cfg, cudaEventCreate(&q.k1), "cudaEventCreate");
+        ENGINE_CHECK(cfg, cudaEventCreateWithFlags(&q.done, cudaEventDisableTiming), "cudaEventCreate");
+        ENGINE_CHECK(cfg, dev_alloc(&q.in, n_tx * B), "cudaMalloc");
+        if (type != GPUFEC_INPUT_FLOAT32)
+            ENGINE_CHECK(cfg, cudaMalloc(&q.raw, n_tx * B * soft_input_bytes(type)), "cudaMalloc");
+        const size_t state = e->ops->state_bytes(e->plan, e->B);
+        if (state)
+            ENGINE_CHECK(cfg, cudaMalloc(&q.state, state), "cudaMalloc");
+        ENGINE_CHECK(cfg, dev_alloc(&q.out, (size_t)cfg->out_len * B), "cudaMalloc");
+        ENGINE_CHECK(cfg, dev_alloc(&q.iters, B), "cudaMalloc");
+        ENGINE_CHECK(cfg, dev_alloc(&q.conv, B), "cudaMalloc");
+    }
+    return GPUFEC_OK;
+}
+
+gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
+                            engine** out)
+{
+    *out = NULL;
+    engine* e = (engine*)calloc(1, sizeof *e);
+    if (!e) {
+        ops->destroy(plan);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    e->cfg = cfg;
+    e->ops = ops;
+    e->plan = plan;
+    e->B = B;
+    gpufec_status st = engine_alloc(e);
+    if (st != GPUFEC_OK) {
+        engine_destroy(e);
+        return st;
+    }
+    *out = e;
+    return GPUFEC_OK;
+}
+
+/* Copy-in, widening and the plan's kernels of one chunk on slot q. */
+static gpufec_status enqueue_chunk(engine* e, slot& q, const void* soft, uint32_t nf, uint64_t first_frame)
+{
+    const decoder_config* cfg = e->cfg;
+    const gpufec_input_type type = cfg->opts.input_type;
+    const size_t count = (size_t)cfg->code->tx.n_tx * nf;
+    ENGINE_CHECK(cfg,
+                 cudaMemcpyAsync(type == GPUFEC_INPUT_FLOAT32 ? (void*)q.in : q.raw, soft,
+                                 count * soft_input_bytes(type), cudaMemcpyDefault, q.stream),
+                 "copy in");
+    ENGINE_CHECK(cfg, cudaEventRecord(q.k0, q.stream), "event");
+    if (type != GPUFEC_INPUT_FLOAT32) /* counted in the kernel time: it is device work */
+        ENGINE_CHECK(cfg, widen_soft_input(q.raw, type, cfg->opts.input_scale, q.in, count, q.stream),
+                     "kernel launch");
+    const engine_chunk c = {q.in, q.state, q.out, q.iters, q.conv, nf, e->B, first_frame};
+    ENGINE_CHECK(cfg, e->ops->launch(e->plan, &c, q.stream), "kernel launch");
+    ENGINE_CHECK(cfg, cudaGetLastError(), "kernel launch");
+    ENGINE_CHECK(cfg, cudaEventRecord(q.k1, q.stream), "event");
+    q.nf = nf;
+    return GPUFEC_OK;
+}
+
+static gpufec_status enqueue_results(engine* e, slot& q)
+{
+    const decoder_config* cfg = e->cfg;
+    ENGINE_CHECK(cfg, cudaMemcpyAsync(q.dst_out, q.out, (size_t)cfg->out_len * q.nf, cudaMemcpyDefault, q.stream),
+                 "copy out");
+    if (q.dst_iters)
+        ENGINE_CHECK(cfg, cudaMemcpyAsync(q.dst_iters, q.iters, q.nf * sizeof(int32_t), cudaMemcpyDefault, q.stream),
+                     "copy out");
+    if (q.dst_conv)
+        ENGINE_CHECK(cfg, cudaMemcpyAsync(q.dst_conv, q.conv, q.nf, cudaMemcpyDefault, q.stream), "copy out");
+    return GPUFEC_OK;
+}
+
+/* Enqueues a whole decode call on the two slots; with `user` set, the slots first wait for
+ * what is already queued on it. */
+static gpufec_status enqueue(engine* e, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
+                             uint8_t* converged, cudaStream_t user, bool has_user)
+{
+    const decoder_config* cfg = e->cfg;
+    ENGINE_CHECK(cfg, cudaSetDevice(cfg->opts.device), "cudaSetDevice");
+    if (has_user) {
+        ENGINE_CHECK(cfg, cudaEventRecord(e->user_ready, user), "event");
+        for (slot& q : e->slots)
+            ENGINE_CHECK(cfg, cudaStreamWaitEvent(q.stream, e->user_ready, 0), "stream wait");
+    }
+    const size_t in_bytes = (size_t)cfg->code->tx.n_tx * soft_input_bytes(cfg->opts.input_type);
+    slot* prev = NULL;
+    int k = 0;
+    e->kernel_ms = 0.0f;
+    for (size_t f = 0; f < n_frames; f += e->B, k++) {
+        slot& q = e->slots[k & 1];
+        if (q.nf) { /* this slot's previous chunk: its kernel time, before the events are reused */
+            ENGINE_CHECK(cfg, cudaEventSynchronize(q.k1), "sync");
+            float ms = 0.0f;
+            cudaEventElapsedTime(&ms, q.k0, q.k1);
+            e->kernel_ms += ms;
+        }
+        const uint32_t nf = (uint32_t)(n_frames - f < e->B ? n_frames - f : e->B);
+        q.dst_out = out + f * cfg->out_len;
+        q.dst_iters = iterations ? iterations + f : NULL;
+        q.dst_conv = converged ? converged + f : NULL;
+        gpufec_status st = enqueue_chunk(e, q, (const char*)soft + f * in_bytes, nf, e->frames_done + f);
+        if (st == GPUFEC_OK && prev)
+            st = enqueue_results(e, *prev);
+        if (st != GPUFEC_OK)
+            return st;
+        prev = &q;
+    }
+    e->frames_done += n_frames;
+    if (prev) {
+        gpufec_status st = enqueue_results(e, *prev);
+        if (st != GPUFEC_OK)
+            return st;
+    }
+    if (has_user)
+        for (slot& q : e->slots) {
+            ENGINE_CHECK(cfg, cudaEventRecord(q.done, q.stream), "event");
+            ENGINE_CHECK(cfg, cudaStreamWaitEvent(user, q.done, 0), "stream wait");
+        }
+    return GPUFEC_OK;
+}
+
+gpufec_status engine_synchronize(void* state)
+{
+    engine* e = (engine*)state;
+    ENGINE_CHECK(e->cfg, cudaSetDevice(e->cfg->opts.device), "cudaSetDevice");
+    for (slot& q : e->slots) {
+        ENGINE_CHECK(e->cfg, cudaStreamSynchronize(q.stream), "decode");
+        if (q.nf) {
+            float ms = 0.0f;
+            cudaEventElapsedTime(&ms, q.k0, q.k1);
+            e->kernel_ms += ms;
+            q.nf = 0;
+        }
+    }
+    return GPUFEC_OK;
+}
+
+gpufec_status engine_decode(void* state, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
+                            uint8_t* converged)
+{
+    gpufec_status st = enqueue((engine*)state, soft, n_frames, out, iterations, converged, 0, false);
+    gpufec_status st2 = engine_synchronize(state);
+    return st ? st : st2;
+}
+
+gpufec_status engine_decode_async(void* state, const void* soft, size_t n_frames, uint8_t* out,
+                                  int32_t* iterations, uint8_t* converged, void* stream)
+{
+    return enqueue((engine*)state, soft, n_frames, out, iterations, converged, (cudaStream_t)stream, true);
+}
+
+double engine_kernel_seconds(const void* state) { return ((const engine*)state)->kernel_ms * 1e-3; }
+
+extern "C" int cuda_backend_probe(int device, char* why, size_t why_len)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        snprintf(why, why_len, "no CUDA device: %s", cudaGetErrorString(err));
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (device >= count) {
+        snprintf(why, why_len, "CUDA device %d requested but %d present", device, count);
+        return 0;
+    }
+    return 1;
+}

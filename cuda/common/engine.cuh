@@ -1,0 +1,106 @@
+/* The CUDA stream engine: one pipeline that runs any family's kernel plan. A decode call is cut
+ * into chunks of at most B frames; two slots, each with its own stream and device buffers,
+ * alternate, so that one chunk's copies overlap the other's kernels. The output copy of chunk k
+ * is enqueued after chunk k+1's work, so that copies from pageable memory (which block the host)
+ * do not serialise the pipeline; with pinned memory (gpufec_host_alloc) every copy is
+ * asynchronous. Narrow soft bits are widened on the device (soft_input.cuh). Kernel time is
+ * measured here, around each chunk's device work. Plans never see the pipeline and the
+ * pipeline never sees a code: a plan is a record of a few functions (the shape of qc_plan). */
+#ifndef GPUFEC_CUDA_ENGINE_CUH
+#define GPUFEC_CUDA_ENGINE_CUH
+
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "decoder_internal.h"
+}
+
+/* One chunk as a plan sees it. */
+struct engine_chunk {
+    const float* in;      /* nf frames of n transmitted soft values, frame-major, widened */
+    void* state;          /* the slot's workspace: plan_ops.state_bytes(plan, B) bytes */
+    uint8_t* out;         /* nf * out_len bits (cfg->out_len, through cfg->out_pos) */
+    int32_t* iterations;  /* nf */
+    uint8_t* converged;   /* nf */
+    uint32_t nf, B;       /* frames in this chunk; the slot's capacity */
+    uint64_t first_frame; /* number of the chunk's first frame since the context was created */
+};
+
+struct engine_plan_ops {
+    const char* (*describe)(const void* plan);
+    size_t (*state_bytes)(const void* plan, uint32_t B);
+    /* Enqueues the chunk's kernels on the stream; never waits on the host. */
+    cudaError_t (*launch)(const void* plan, const engine_chunk* chunk, cudaStream_t stream);
+    void (*destroy)(void* plan);
+};
+
+struct engine;
+
+/* A CUDA error as a status, logged with what failed; clears a non-sticky error so the context
+ * stays usable. */
+gpufec_status engine_status(const decoder_config* cfg, cudaError_t err, const char* what);
+
+#define ENGINE_CHECK(cfg, call, what)                                                           \
+    do {                                                                                        \
+        gpufec_status st_ = engine_status((cfg), (call), what);                                 \
+        if (st_ != GPUFEC_OK)                                                                   \
+            return st_;                                                                         \
+    } while (0)
+
+/* Takes the plan (destroyed with the engine, or at once on failure). B: frames per chunk. */
+gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
+                            engine** out);
+void engine_destroy(engine* e);
+uint32_t engine_batch(const engine* e);
+const void* engine_plan(const engine* e);
+
+/* The backend_ops entries every plan-based implementation shares (state = engine*). */
+gpufec_status engine_decode(void* state, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
+                            uint8_t* converged);
+gpufec_status engine_decode_async(void* state, const void* soft, size_t n_frames, uint8_t* out,
+                                  int32_t* iterations, uint8_t* converged, void* stream);
+gpufec_status engine_synchronize(void* state);
+double engine_kernel_seconds(const void* state);
+void engine_destroy_state(void* state);
+
+/* Device memory helpers. */
+template <typename T> cudaError_t dev_alloc(T** p, size_t count)
+{
+    return cudaMalloc((void**)p, (count ? count : 1) * sizeof(T));
+}
+template <typename T> cudaError_t dev_upload(T** p, const T* src, size_t count)
+{
+    cudaError_t e = dev_alloc(p, count);
+    return e != cudaSuccess ? e : cudaMemcpy(*p, src, count * sizeof(T), cudaMemcpyHostToDevice);
+}
+
+/* Carves aligned pieces out of one workspace (a plan's slot state). */
+struct workspace_cursor {
+    unsigned char* base;
+    size_t used;
+    template <typename T> T* take(size_t count)
+    {
+        used = (used + 255) & ~(size_t)255;
+        T* p = reinterpret_cast<T*>(base ? base + used : nullptr);
+        used += count * sizeof(T);
+        return p;
+    }
+};
+
+/* The transmission map on the device (tx_map.h), uploaded once per context. */
+struct tx_map_dev {
+    int32_t* src;
+    uint32_t *rep_ptr, *rep_src;
+    tx_map_view view() const
+    {
+        tx_map_view v = {src, rep_ptr, rep_src};
+        return v;
+    }
+};
+cudaError_t tx_map_upload(const tx_map* m, tx_map_dev* d);
+void tx_map_dev_free(tx_map_dev* d);
+
+/* 1 when a usable device `device` exists; else 0 and why. */
+extern "C" int cuda_backend_probe(int device, char* why, size_t why_len);
+
+#endif

@@ -1,0 +1,140 @@
+/* The binary LDPC implementations on CUDA: which kernel plan serves a configuration, and the
+ * registry records. The engine (cuda/common/engine.cu) runs the plan. */
+#include "engine.cuh"
+#include "ldpc_plans.cuh"
+
+extern "C" {
+#include "ldpc_code.h"
+}
+
+#include <stdio.h>
+#include <stdlib.h>
+
+namespace {
+
+int is_hard(gpufec_algorithm a)
+{
+    return a == GPUFEC_ALG_GALLAGER_A || a == GPUFEC_ALG_GALLAGER_B || a == GPUFEC_ALG_PGAB;
+}
+
+/* Frames per chunk for the soft plans, from the device unless set: a budget of at most 1 GiB per
+ * slot and at most a quarter of the memory free now (two slots, room left for other contexts),
+ * at least a warp, at most 16384 frames; a multiple of the SM count where that still fits, so
+ * that the last wave of thread blocks is full. */
+uint32_t choose_batch(const decoder_config* cfg)
+{
+    if (cfg->opts.max_batch)
+        return cfg->opts.max_batch;
+    const ldpc_code* c = ldpc_of(cfg->code);
+    size_t free_b = 0, total_b = 0;
+    size_t budget = (size_t)1 << 30;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 4 < budget)
+        budget = free_b / 4;
+    else
+        (void)cudaGetLastError();
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cfg->opts.device);
+    size_t per_frame = (size_t)4 * (c->edges + 3 * (size_t)c->n) + 2 * (size_t)c->n + 16;
+    size_t b = budget / per_frame;
+    b = b < 32 ? 32 : b > 16384 ? 16384 : b;
+    if (sms > 0 && b >= (size_t)sms)
+        b -= b % (size_t)sms;
+    else
+        b &= ~(size_t)31;
+    return (uint32_t)(b ? b : 32);
+}
+
+gpufec_status start_engine(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
+                           void** state, impl_caps* caps)
+{
+    engine* e = NULL;
+    gpufec_status st = engine_create(cfg, ops, plan, B, &e);
+    if (st != GPUFEC_OK)
+        return st;
+    *state = e;
+    caps->preferred_batch = (size_t)B * 2;
+    caps->writes_output = 1;
+    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, %s, chunks of %u frames", cfg->opts.device,
+                ops->describe(plan), gpufec_precision_name(cfg->opts.precision), B);
+    return GPUFEC_OK;
+}
+
+/* QC layered where the code has the view, else generic layered where the posteriors fit on chip,
+ * else flooding (the layered schedule then falls back, logged). Reduced precision needs QC. */
+gpufec_status soft_create(const decoder_config* cfg, void** state, impl_caps* caps)
+{
+    ENGINE_CHECK(cfg, cudaSetDevice(cfg->opts.device), "cudaSetDevice");
+    const uint32_t B = choose_batch(cfg);
+    char why[160] = "";
+    gpufec_status st = GPUFEC_OK;
+    void* plan = qc_plan_create(cfg, why, sizeof why, &st);
+    if (plan)
+        return start_engine(cfg, &qc_plan_ops, plan, B, state, caps);
+    if (st != GPUFEC_OK) {
+        decoder_log(cfg, GPUFEC_LOG_ERROR, "QC layered kernel: %s", why);
+        return st;
+    }
+    if (cfg->opts.precision != GPUFEC_PRECISION_FLOAT32) {
+        decoder_log(cfg, GPUFEC_LOG_ERROR, "precision %s on the GPU: %s", gpufec_precision_name(cfg->opts.precision),
+                    why);
+        return GPUFEC_ERR_UNSUPPORTED;
+    }
+    if (cfg->opts.schedule == GPUFEC_SCHEDULE_LAYERED) {
+        plan = layered_plan_create(cfg, why, sizeof why, &st);
+        if (plan)
+            return start_engine(cfg, &layered_plan_ops, plan, B, state, caps);
+        if (st != GPUFEC_OK)
+            return st;
+        decoder_log(cfg, GPUFEC_LOG_WARNING, "%s; using flooding", why);
+        caps->schedule = GPUFEC_SCHEDULE_FLOODING;
+    }
+    plan = flooding_plan_create(cfg, why, sizeof why, &st);
+    return plan ? start_engine(cfg, &flooding_plan_ops, plan, B, state, caps) : st;
+}
+
+gpufec_status hard_create(const decoder_config* cfg, void** state, impl_caps* caps)
+{
+    ENGINE_CHECK(cfg, cudaSetDevice(cfg->opts.device), "cudaSetDevice");
+    char why[160] = "";
+    gpufec_status st = GPUFEC_OK;
+    void* plan = hard_plan_create(cfg, why, sizeof why, &st);
+    if (!plan) {
+        if (st == GPUFEC_OK) {
+            decoder_log(cfg, GPUFEC_LOG_WARNING, "CUDA %s: %s", gpufec_algorithm_name(cfg->opts.algorithm), why);
+            st = GPUFEC_ERR_UNSUPPORTED;
+        }
+        return st;
+    }
+    const uint32_t B = cfg->opts.max_batch ? ((cfg->opts.max_batch + 31) / 32) * 32 : 4096; /* words of 32 */
+    return start_engine(cfg, &hard_plan_ops, plan, B, state, caps);
+}
+
+int soft_accepts(const decoder_config* cfg, char* why, size_t why_len)
+{
+    if (is_hard(cfg->opts.algorithm)) {
+        snprintf(why, why_len, "soft-decision algorithms only");
+        return 0;
+    }
+    return cuda_backend_probe(cfg->opts.device, why, why_len);
+}
+
+int hard_accepts(const decoder_config* cfg, char* why, size_t why_len)
+{
+    if (!is_hard(cfg->opts.algorithm)) {
+        snprintf(why, why_len, "hard-decision algorithms only");
+        return 0;
+    }
+    return cuda_backend_probe(cfg->opts.device, why, why_len);
+}
+
+} // namespace
+
+extern "C" const backend_ops ldpc_cuda_ops = {
+    "cuda", GPUFEC_FAMILY_LDPC, GPUFEC_BACKEND_CUDA, soft_accepts, soft_create, engine_destroy_state,
+    engine_decode, engine_decode_async, engine_synchronize, engine_kernel_seconds,
+};
+
+extern "C" const backend_ops ldpc_cuda_hard_ops = {
+    "cuda-hard", GPUFEC_FAMILY_LDPC, GPUFEC_BACKEND_CUDA, hard_accepts, hard_create, engine_destroy_state,
+    engine_decode, engine_decode_async, engine_synchronize, engine_kernel_seconds,
+};

@@ -1,0 +1,49 @@
+/* Decoder options described by name (gpufec_param_info): each family lists its own, core lists
+ * the common ones; decoder_params.c walks them all. */
+#ifndef GPUFEC_PARAM_TABLE_H
+#define GPUFEC_PARAM_TABLE_H
+
+#include <gpufec/decoder.h>
+
+#include <stddef.h>
+
+typedef enum { P_ENUM, P_INT, P_FLOAT, P_U32, P_U64 } param_type;
+
+typedef struct {
+    const char* name;
+    param_type type;
+    size_t offset;       /* field in gpufec_decoder_opts */
+    double lo, hi;       /* numeric range, inclusive */
+    const char* const* choices;
+    const char* const* labels;
+    int n_choices;
+    const char* help;
+    const char* applies; /* "" always, else "option=value[|value...]" the option matters under */
+} param_desc;
+
+#define PARAM_COUNT(table) ((int)(sizeof table / sizeof *table))
+#define PARAM_OFF(field) offsetof(gpufec_decoder_opts, field)
+#define PARAM_ENUM(name, field, table, labels, help, applies)                                       \
+    {name, P_ENUM, PARAM_OFF(field), 0, 0, table, labels, PARAM_COUNT(table), help, applies}
+#define PARAM_NUM(name, type, field, lo, hi, help, applies)                                         \
+    {name, type, PARAM_OFF(field), lo, hi, NULL, NULL, 0, help, applies}
+
+/* Index of `name` in `table`, or -1. */
+int param_name_index(const char* const* table, int count, const char* name);
+
+/* The name of an enum value and its parser, from one table (index = value). */
+#define PARAM_NAMED_ENUM(type, name_fn, parse_fn, table)                                        \
+    const char* name_fn(type v)                                                                 \
+    {                                                                                           \
+        return (unsigned)v < (unsigned)PARAM_COUNT(table) ? table[v] : "unknown";               \
+    }                                                                                           \
+    gpufec_status parse_fn(const char* name, type* out)                                         \
+    {                                                                                           \
+        int i = param_name_index(table, PARAM_COUNT(table), name);                              \
+        if (i < 0 || !out)                                                                      \
+            return GPUFEC_ERR_INVALID_ARGUMENT;                                                 \
+        *out = (type)i;                                                                         \
+        return GPUFEC_OK;                                                                       \
+    }
+
+#endif

@@ -1,0 +1,109 @@
+/* The binary LDPC family's decoder options: their names (the one list of algorithm, schedule and
+ * precision names), the checks with messages, and the AUTO choices. */
+#include "ldpc_code.h"
+#include "param_table.h"
+
+#include <stdio.h>
+
+static const char* const alg_names[] = {"spa", "ms", "nms", "oms", "gallager-a", "gallager-b", "pgab"};
+static const char* const alg_labels[] = {"Sum-product (tanh)", "Min-sum", "Normalised min-sum",
+                                         "Offset min-sum", "Gallager-A (hard)", "Gallager-B (hard)",
+                                         "Probabilistic Gallager-B (hard)"};
+static const char* const schedule_names[] = {"auto", "flooding", "layered"};
+static const char* const schedule_labels[] = {"Auto (layered where available)", "Flooding", "Layered"};
+static const char* const precision_names[] = {"float32", "float16", "int8"};
+static const char* const precision_labels[] = {"Float32", "Float16", "Int8 (fixed point)"};
+
+PARAM_NAMED_ENUM(gpufec_algorithm, gpufec_algorithm_name, gpufec_algorithm_from_name, alg_names)
+PARAM_NAMED_ENUM(gpufec_schedule, gpufec_schedule_name, gpufec_schedule_from_name, schedule_names)
+PARAM_NAMED_ENUM(gpufec_precision, gpufec_precision_name, gpufec_precision_from_name, precision_names)
+
+static const param_desc PARAMS[] = {
+    PARAM_ENUM("algorithm", algorithm, alg_names, alg_labels, "decoding algorithm", ""),
+    PARAM_ENUM("schedule", schedule, schedule_names, schedule_labels,
+               "message schedule (hard-decision: flooding)", "algorithm=spa|ms|nms|oms"),
+    PARAM_NUM("norm", P_FLOAT, normalization, 1e-6, 1, "normalised min-sum factor, in (0, 1]", "algorithm=nms"),
+    PARAM_NUM("offset", P_FLOAT, offset, 0, 999.999, "offset min-sum offset", "algorithm=oms"),
+    PARAM_NUM("syndrome_interval", P_INT, syndrome_interval, 1, 10000,
+              "test the syndrome every this many iterations", ""),
+    PARAM_NUM("pgab_p", P_FLOAT, pgab_p, 0, 1, "PGaB: probability that a perturbed channel vote is inverted",
+              "algorithm=pgab"),
+    PARAM_NUM("pgab_start", P_INT, pgab_start, 1, 10000, "PGaB: first perturbed iteration", "algorithm=pgab"),
+    PARAM_NUM("seed", P_U64, seed, 0, 18446744073709551615.0, "PGaB random source", "algorithm=pgab"),
+    PARAM_NUM("cpu_simd", P_INT, cpu_simd, 0, 1, "CPU vector path where it applies (0/1)", "backend=auto|cpu"),
+    PARAM_ENUM("precision", precision, precision_names, precision_labels,
+               "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms"),
+    PARAM_NUM("quant_step", P_FLOAT, quant_step, 1e-3, 1e3, "int8 storage: LLR of one step", "precision=int8"),
+    PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, 15, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
+              "backend=auto|cuda"),
+};
+
+const param_desc* ldpc_params(size_t* count)
+{
+    *count = (size_t)PARAM_COUNT(PARAMS);
+    return PARAMS;
+}
+
+static int is_hard(gpufec_algorithm a)
+{
+    return a == GPUFEC_ALG_GALLAGER_A || a == GPUFEC_ALG_GALLAGER_B || a == GPUFEC_ALG_PGAB;
+}
+
+#define OPT_FAIL(st, ...) text_fail_as((st), diag, 0, __VA_ARGS__)
+
+gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
+{
+    const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT, unsupported = GPUFEC_ERR_UNSUPPORTED;
+    if ((unsigned)o->algorithm >= (unsigned)PARAM_COUNT(alg_names))
+        return OPT_FAIL(bad, "algorithm=%d: no such algorithm", (int)o->algorithm);
+    if ((unsigned)o->schedule >= (unsigned)PARAM_COUNT(schedule_names))
+        return OPT_FAIL(bad, "schedule=%d: not auto, flooding or layered", (int)o->schedule);
+    if (!(o->pgab_p >= 0.0f && o->pgab_p <= 1.0f))
+        return OPT_FAIL(bad, "pgab_p=%g: a probability, must be in [0, 1]", (double)o->pgab_p);
+    if (o->pgab_start < 1)
+        return OPT_FAIL(bad, "pgab_start=%d: the first perturbed iteration, must be >= 1", o->pgab_start);
+    if (!(o->normalization > 0.0f && o->normalization <= 1.0f))
+        return OPT_FAIL(bad, "norm=%g: the NMS factor must be in (0, 1]", (double)o->normalization);
+    if (!(o->offset >= 0.0f && o->offset < 1.0e3f))
+        return OPT_FAIL(bad, "offset=%g: the OMS offset must be in [0, 1000)", (double)o->offset);
+    if (o->syndrome_interval < 1)
+        return OPT_FAIL(bad, "syndrome_interval=%d: must be >= 1", o->syndrome_interval);
+    if ((unsigned)o->precision >= (unsigned)PARAM_COUNT(precision_names))
+        return OPT_FAIL(bad, "precision=%d: not float32, float16 or int8", (int)o->precision);
+    if (!(o->quant_step >= 1.0e-3f && o->quant_step <= 1.0e3f))
+        return OPT_FAIL(bad, "quant_step=%g: must be in [0.001, 1000]", (double)o->quant_step);
+    const uint32_t known = GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_QC_STATE_SHARED |
+                           GPUFEC_CUDA_NO_COMPRESSED_MESSAGES;
+    if ((o->cuda_tuning & ~known) ||
+        (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED))
+        return OPT_FAIL(bad, "cuda_tuning=0x%x: unknown flags, or row state both global and shared",
+                        o->cuda_tuning);
+    const int hard = is_hard(o->algorithm);
+    if (hard && o->schedule == GPUFEC_SCHEDULE_LAYERED)
+        return OPT_FAIL(unsupported, "schedule=layered: %s runs the flooding schedule only",
+                        gpufec_algorithm_name(o->algorithm));
+    /* Reduced precision is defined for the min-sum family's layered state; the hard-decision
+     * decoders keep no soft state and ignore it. */
+    if (o->precision != GPUFEC_PRECISION_FLOAT32 && !hard &&
+        (o->algorithm == GPUFEC_ALG_SPA || o->schedule == GPUFEC_SCHEDULE_FLOODING))
+        return OPT_FAIL(unsupported, "precision=%s: needs ms, nms or oms with the layered schedule (here %s, %s)",
+                        gpufec_precision_name(o->precision), gpufec_algorithm_name(o->algorithm),
+                        gpufec_schedule_name(o->schedule));
+    /* A punctured position has no channel bit, and the hard-decision rules have no way to say
+     * "unknown": it would enter as a confident 0 and fail most frames. */
+    if (hard && code && code->tx.punctured)
+        return OPT_FAIL(unsupported, "algorithm=%s: the code has %u punctured positions, which carry no "
+                        "channel bit; hard-decision decoders need every position transmitted",
+                        gpufec_algorithm_name(o->algorithm), code->tx.punctured);
+    return GPUFEC_OK;
+}
+
+/* Hard-decision decoders are flooding only. AUTO picks layered, which every backend has for SPA
+ * and the min-sum family: it converges in about half the iterations of flooding. */
+void ldpc_resolve_opts(gpufec_decoder_opts* o)
+{
+    if (is_hard(o->algorithm))
+        o->schedule = GPUFEC_SCHEDULE_FLOODING;
+    else if (o->schedule == GPUFEC_SCHEDULE_AUTO)
+        o->schedule = GPUFEC_SCHEDULE_LAYERED;
+}
