@@ -23,7 +23,8 @@ static const char* const USAGE =
     "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --params | --cuda | --help\n";
 
 /* The decoder options, one per line, tab-separated: name, type, default, range or choices
- * (a|b|c), choice labels (a;b;c), help. Read by people and by the GRC generator. */
+ * (a|b|c), choice labels (a;b;c), help, family ("common" or the family), the setting under which
+ * it matters ("-": always). Read by people and by the GRC generator. */
 static void list_params(void)
 {
     for (size_t i = 0; i < gpufec_decoder_param_count(); i++) {
@@ -39,7 +40,7 @@ static void list_params(void)
         } else {
             printf("%g..%g\t", p.min, p.max);
         }
-        printf("\t%s\n", p.help);
+        printf("\t%s\t%s\t%s\n", p.help, p.family[0] ? p.family : "common", p.applies[0] ? p.applies : "-");
     }
 }
 

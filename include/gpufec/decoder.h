@@ -187,9 +187,9 @@ typedef struct {
     char default_value[32];           /* gpufec_decoder_opts_default's value, as text */
     const char* family;               /* "" for the options every family has, else the family
                                          ("ldpc") whose decoders read it */
-    const char* applies;              /* "" when it always matters, else "option=value[|value...]":
-                                         the option only matters under that setting (the GRC
-                                         blocks hide it otherwise), e.g. "algorithm=nms" */
+    const char* applies;              /* "" when it always matters, else the settings it matters
+                                         under: "option=value[|value...]" terms joined by '&',
+                                         e.g. "algorithm=nms" (the GRC blocks hide it otherwise) */
 } gpufec_param_info;
 
 GPUFEC_API size_t gpufec_decoder_param_count(void);
@@ -202,9 +202,9 @@ GPUFEC_API gpufec_status gpufec_decoder_opts_set(gpufec_decoder_opts* opts, cons
 GPUFEC_API gpufec_status gpufec_decoder_opts_get(const gpufec_decoder_opts* opts, const char* name, char* value,
                                                  size_t length);
 
-/* Names used by the tools and blocks ("spa", "ms", "nms", "oms", "gallager-a", "gallager-b",
- * "pgab"; "auto", "cpu", "cuda"; "auto", "flooding", "layered"; "float32", "float16", "int8").
- * The parsers return GPUFEC_ERR_INVALID_ARGUMENT for unknown names. */
+/* The names the tools and blocks use for each enum value (the option table's choices, listed by
+ * gpufec_decoder_param_info and `gpufec-info --params`). The parsers return
+ * GPUFEC_ERR_INVALID_ARGUMENT for unknown names. */
 GPUFEC_API const char* gpufec_algorithm_name(gpufec_algorithm algorithm);
 GPUFEC_API gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* algorithm);
 GPUFEC_API const char* gpufec_schedule_name(gpufec_schedule schedule);

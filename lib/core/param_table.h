@@ -18,7 +18,7 @@ typedef struct {
     const char* const* labels;
     int n_choices;
     const char* help;
-    const char* applies; /* "" always, else "option=value[|value...]" the option matters under */
+    const char* applies; /* "" always, else "option=value[|value...]" terms joined by '&' */
 } param_desc;
 
 #define PARAM_COUNT(table) ((int)(sizeof table / sizeof *table))

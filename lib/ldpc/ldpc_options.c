@@ -32,7 +32,7 @@ static const param_desc PARAMS[] = {
     PARAM_NUM("seed", P_U64, seed, 0, 18446744073709551615.0, "PGaB random source", "algorithm=pgab"),
     PARAM_NUM("cpu_simd", P_INT, cpu_simd, 0, 1, "CPU vector path where it applies (0/1)", "backend=auto|cpu"),
     PARAM_ENUM("precision", precision, precision_names, precision_labels,
-               "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms"),
+               "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms&schedule=auto|layered"),
     PARAM_NUM("quant_step", P_FLOAT, quant_step, 1e-3, 1e3, "int8 storage: LLR of one step", "precision=int8"),
     PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, 15, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
               "backend=auto|cuda"),

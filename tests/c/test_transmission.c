@@ -185,22 +185,23 @@ static void options_by_family(void)
         CHECK(p.family && p.applies, "%s: family/applies missing", p.name);
         ldpc += strcmp(p.family, "ldpc") == 0;
         common += p.family[0] == '\0';
-        if (p.applies[0]) { /* "option=value|value": a real option and real choices */
-            char opt[64];
-            const char* eq = strchr(p.applies, '=');
-            CHECK(eq && (size_t)(eq - p.applies) < sizeof opt, "%s: applies '%s'", p.name, p.applies);
+        /* "option=value|value&option=value": real options and real choices */
+        char terms[160];
+        snprintf(terms, sizeof terms, "%s", p.applies);
+        char* save_term = NULL;
+        for (char* term = strtok_r(terms, "&", &save_term); term; term = strtok_r(NULL, "&", &save_term)) {
+            char* eq = strchr(term, '=');
+            CHECK(eq != NULL, "%s: applies '%s'", p.name, p.applies);
             if (!eq)
                 continue;
-            memcpy(opt, p.applies, (size_t)(eq - p.applies));
-            opt[eq - p.applies] = '\0';
+            *eq = '\0';
             gpufec_decoder_opts o;
             gpufec_decoder_opts_default(&o);
-            char values[128];
-            snprintf(values, sizeof values, "%s", eq + 1);
-            for (char* v = strtok(values, "|"); v; v = strtok(NULL, "|")) {
+            char* save_value = NULL;
+            for (char* v = strtok_r(eq + 1, "|", &save_value); v; v = strtok_r(NULL, "|", &save_value)) {
                 gpufec_diag d;
-                CHECK(gpufec_decoder_opts_set(&o, opt, v, &d) == GPUFEC_OK, "%s applies under %s=%s: %s", p.name, opt,
-                      v, d.message);
+                CHECK(gpufec_decoder_opts_set(&o, term, v, &d) == GPUFEC_OK, "%s applies under %s=%s: %s", p.name,
+                      term, v, d.message);
             }
         }
     }

@@ -25,12 +25,12 @@ namespace gpufec {
  * multiplied by llr_scale first; SPA and offset min-sum want true LLRs (2y/sigma^2 for BPSK),
  * plain and normalised min-sum do not care about the scale.
  *
- * Parameters: algorithm "spa" | "ms" | "nms" | "oms" | "gallager-a" | "gallager-b" | "pgab"
- * (the last three use only the sign of each soft bit); schedule "auto" | "flooding" | "layered";
- * backend "auto" | "cpu" | "cuda" (auto falls back to the CPU, logged); norm is the NMS factor,
- * offset the OMS offset; precision "float32" | "float16" | "int8" is how the decoder stores its
- * messages (reduced precision: min-sum family, layered; int8 counts soft values in steps of 0.25
- * after llr_scale, so scale soft bits to LLRs first). When
+ * Parameters: algorithm, schedule, backend and precision take the library's names for them
+ * (`gpufec-info --params` lists every choice; the GRC drop-downs are generated from the same
+ * table). The hard-decision algorithms use only the sign of each soft bit; backend "auto" falls
+ * back to the CPU (logged); norm is the NMS factor, offset the OMS offset; precision is how the
+ * decoder stores its messages (reduced precision: min-sum family, layered; int8 counts soft
+ * values in steps of 0.25 after llr_scale, so scale soft bits to LLRs first). When
  * stats_interval > 0, a dictionary {frames, failed_frames, mean_iterations, backend} is posted
  * on the "stats" message port each time stats_interval more frames have been decoded.
  *
