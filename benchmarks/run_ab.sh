@@ -39,22 +39,8 @@ pct = lambda b, a: f"{100 * (b / a - 1):+.1f}%" if a > 0 and b > 0 else "n/a"
 print(f"| {id_} | {at:.3f} | {bt:.3f} | {pct(bt, at)} | {ak:.3f} | {bk:.3f} | {pct(bk, ak)} |")
 PY
 }
-row dvbs2_nms10      --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096
-row dvbs2_nms10_f16  --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096 --precision float16
-row dvbs2_nms10_i8   --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096 --precision int8
-row dvbs2_nms10_fl   --code dvbs2-normal-1_2 --decoder nms --schedule flooding --iterations 10 --backend cuda --frames 4096
-row nr_nms10         --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192
-row nr_nms10_f16     --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision float16
-row nr_nms10_i8      --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision int8
-row nr_i8_early2db   --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision int8 --early-stop --ebn0 2.0
-row wifi1944_nms10_i8 --code wifi-1944-1_2 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision int8
-row nr_nms10_single  --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 1 --repeat 21
-row dvbs2_spa50_fl   --code dvbs2-normal-1_2 --decoder spa --schedule flooding --iterations 50 --backend cuda --frames 2048 --repeat 3
-row dvbs2_spa50_lay  --code dvbs2-normal-1_2 --decoder spa --schedule layered --iterations 50 --backend cuda --frames 2048 --repeat 3
-row c2_ms50_fl       --code ccsds-c2 --decoder ms --schedule flooding --iterations 50 --backend cuda --frames 8192 --repeat 3
-row c2_nms50_lay     --code ccsds-c2 --decoder nms --schedule layered --iterations 50 --backend cuda --frames 8192 --repeat 3
-row galb50_dvbs2     --code dvbs2-normal-1_2 --decoder gallager-b --iterations 50 --backend cuda --frames 8192 --repeat 3
-row pgab100_1008     --code mackay-1008-504 --decoder pgab --iterations 100 --backend cuda --frames 65536 --repeat 3
-row dvbs2_i8_in      --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096 --precision int8 --input int8
-row nr_i8_in         --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision int8 --input int8
+while read -r id args; do
+  [[ -z "$id" || "$id" == \#* || "$args" == *"--backend cpu"* ]] && continue
+  row "$id" $args < /dev/null
+done < "$(dirname "${BASH_SOURCE[0]}")/gpu_rows.txt"
 cat "$table"

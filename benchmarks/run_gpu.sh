@@ -28,25 +28,10 @@ print(f"| {sys.argv[2]} | {j['code']} | {j['schedule']} {j['decoder']} {j['preci
       f"{j['frame_latency_us']:.2f} | `gpufec-bench {sys.argv[3]}` |")
 PY
 }
-row dvbs2_nms10      --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096
-row dvbs2_nms10_f16  --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096 --precision float16
-row dvbs2_nms10_i8   --code dvbs2-normal-1_2 --decoder nms --iterations 10 --backend cuda --frames 4096 --precision int8
-row dvbs2_nms10_fl   --code dvbs2-normal-1_2 --decoder nms --schedule flooding --iterations 10 --backend cuda --frames 4096
-row nr_nms10         --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192
-row nr_nms10_f16     --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision float16
-row nr_nms10_i8      --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision int8
-row nr_nms10_single_i8 --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 1 --repeat 21 --precision int8
-row nr_i8_early2db   --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision int8 --early-stop --ebn0 2.0
-row wifi1944_nms10_i8 --code wifi-1944-1_2 --decoder nms --iterations 10 --backend cuda --frames 8192 --precision int8
-row nr_nms10_single  --code 5gnr-bg1-z384 --decoder nms --iterations 10 --backend cuda --frames 1 --repeat 21
-row dvbs2_spa50_fl   --code dvbs2-normal-1_2 --decoder spa --schedule flooding --iterations 50 --backend cuda --frames 2048 --repeat 3
-row dvbs2_spa50_lay  --code dvbs2-normal-1_2 --decoder spa --schedule layered --iterations 50 --backend cuda --frames 2048 --repeat 3
-row c2_ms50_fl       --code ccsds-c2 --decoder ms --schedule flooding --iterations 50 --backend cuda --frames 8192 --repeat 3
-row c2_nms50_lay     --code ccsds-c2 --decoder nms --schedule layered --iterations 50 --backend cuda --frames 8192 --repeat 3
-row galb50_dvbs2    --code dvbs2-normal-1_2 --decoder gallager-b --iterations 50 --backend cuda --frames 8192 --repeat 3
-row pgab100_1008     --code mackay-1008-504 --decoder pgab --iterations 100 --backend cuda --frames 65536 --repeat 3
-row cpu_galb50       --code dvbs2-normal-1_2 --decoder gallager-b --iterations 50 --backend cpu --frames 8 --repeat 3
-row cpu_spa50        --code dvbs2-normal-1_2 --decoder spa --schedule flooding --iterations 50 --backend cpu --frames 2 --repeat 3
+while read -r id args; do
+  [[ -z "$id" || "$id" == \#* ]] && continue
+  row "$id" $args < /dev/null
+done < "$top/benchmarks/gpu_rows.txt"
 cat "$table"
 grep -h "ceilings" "$out"/dvbs2_nms10.txt
 # GNU Radio C++ flowgraph: decoder block vs copy block (needs a build with GNU Radio: GR_BUILD).
