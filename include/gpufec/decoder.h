@@ -20,7 +20,10 @@ extern "C" {
 #define GPUFEC_LLR_MAX 1.0e4f
 
 typedef enum {
-    GPUFEC_BACKEND_AUTO = 0, /* CUDA when built with it and a GPU is usable, else CPU (logged) */
+    GPUFEC_BACKEND_AUTO = 0, /* CUDA when built with it and a GPU is usable, else CPU (logged);
+                                a GPU that fails while decoding (device fault, out of memory)
+                                hands the context to the CPU, which decodes the call again
+                                (logged). A backend named explicitly reports such errors. */
     GPUFEC_BACKEND_CPU = 1,
     GPUFEC_BACKEND_CUDA = 2
 } gpufec_backend;

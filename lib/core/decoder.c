@@ -141,6 +141,72 @@ int gpufec_cuda_available(void)
 #endif
 }
 
+/* Walks the registry in preference order, the code's family only, and keeps the first
+ * implementation that accepts and creates. With a backend named, only its entries are tried;
+ * with AUTO every entry, each decline and failed creation logged with its reason. */
+static gpufec_status choose_implementation(gpufec_decoder* dec, gpufec_backend backend)
+{
+    decoder_config* cfg = &dec->cfg;
+    const gpufec_code* code = cfg->code;
+#ifdef GPUFEC_HAVE_CUDA
+    char why[256] = "no GPU implementation of this family";
+#else
+    char why[256] = "this library was built without CUDA";
+#endif
+    gpufec_status st = backend == GPUFEC_BACKEND_CUDA ? GPUFEC_ERR_NO_DEVICE : GPUFEC_ERR_INTERNAL;
+    int declined = 0;
+    for (const backend_ops* const* r = decoder_registry; *r; r++) {
+        const backend_ops* impl = *r;
+        if (impl->family != code->family->id || (backend != GPUFEC_BACKEND_AUTO && impl->backend != backend))
+            continue;
+        char reason[256];
+        if (!impl->accepts(cfg, reason, sizeof reason)) {
+            if (backend == GPUFEC_BACKEND_AUTO)
+                decoder_log(cfg, GPUFEC_LOG_INFO, "backend auto: %s declined (%s)", impl->name, reason);
+            snprintf(why, sizeof why, "%s", reason);
+            declined++;
+            continue;
+        }
+        memset(&dec->caps, 0, sizeof dec->caps);
+        st = impl->create(cfg, &dec->state, &dec->caps);
+        if (st == GPUFEC_OK) {
+            dec->backend = impl->backend;
+            dec->ops = impl;
+            if (dec->caps.schedule != GPUFEC_SCHEDULE_AUTO)
+                cfg->opts.schedule = dec->caps.schedule;
+            if (backend == GPUFEC_BACKEND_AUTO && impl->backend == GPUFEC_BACKEND_CPU && !declined)
+                decoder_log(cfg, GPUFEC_LOG_INFO, "backend auto: using the CPU (%s)", why); /* no GPU entry */
+            return GPUFEC_OK;
+        }
+        if (backend != GPUFEC_BACKEND_AUTO)
+            break;
+        decoder_log(cfg, GPUFEC_LOG_WARNING, "backend auto: %s creation failed (%s); trying the next", impl->name,
+                    gpufec_status_str(st));
+        declined++;
+    }
+    if (st == GPUFEC_ERR_NO_DEVICE)
+        decoder_log(cfg, GPUFEC_LOG_ERROR, "backend cuda unavailable: %s", why);
+    return st;
+}
+
+/* The fallback policy: with backend AUTO, a GPU that fails while decoding (a device fault, its
+ * memory gone) hands the context to the CPU implementation, logged, and the call is decoded
+ * again there; nothing is lost. A backend named explicitly reports the error instead. */
+static int fall_back_to_cpu(gpufec_decoder* dec, gpufec_status failure)
+{
+    if (dec->cfg.opts.backend != GPUFEC_BACKEND_AUTO || dec->backend != GPUFEC_BACKEND_CUDA ||
+        (failure != GPUFEC_ERR_DEVICE && failure != GPUFEC_ERR_DEVICE_OUT_OF_MEMORY))
+        return 0;
+    decoder_log(&dec->cfg, GPUFEC_LOG_ERROR, "%s decoding failed (%s); continuing on the CPU", dec->ops->name,
+                gpufec_status_str(failure));
+    if (dec->ops->synchronize)
+        (void)dec->ops->synchronize(dec->state); /* no copy of the failed call may land later */
+    dec->ops->destroy(dec->state);
+    dec->state = NULL;
+    dec->ops = NULL;
+    return choose_implementation(dec, GPUFEC_BACKEND_CPU) == GPUFEC_OK;
+}
+
 gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* code,
                                     const gpufec_decoder_opts* opts)
 {
@@ -181,49 +247,8 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
         break;
     }
 
-    /* The registry in preference order, the code's family only. With a backend named, only its
-     * entries are tried; with AUTO every entry, each decline and failed creation logged with its
-     * reason. */
-#ifdef GPUFEC_HAVE_CUDA
-    char why[256] = "no GPU implementation of this family";
-#else
-    char why[256] = "this library was built without CUDA";
-#endif
-    st = o.backend == GPUFEC_BACKEND_CUDA ? GPUFEC_ERR_NO_DEVICE : GPUFEC_ERR_INTERNAL;
-    int created = 0, declined = 0;
-    for (const backend_ops* const* r = decoder_registry; *r && !created; r++) {
-        const backend_ops* impl = *r;
-        if (impl->family != code->family->id || (o.backend != GPUFEC_BACKEND_AUTO && impl->backend != o.backend))
-            continue;
-        char reason[256];
-        if (!impl->accepts(cfg, reason, sizeof reason)) {
-            if (o.backend == GPUFEC_BACKEND_AUTO)
-                decoder_log(cfg, GPUFEC_LOG_INFO, "backend auto: %s declined (%s)", impl->name, reason);
-            snprintf(why, sizeof why, "%s", reason);
-            declined++;
-            continue;
-        }
-        memset(&dec->caps, 0, sizeof dec->caps);
-        st = impl->create(cfg, &dec->state, &dec->caps);
-        created = st == GPUFEC_OK;
-        if (created) {
-            dec->backend = impl->backend;
-            dec->ops = impl;
-            if (dec->caps.schedule != GPUFEC_SCHEDULE_AUTO)
-                cfg->opts.schedule = dec->caps.schedule;
-        } else if (o.backend == GPUFEC_BACKEND_AUTO) {
-            decoder_log(cfg, GPUFEC_LOG_WARNING, "backend auto: %s creation failed (%s); trying the next",
-                        impl->name, gpufec_status_str(st));
-            declined++;
-        } else {
-            break;
-        }
-    }
-    if (created && o.backend == GPUFEC_BACKEND_AUTO && dec->backend == GPUFEC_BACKEND_CPU && !declined)
-        decoder_log(cfg, GPUFEC_LOG_INFO, "backend auto: using the CPU (%s)", why); /* no GPU entry */
-    if (!created) {
-        if (st == GPUFEC_ERR_NO_DEVICE)
-            decoder_log(cfg, GPUFEC_LOG_ERROR, "backend cuda unavailable: %s", why);
+    st = choose_implementation(dec, o.backend);
+    if (st != GPUFEC_OK) {
         free(dec);
         return st;
     }
@@ -280,13 +305,9 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
     return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
 }
 
-gpufec_status gpufec_decoder_decode_soft(gpufec_decoder* dec, const void* llr, size_t n_frames,
-                                         uint8_t* bits, int32_t* iterations, uint8_t* converged)
+static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_frames, uint8_t* bits,
+                                 int32_t* iterations, uint8_t* converged)
 {
-    if (!dec || (n_frames && (!llr || !bits)))
-        return GPUFEC_ERR_INVALID_ARGUMENT;
-    if (n_frames == 0)
-        return GPUFEC_OK;
     const decoder_config* cfg = &dec->cfg;
     const uint32_t n_tx = cfg->code->tx.n_tx, n_full = cfg->code->n_full;
     if (!cfg->out_pos || dec->caps.writes_output)
@@ -314,6 +335,19 @@ gpufec_status gpufec_decoder_decode_soft(gpufec_decoder* dec, const void* llr, s
     return GPUFEC_OK;
 }
 
+gpufec_status gpufec_decoder_decode_soft(gpufec_decoder* dec, const void* llr, size_t n_frames,
+                                         uint8_t* bits, int32_t* iterations, uint8_t* converged)
+{
+    if (!dec || (n_frames && (!llr || !bits)))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (n_frames == 0)
+        return GPUFEC_OK;
+    gpufec_status st = decode_once(dec, llr, n_frames, bits, iterations, converged);
+    if (st != GPUFEC_OK && fall_back_to_cpu(dec, st))
+        st = decode_once(dec, llr, n_frames, bits, iterations, converged);
+    return st;
+}
+
 gpufec_status gpufec_decoder_decode_async(gpufec_decoder* dec, const float* llr, size_t n_frames,
                                           uint8_t* bits, int32_t* iterations, uint8_t* converged,
                                           void* cuda_stream)
@@ -334,9 +368,12 @@ gpufec_status gpufec_decoder_decode_soft_async(gpufec_decoder* dec, const void* 
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (n_frames == 0)
         return GPUFEC_OK;
-    if (!dec->ops->decode_async)
+    if (!dec->ops->decode_async || (!dec->caps.writes_output && dec->cfg.out_pos))
         return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
-    return dec->ops->decode_async(dec->state, llr, n_frames, bits, iterations, converged, cuda_stream);
+    gpufec_status st = dec->ops->decode_async(dec->state, llr, n_frames, bits, iterations, converged, cuda_stream);
+    if (st != GPUFEC_OK && fall_back_to_cpu(dec, st)) /* the CPU decodes synchronously */
+        st = decode_once(dec, llr, n_frames, bits, iterations, converged);
+    return st;
 }
 
 gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec)

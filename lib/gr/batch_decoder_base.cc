@@ -43,7 +43,7 @@ void batch_decoder_base::setup(code_ptr code, const gpufec_decoder_opts& opts, i
     set_output_multiple((int)d_out_len);
     set_relative_rate((uint64_t)d_out_len, (uint64_t)d_llr_len);
     set_tag_propagation_policy(TPP_DONT); // move_tags() maps them frame by frame
-    if (backend_in_use() == "cuda") // room for a GPU-sized batch on our side of the stream
+    if (on_gpu()) // room for a GPU-sized batch on our side of the stream
         set_min_output_buffer((long)d_out_len * gpu_batch_hint);
     message_port_register_out(pmt::mp("stats"));
 }
@@ -53,7 +53,7 @@ bool batch_decoder_base::start()
     // GNU Radio sizes the buffer feeding a decimating block at about two frames. On the GPU that
     // means one or two frames per call and the per-call latency dominates; say how to fix it.
     auto in = detail() ? detail()->input(0) : nullptr;
-    if (in && backend_in_use() == "cuda") {
+    if (in && on_gpu()) {
         const long frames = (long)in->buffer()->bufsize() / (long)d_llr_len;
         if (frames < gpu_batch_hint / 4)
             d_logger->warn("input buffer holds {} frame(s): for GPU throughput set the upstream "
@@ -114,6 +114,13 @@ double batch_decoder_base::decoder_mbps() const
     return s > 0.0 ? (double)d_frames.load() * d_info.k / s / 1e6 : 0.0;
 }
 
+bool batch_decoder_base::on_gpu() const
+{
+    gpufec_backend b = GPUFEC_BACKEND_CPU;
+    gpufec_decoder_backend(d_dec.get(), &b);
+    return b == GPUFEC_BACKEND_CUDA;
+}
+
 std::string batch_decoder_base::backend_in_use() const
 {
     gpufec_backend b = GPUFEC_BACKEND_CPU;
@@ -157,12 +164,7 @@ void batch_decoder_base::decode_chunk(const void* in, int frames, uint8_t* out)
     const auto t0 = std::chrono::steady_clock::now();
     gpufec_status st =
         gpufec_decoder_decode_soft(d_dec.get(), soft, (size_t)frames, out, d_iters.data(), d_converged.data());
-    if (st != GPUFEC_OK && backend_in_use() == "cuda") {
-        // Keep the stream alive: a GPU fault must not lose the data, the CPU decodes the same.
-        d_logger->error("CUDA decoding failed ({}); continuing on the CPU", gpufec_status_str(st));
-        create_decoder(GPUFEC_BACKEND_CPU);
-        st = gpufec_decoder_decode_soft(d_dec.get(), soft, (size_t)frames, out, d_iters.data(), d_converged.data());
-    }
+    // A GPU fault under backend auto is the library's to handle (it continues on the CPU, logged).
     throw_on_error(st, "decode");
     const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
     d_decode_seconds.store(d_decode_seconds.load() + dt.count());

@@ -39,6 +39,7 @@ protected:
     uint64_t failed_frame_count() const { return d_failed.load(); }
     double iterations_per_frame() const;
     std::string backend_in_use() const;
+    bool on_gpu() const;
     double decoder_mbps() const; // information bits per second inside the decoder
     const gpufec_code_info& code_info() const { return d_info; }
     std::string schedule_in_use() const;
