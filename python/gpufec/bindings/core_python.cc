@@ -22,7 +22,12 @@ static py::dict code_info(const std::string& name)
     gpufec_code_get_info(c, &i);
     gpufec_code_destroy(c);
     py::dict d;
+    d["family"] = std::string(gpufec_family_name(i.family));
     d["n"] = i.n;
+    d["n_full"] = i.n_full;
+    d["punctured"] = i.punctured;
+    d["shortened"] = i.shortened;
+    d["repeated"] = i.repeated;
     d["k"] = i.k;
     d["m"] = i.m;
     d["rank"] = i.rank;
@@ -40,7 +45,8 @@ void bind_core(py::module& m)
         return names;
     }, "Names of the codes built into the library.");
     m.def("code_info", &code_info, py::arg("code"),
-          "Sizes of a code (built-in name or matrix file): n, k, m, rank, edges, rate.");
+          "Sizes of a code (built-in name or matrix file): family, n (transmitted), n_full (mother), "
+          "k, punctured, shortened, repeated, and for LDPC m, rank, edges; rate.");
     m.def("cuda_available", []() { return gpufec_cuda_available() != 0; },
           "True when the library has the CUDA backend and a GPU is usable.");
     m.def("version", []() { return std::string(gpufec_version()); });

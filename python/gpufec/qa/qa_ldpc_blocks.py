@@ -81,6 +81,8 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         info = gpufec.code_info(code)
         self.assertEqual(info["k"], 200)
         self.assertEqual(info["n"], 52 * 24 - 2 * 24 - (240 - 200))
+        self.assertEqual((info["family"], info["n_full"], info["punctured"], info["shortened"], info["repeated"]),
+                         ("ldpc", 52 * 24, 2 * 24, 40, 0))
         frames = 6
         bits = random_bits(frames * info["k"])
         cw, _ = encode(code, bits)
