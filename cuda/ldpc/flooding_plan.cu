@@ -52,7 +52,7 @@ __global__ void k_checks(const uint32_t* __restrict__ row_ptr, const uint32_t* _
             *msg = spa_output(&acc, spa_term(app[(size_t)edge_var[e] * B + f] - *msg));
         }
     } else {
-        const int mode = alg == GPUFEC_ALG_NMS ? 1 : alg == GPUFEC_ALG_OMS ? 2 : 0;
+        const int mode = ldpc_ms_mode(alg);
         ms_acc acc;
         ms_init(&acc);
         for (uint32_t e = b; e < e_end; e++)

@@ -148,7 +148,7 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
     for (uint32_t e = tid; e < a.edges; e += nt)
         c2v[e] = 0.0f;
     const int has_info = __syncthreads_or(loaded); /* also the barrier after loading */
-    const int mode = a.algorithm == GPUFEC_ALG_NMS ? 1 : a.algorithm == GPUFEC_ALG_OMS ? 2 : 0;
+    const int mode = ldpc_ms_mode(a.algorithm);
     int it = 0, ok = 0;
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.n_layers; l++) {
@@ -241,7 +241,7 @@ __global__ void __launch_bounds__(512) k_layered_compressed(layered_args a, uint
     for (uint32_t i = tid; i < a.m; i += nt)
         state[i] = make_uint4(0u, 0u, 0u, 0u); /* min1 = min2 = +0: every old message is +0 */
     const int has_info = __syncthreads_or(loaded); /* also the barrier after loading */
-    const int mode = a.algorithm == GPUFEC_ALG_NMS ? 1 : a.algorithm == GPUFEC_ALG_OMS ? 2 : 0;
+    const int mode = ldpc_ms_mode(a.algorithm);
     int it = 0, ok = 0;
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.n_layers; l++) {

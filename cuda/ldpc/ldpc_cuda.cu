@@ -12,11 +12,6 @@ extern "C" {
 
 namespace {
 
-int is_hard(gpufec_algorithm a)
-{
-    return a == GPUFEC_ALG_GALLAGER_A || a == GPUFEC_ALG_GALLAGER_B || a == GPUFEC_ALG_PGAB;
-}
-
 /* Frames per chunk for the soft plans, from the device unless set: a budget of at most 1 GiB per
  * slot and at most a quarter of the memory free now (two slots, room left for other contexts),
  * at least a warp, at most 16384 frames; a multiple of the SM count where that still fits, so
@@ -111,7 +106,7 @@ gpufec_status hard_create(const decoder_config* cfg, void** state, impl_caps* ca
 
 int soft_accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    if (is_hard(cfg->opts.algorithm)) {
+    if (ldpc_is_hard(cfg->opts.algorithm)) {
         snprintf(why, why_len, "soft-decision algorithms only");
         return 0;
     }
@@ -120,7 +115,7 @@ int soft_accepts(const decoder_config* cfg, char* why, size_t why_len)
 
 int hard_accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    if (!is_hard(cfg->opts.algorithm)) {
+    if (!ldpc_is_hard(cfg->opts.algorithm)) {
         snprintf(why, why_len, "hard-decision algorithms only");
         return 0;
     }

@@ -453,8 +453,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     const tx_map* map = &cfg->code->tx;
     const gpufec_decoder_opts* o = &cfg->opts;
     *st = GPUFEC_OK;
-    if (!c->qv_z || o->schedule != GPUFEC_SCHEDULE_LAYERED || o->algorithm < GPUFEC_ALG_MS ||
-        o->algorithm > GPUFEC_ALG_OMS) {
+    if (!c->qv_z || o->schedule != GPUFEC_SCHEDULE_LAYERED || !ldpc_is_min_sum(o->algorithm)) {
         snprintf(why, why_len, "needs a QC layer view and layered min-sum");
         return NULL;
     }
@@ -568,7 +567,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.max_iterations = o->max_iterations;
         a.early = o->early_termination;
         a.interval = o->syndrome_interval;
-        a.mode = o->algorithm == GPUFEC_ALG_NMS ? 1 : o->algorithm == GPUFEC_ALG_OMS ? 2 : 0;
+        a.mode = ldpc_ms_mode(o->algorithm);
         a.scale = o->normalization;
         a.offset = decoder_offset_steps(o);
         a.inv_step = decoder_inv_step(o);

@@ -74,7 +74,7 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
     const gpufec_decoder_opts* o = &dec->opts;
-    if (o->cpu_simd && o->schedule == GPUFEC_SCHEDULE_LAYERED && o->algorithm <= GPUFEC_ALG_OMS &&
+    if (o->cpu_simd && o->schedule == GPUFEC_SCHEDULE_LAYERED && ldpc_is_min_sum(o->algorithm) &&
         o->precision == GPUFEC_PRECISION_FLOAT32 && cpu_simd_available())
         s->simd = cpu_simd_create(c); /* NULL (no memory): the scalar path still works */
     *state = s;
@@ -83,7 +83,6 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
 
 static void cpu_destroy(void* state) { cpu_free(state); }
 
-static int ms_mode(gpufec_algorithm a) { return a == GPUFEC_ALG_NMS ? 1 : a == GPUFEC_ALG_OMS ? 2 : 0; }
 
 /* One check row: reads v2c = app - c2v for its edges, writes new c2v; with `layered` also
  * writes the posteriors back at once. */
@@ -107,7 +106,7 @@ static void update_check(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_s
         for (uint32_t t = 0; t < d; t++)
             c2v[t] = spa_output(&acc, term[t]);
     } else {
-        const int mode = ms_mode(o->algorithm), prec = (int)o->precision;
+        const int mode = ldpc_ms_mode(o->algorithm), prec = (int)o->precision;
         const float offset = decoder_offset_steps(o);
         ms_acc acc;
         ms_init(&acc);
@@ -248,7 +247,7 @@ static gpufec_status cpu_decode_float(cpu_state* s, const float* llr, size_t n_f
         tx_map_expand(map, llr + f * n_tx, s->llr);
         uint8_t* out = hard + f * c->n;
         int ok, it;
-        if (o->algorithm >= GPUFEC_ALG_GALLAGER_A)
+        if (ldpc_is_hard(o->algorithm))
             it = decode_hard(c, o, s, s->frames_done, out, &ok);
         else
             it = decode_soft(c, o, s, out, &ok);

@@ -151,7 +151,7 @@ SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* 
                                  cpu_simd_state* s, v8i active)
 {
     const v8i sign = (v8i){0} + (int32_t)0x80000000u, absmask = ~sign;
-    const int mode = o->algorithm == GPUFEC_ALG_NMS ? 1 : o->algorithm == GPUFEC_ALG_OMS ? 2 : 0;
+    const int mode = ldpc_ms_mode(o->algorithm);
     const v8f scale = (v8f){0} + o->normalization, offset = (v8f){0} + o->offset, zero = {0};
     const v8f inf = (v8f){0} + INFINITY;
     for (uint32_t r = 0; r < c->m; r++) {

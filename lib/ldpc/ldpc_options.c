@@ -44,11 +44,6 @@ const param_desc* ldpc_params(size_t* count)
     return PARAMS;
 }
 
-static int is_hard(gpufec_algorithm a)
-{
-    return a == GPUFEC_ALG_GALLAGER_A || a == GPUFEC_ALG_GALLAGER_B || a == GPUFEC_ALG_PGAB;
-}
-
 #define OPT_FAIL(st, ...) text_fail_as((st), diag, 0, __VA_ARGS__)
 
 gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
@@ -78,7 +73,7 @@ gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* c
         (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED))
         return OPT_FAIL(bad, "cuda_tuning=0x%x: unknown flags, or row state both global and shared",
                         o->cuda_tuning);
-    const int hard = is_hard(o->algorithm);
+    const int hard = ldpc_is_hard(o->algorithm);
     if (hard && o->schedule == GPUFEC_SCHEDULE_LAYERED)
         return OPT_FAIL(unsupported, "schedule=layered: %s runs the flooding schedule only",
                         gpufec_algorithm_name(o->algorithm));
@@ -102,7 +97,7 @@ gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* c
  * and the min-sum family: it converges in about half the iterations of flooding. */
 void ldpc_resolve_opts(gpufec_decoder_opts* o)
 {
-    if (is_hard(o->algorithm))
+    if (ldpc_is_hard(o->algorithm))
         o->schedule = GPUFEC_SCHEDULE_FLOODING;
     else if (o->schedule == GPUFEC_SCHEDULE_AUTO)
         o->schedule = GPUFEC_SCHEDULE_LAYERED;

@@ -10,6 +10,23 @@
 
 #include "soft_value.h"
 
+#include <gpufec/decoder.h>
+
+/* What an algorithm is, decided here once (never by enum order): the hard-decision decoders
+ * read only signs; the min-sum family's check output is plain (0), normalised (1) or offset (2). */
+GPUFEC_HD int ldpc_is_hard(int algorithm)
+{
+    return algorithm == GPUFEC_ALG_GALLAGER_A || algorithm == GPUFEC_ALG_GALLAGER_B || algorithm == GPUFEC_ALG_PGAB;
+}
+GPUFEC_HD int ldpc_is_min_sum(int algorithm)
+{
+    return algorithm == GPUFEC_ALG_MS || algorithm == GPUFEC_ALG_NMS || algorithm == GPUFEC_ALG_OMS;
+}
+GPUFEC_HD int ldpc_ms_mode(int algorithm)
+{
+    return algorithm == GPUFEC_ALG_NMS ? 1 : algorithm == GPUFEC_ALG_OMS ? 2 : 0;
+}
+
 /* Largest SPA message magnitude: 2 atanh(1 - 2^-23), where a float tanh product saturates. */
 #define GPUFEC_SPA_CLAMP 0.99999988f
 
