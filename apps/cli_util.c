@@ -81,6 +81,42 @@ void set_named_param(void* opts, const char* name, const char* value, const char
         die("%s: %s", flag, d.message);
 }
 
+void set_decoder(void* opts, const char* name)
+{
+    gpufec_diag d;
+    if (gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, "algorithm", name, &d) == GPUFEC_OK ||
+        gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, "turbo_algorithm", name, &d) == GPUFEC_OK)
+        return;
+    fprintf(stderr, "%s: --decoder: unknown decoder '%s': LDPC ", cli_program, name);
+    print_choices(stderr, "algorithm");
+    fputs(", turbo ", stderr);
+    print_choices(stderr, "turbo_algorithm");
+    fputc('\n', stderr);
+    exit(2);
+}
+
+const char* decoder_label(const void* opts, int family)
+{
+    const gpufec_decoder_opts* o = opts;
+    return family == GPUFEC_FAMILY_TURBO ? gpufec_turbo_algorithm_name((gpufec_turbo_algorithm)o->turbo_algorithm)
+                          : gpufec_algorithm_name(o->algorithm);
+}
+
+const char* schedule_label(const void* opts, int family, int schedule, char* buf, size_t len)
+{
+    const gpufec_decoder_opts* o = opts;
+    if (family != GPUFEC_FAMILY_TURBO)
+        return gpufec_schedule_name((gpufec_schedule)schedule);
+    if (o->subblocks == 1)
+        snprintf(buf, len, "P=1");
+    else if (o->guard >= GPUFEC_TURBO_GUARD_DSTW)
+        snprintf(buf, len, "P=%d %s g=%d", o->subblocks, gpufec_turbo_guard_name((gpufec_turbo_guard)o->guard),
+                 o->window);
+    else
+        snprintf(buf, len, "P=%d %s", o->subblocks, gpufec_turbo_guard_name((gpufec_turbo_guard)o->guard));
+    return buf;
+}
+
 void print_choices(FILE* f, const char* name)
 {
     for (size_t i = 0; i < gpufec_decoder_param_count(); i++) {

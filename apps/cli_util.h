@@ -26,6 +26,13 @@ void apply_param(void* opts, const char* assignment);
 /* Sets option `name` to `value` for the command-line flag `flag`, or die()s with the library's
  * message (which lists the accepted names of an enum option). */
 void set_named_param(void* opts, const char* name, const char* value, const char* flag);
+/* --decoder NAME: the algorithm of whichever family names it (LDPC "nms", turbo "maxlogmap"),
+ * or die()s listing both families' names. */
+void set_decoder(void* opts, const char* name);
+/* The decoder's algorithm and schedule as the tools print them, for the code's family
+ * (gpufec_code_info.family); schedule: the LDPC schedule in use. */
+const char* decoder_label(const void* opts, int family);
+const char* schedule_label(const void* opts, int family, int schedule, char* buf, size_t len);
 /* Prints the accepted names of enum option `name` as a|b|c. */
 void print_choices(FILE* f, const char* name);
 

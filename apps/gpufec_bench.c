@@ -102,8 +102,7 @@ int main(int argc, char** argv)
         switch (ch) {
         case 'c': a.code = optarg; break;
         case 'd':
-            if (gpufec_algorithm_from_name(optarg, &a.o.algorithm))
-                die("--decoder: unknown decoder '%s'", optarg);
+            set_decoder(&a.o, optarg);
             break;
         case 's':
             if (gpufec_schedule_from_name(optarg, &a.o.schedule))
@@ -243,8 +242,10 @@ int main(int argc, char** argv)
     }
     const double frames_total = (double)a.frames * a.threads;
     const double coded = frames_total * info.n / med / 1e9, infob = frames_total * info.k / med / 1e9;
+    char sched_buf[64];
     printf("code %s N=%u K=%u | %s %s %d it%s | backend %s | %d frames x %d thread(s) | %s\n",
-           a.code, info.n, info.k, gpufec_schedule_name(sched), gpufec_algorithm_name(a.o.algorithm),
+           a.code, info.n, info.k, schedule_label(&a.o, info.family, sched, sched_buf, sizeof sched_buf),
+           decoder_label(&a.o, info.family),
            a.o.max_iterations, a.o.early_termination ? " (early stop)" : "", gpufec_backend_name(used),
            a.frames, a.threads, gpufec_precision_name(a.o.precision));
     printf("soft-bit input %s (%zu byte(s) each)\n", gpufec_input_type_name(a.o.input_type), width);
@@ -278,7 +279,8 @@ int main(int argc, char** argv)
                 "\"transfers_included\": true, \"kernel_coded_gbps\": %.6f, \"kernel_batch_ms\": %.6f, "
                 "\"llr_gbytes_per_s\": %.4f, \"d2d_gbps\": %.2f, \"h2d_pinned_gbps\": %.2f, "
                 "\"h2d_bound_fraction\": %.4f}\n",
-                a.code, info.n, info.k, gpufec_algorithm_name(a.o.algorithm), gpufec_schedule_name(sched),
+                a.code, info.n, info.k, decoder_label(&a.o, info.family),
+                schedule_label(&a.o, info.family, sched, sched_buf, sizeof sched_buf),
                 a.o.max_iterations, a.o.early_termination ? "true" : "false", gpufec_backend_name(used),
                 a.frames, a.threads, gpufec_precision_name(a.o.precision), gpufec_input_type_name(a.o.input_type), a.o.cpu_simd, a.repeat, coded, infob, med * 1e3,
                 med * 1e6 / a.frames, w[0].mean_iterations, kcoded, kmed * 1e3, llr_gbs, d2d, h2d,

@@ -119,7 +119,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         switch (ch) {
         case 'c': p->code_name = optarg; break;
         case 'd':
-            set_named_param(&p->dec, "algorithm", optarg, "--decoder");
+            set_decoder(&p->dec, optarg);
             have_decoder = 1;
             break;
         case 'i': p->dec.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000); have_iters = 1; break;
@@ -168,7 +168,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
             break;
         case 'Z':
             apply_param(&p->dec, optarg);
-            if (strncmp(optarg, "algorithm=", 10) == 0)
+            if (strncmp(optarg, "algorithm=", 10) == 0 || strncmp(optarg, "turbo_algorithm=", 16) == 0)
                 have_decoder = 1;
             break;
         case 'h': usage(stdout); exit(0);
@@ -308,6 +308,7 @@ static void write_json(FILE* f, const sim_params* p, const gpufec_code_info* inf
                        const sim_point* pts, int npts)
 {
     const char* key = p->channel_bsc ? "p" : "ebn0";
+    char sched_buf[64];
     fprintf(f, "{\n  \"parameters\": {\"code\": ");
     json_escape(f, p->code_name);
     fprintf(f,
@@ -316,8 +317,8 @@ static void write_json(FILE* f, const sim_params* p, const gpufec_code_info* inf
             "\"range\": [%g, %g, %g], \"min_frame_errors\": %ld, \"max_frames\": %ld, "
             "\"backend\": \"%s\", \"backend_requested\": \"%s\", \"seed\": %llu, \"threads\": %d, "
             "\"version\": \"%s\"},\n  \"points\": [\n",
-            info->n, info->k, info->rate, gpufec_algorithm_name(p->dec.algorithm),
-            gpufec_schedule_name(p->dec.schedule), p->dec.max_iterations, p->dec.normalization, p->dec.offset,
+            info->n, info->k, info->rate, decoder_label(&p->dec, info->family),
+            schedule_label(&p->dec, info->family, p->dec.schedule, sched_buf, sizeof sched_buf), p->dec.max_iterations, p->dec.normalization, p->dec.offset,
             gpufec_precision_name(p->dec.precision), p->dec.quant_step,
             p->dec.early_termination ? "true" : "false", p->channel_bsc ? "bsc" : "awgn",
             p->start, p->stop, p->step, p->min_frame_errors, p->max_frames, backend,
@@ -378,10 +379,12 @@ int main(int argc, char** argv)
     pthread_t* th = calloc((size_t)prm.threads, sizeof *th);
     if (!pts || !th)
         die("out of memory");
+    char sched_buf[64];
     printf("# gpufec-sim %s: code %s (N=%u, K=%u, R=%.4f), decoder %s %s, %d iterations%s, %s, backend %s, "
            "%s, seed %llu, %d thread(s)\n",
            gpufec_version(), prm.code_name, info.n, info.k, info.rate,
-           gpufec_schedule_name(prm.dec.schedule), gpufec_algorithm_name(prm.dec.algorithm),
+           schedule_label(&prm.dec, info.family, prm.dec.schedule, sched_buf, sizeof sched_buf),
+           decoder_label(&prm.dec, info.family),
            prm.dec.max_iterations, prm.dec.early_termination ? "" : " (no early stop)",
            gpufec_precision_name(prm.dec.precision), gpufec_backend_name(used),
            prm.channel_bsc ? "BSC" : "BPSK/AWGN", prm.seed, prm.threads);

@@ -88,6 +88,8 @@ GPUFEC_API gpufec_status gpufec_code_open(gpufec_code** out, const char* name_or
 /* Number of built-in codes and the name of the i-th (NULL when out of range). */
 GPUFEC_API size_t gpufec_code_builtin_count(void);
 GPUFEC_API const char* gpufec_code_builtin_name(size_t index);
+/* The family of the i-th built-in code (GPUFEC_ERR_INVALID_ARGUMENT when out of range). */
+GPUFEC_API gpufec_status gpufec_code_builtin_family(size_t index, gpufec_family* family);
 
 GPUFEC_API gpufec_status gpufec_code_destroy(gpufec_code* code);
 

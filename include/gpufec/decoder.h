@@ -106,6 +106,14 @@ typedef struct {
     float input_scale;         /* INT8 input: LLR of one integer unit, default 0.25; > 0 */
     uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (GPUFEC_CUDA_*
                                   flags below, OR-ed); default 0: the backend chooses */
+    /* LTE turbo codes (include/gpufec/turbo.h): */
+    int turbo_algorithm;       /* gpufec_turbo_algorithm, default MAX_LOG_MAP */
+    float extrinsic_scale;     /* Max-Log-MAP extrinsic scaling, default 0.75 (1 in the first
+                                  and the last iteration); (0, 1] */
+    int subblocks;             /* P: sub-blocks decoded in parallel per half-iteration, default
+                                  1 (the exact BCJR); the CPU reproduces any P bit for bit */
+    int guard;                 /* gpufec_turbo_guard at sub-block edges, default PIVI */
+    int window;                /* g: training window of DSTW / PIVIDSTW, default 5 */
 } gpufec_decoder_opts;
 
 /* cuda_tuning flags. They change speed only, never results (the kernels agree bit for bit). */

@@ -1,7 +1,8 @@
-/* gr-gpufec: GPU/CPU decoders for LDPC codes. Umbrella header of the C API. */
+/* gr-gpufec: GPU/CPU decoders for binary LDPC and LTE turbo codes. Umbrella header of the C API. */
 #ifndef GPUFEC_GPUFEC_H
 #define GPUFEC_GPUFEC_H
 #include "common.h"
 #include "code.h"
 #include "decoder.h"
+#include "turbo.h"
 #endif

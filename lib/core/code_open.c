@@ -27,6 +27,19 @@ const char* gpufec_code_builtin_name(size_t index)
     return NULL;
 }
 
+gpufec_status gpufec_code_builtin_family(size_t index, gpufec_family* family)
+{
+    for (const family_record* const* f = family_registry; *f && family; f++) {
+        const size_t n = (*f)->builtin_count();
+        if (index < n) {
+            *family = (*f)->id;
+            return GPUFEC_OK;
+        }
+        index -= n;
+    }
+    return GPUFEC_ERR_INVALID_ARGUMENT;
+}
+
 /* Where the options start: the first ':' followed by a lower-case key and '=' ("name:k=100"),
  * so that a path with other colons stays whole. NULL: no options. */
 static const char* find_options(const char* s)

@@ -16,23 +16,14 @@ gpufec_status gpufec_decoder_opts_default(gpufec_decoder_opts* o)
     memset(o, 0, sizeof *o);
     o->backend = GPUFEC_BACKEND_AUTO;
     o->device = 0;
-    o->algorithm = GPUFEC_ALG_NMS;
     o->max_iterations = 20;
-    o->normalization = 0.75f;
-    o->offset = 0.5f;
     o->early_termination = 1;
     o->output = GPUFEC_OUTPUT_INFO;
     o->max_batch = 0;
-    o->schedule = GPUFEC_SCHEDULE_AUTO;
-    o->pgab_p = 0.8f;
-    o->pgab_start = 16;
-    o->seed = 1;
-    o->cpu_simd = 1;
-    o->syndrome_interval = 1;
-    o->precision = GPUFEC_PRECISION_FLOAT32;
-    o->quant_step = 0.25f;
     o->input_type = GPUFEC_INPUT_FLOAT32;
     o->input_scale = 0.25f;
+    for (const family_record* const* f = family_registry; *f; f++)
+        (*f)->defaults(o);
     return GPUFEC_OK;
 }
 
@@ -50,8 +41,8 @@ void decoder_log(const decoder_config* cfg, gpufec_log_level level, const char* 
 
 #define OPT_FAIL(st, ...) text_fail_as((st), diag, 0, __VA_ARGS__)
 
-/* The options every family has, then the family's own (the code's; without a code, binary
- * LDPC's, the family the algorithm enum names). */
+/* The options every family has, then the code's family's own (without a code, every family's:
+ * each checks only its own fields). */
 static gpufec_status check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
 {
     const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT;
@@ -68,8 +59,14 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o, const gpufec_code*
     if (!(o->input_scale > 0.0f && o->input_scale <= 1.0e3f))
         return OPT_FAIL(bad, "input_scale=%g: the LLR of one int8 unit, must be in (0, 1000]",
                         (double)o->input_scale);
-    const family_record* family = code ? code->family : family_registry[0];
-    return family->check_opts(o, code, diag);
+    if (code)
+        return code->family->check_opts(o, code, diag);
+    for (const family_record* const* f = family_registry; *f; f++) { /* each checks its own fields */
+        gpufec_status st = (*f)->check_opts(o, NULL, diag);
+        if (st)
+            return st;
+    }
+    return GPUFEC_OK;
 }
 
 gpufec_status gpufec_decoder_opts_check(const gpufec_decoder_opts* opts, const gpufec_code* code,

@@ -29,8 +29,9 @@ typedef struct family_record {
     gpufec_status (*open_name)(gpufec_code** out, const char* name, const char* suffix, gpufec_diag* diag);
     gpufec_status (*open_file)(gpufec_code** out, const char* path, const char* suffix, gpufec_diag* diag);
 
-    /* Decoding options: the family's checks (code may be NULL), AUTO choices resolved once at
+    /* Decoding options: the family's defaults (gpufec_decoder_opts_default), its checks (code may be NULL), AUTO choices resolved once at
      * create time, and its options by name. */
+    void (*defaults)(gpufec_decoder_opts* o);
     gpufec_status (*check_opts)(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag);
     void (*resolve_opts)(gpufec_decoder_opts* o);
     const param_desc* (*params)(size_t* count);
@@ -39,5 +40,6 @@ typedef struct family_record {
 /* The families, NULL-terminated. */
 extern const family_record* const family_registry[];
 extern const family_record ldpc_family;
+extern const family_record turbo_family;
 
 #endif

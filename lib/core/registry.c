@@ -2,7 +2,8 @@
  * line in each (docs/architecture.md, "adding a code family").
  *
  * family_registry: gpufec_code_open asks the families in this order for a name, then for a file
- * (the LDPC family reads any file as alist, so it stays last).
+ * (the LDPC family reads any file as alist: a family that reads files goes before it). The
+ * option listing follows this order too.
  *
  * decoder_registry: the implementations in preference order; the front (decoder.c) walks it, so
  * AUTO is this order, only the entries of the code's family are considered, and the log says why
@@ -12,6 +13,7 @@
 
 const family_record* const family_registry[] = {
     &ldpc_family,
+    &turbo_family, /* lte-turbo-<K> names; reads no files */
     NULL,
 };
 
@@ -21,5 +23,6 @@ const backend_ops* const decoder_registry[] = {
     &ldpc_cuda_ops,      /* SPA and the min-sum family: QC, generic layered, flooding kernels */
 #endif
     &ldpc_cpu_ops, /* the reference: every algorithm, every code */
+    &turbo_cpu_ops, /* Log-MAP / Max-Log-MAP, any P and guard */
     NULL,
 };

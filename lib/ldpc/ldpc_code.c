@@ -157,6 +157,7 @@ gpufec_status ldpc_open_name(gpufec_code** out, const char* name, const char* su
 gpufec_status ldpc_open_file(gpufec_code** out, const char* path, const char* suffix, gpufec_diag* diag);
 gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag);
 void ldpc_resolve_opts(gpufec_decoder_opts* o);
+void ldpc_default_opts(gpufec_decoder_opts* o);
 const param_desc* ldpc_params(size_t* count);
 
 const family_record ldpc_family = {
@@ -170,6 +171,7 @@ const family_record ldpc_family = {
     .builtin_name = ldpc_builtin_name,
     .open_name = ldpc_open_name,
     .open_file = ldpc_open_file,
+    .defaults = ldpc_default_opts,
     .check_opts = ldpc_check_opts,
     .resolve_opts = ldpc_resolve_opts,
     .params = ldpc_params,

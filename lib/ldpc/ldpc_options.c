@@ -93,6 +93,21 @@ gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* c
     return GPUFEC_OK;
 }
 
+void ldpc_default_opts(gpufec_decoder_opts* o)
+{
+    o->algorithm = GPUFEC_ALG_NMS;
+    o->schedule = GPUFEC_SCHEDULE_AUTO;
+    o->normalization = 0.75f;
+    o->offset = 0.5f;
+    o->syndrome_interval = 1;
+    o->pgab_p = 0.8f;
+    o->pgab_start = 16;
+    o->seed = 1;
+    o->cpu_simd = 1;
+    o->precision = GPUFEC_PRECISION_FLOAT32;
+    o->quant_step = 0.25f;
+}
+
 /* Hard-decision decoders are flooding only. AUTO picks layered, which every backend has for SPA
  * and the min-sum family: it converges in about half the iterations of flooding. */
 void ldpc_resolve_opts(gpufec_decoder_opts* o)

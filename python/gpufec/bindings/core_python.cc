@@ -38,12 +38,19 @@ static py::dict code_info(const std::string& name)
 
 void bind_core(py::module& m)
 {
-    m.def("builtin_codes", []() {
+    m.def("builtin_codes", [](const std::string& family) {
         std::vector<std::string> names;
-        for (size_t i = 0; i < gpufec_code_builtin_count(); i++)
-            names.emplace_back(gpufec_code_builtin_name(i));
+        for (size_t i = 0; i < gpufec_code_builtin_count(); i++) {
+            const char* name = gpufec_code_builtin_name(i);
+            gpufec_family f = GPUFEC_FAMILY_LDPC;
+            gpufec_code_builtin_family(i, &f);
+            if (!family.empty() && family != gpufec_family_name(f))
+                continue;
+            names.emplace_back(name);
+        }
         return names;
-    }, "Names of the codes built into the library.");
+    }, py::arg("family") = "",
+    "Names of the codes built into the library; family \"ldpc\" or \"turbo\" keeps that family's.");
     m.def("code_info", &code_info, py::arg("code"),
           "Sizes of a code (built-in name or matrix file): family, n (transmitted), n_full (mother), "
           "k, punctured, shortened, repeated, and for LDPC m, rank, edges; rate.");

@@ -110,7 +110,7 @@ class qa_examples(unittest.TestCase):
         options = re.search(r"id: code\n(?:.*\n)*?\s+options: \[(.*)\]", text).group(1)
         ids = [o.strip() for o in options.split(",")]
         self.assertFalse([o for o in ids if o.startswith("_")], "internal names offered")
-        self.assertEqual(len(ids), len(gpufec.builtin_codes()) + 1)
+        self.assertEqual(len(ids), len(gpufec.builtin_codes("ldpc")) + 1)
 
     @unittest.skipIf(shutil.which("grcc") is None, "grcc not installed")
     def test_hidden_parameters_do_not_reach_the_block(self):

@@ -1,0 +1,196 @@
+/* CPU reference decoder of LTE turbo codes: Log-MAP / Max-Log-MAP with P sub-blocks and the
+ * guards of seed 002, one frame at a time. The sub-blocks of a half-iteration run one after the
+ * other here and side by side on the GPU; both first compute every block's starting metrics
+ * from the previous iteration, then run the blocks, so they give the same results. */
+#include "decoder_internal.h"
+#include "soft_input.h"
+#include "turbo_code.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const decoder_config* dec;
+    const turbo_code* t;
+    turbo_split split;
+    float *mother, *sys, *par[2], *l12, *l21, *in_f;
+    turbo_metrics* alpha;            /* w + 1 */
+    turbo_metrics *store_a[2], *store_b[2], *init_a, *init_b; /* P each */
+    uint8_t *hard, *prev;
+} turbo_cpu;
+
+#define CONVERT_FRAMES 16
+
+static void turbo_cpu_free(turbo_cpu* s)
+{
+    if (!s)
+        return;
+    void* p[] = {s->mother, s->sys, s->par[0], s->par[1], s->l12, s->l21, s->in_f, s->alpha, s->store_a[0],
+                 s->store_a[1], s->store_b[0], s->store_b[1], s->init_a, s->init_b, s->hard, s->prev};
+    for (size_t i = 0; i < sizeof p / sizeof *p; i++)
+        free(p[i]);
+    free(s);
+}
+
+static gpufec_status create(const decoder_config* dec, void** state, impl_caps* caps)
+{
+    (void)caps;
+    turbo_cpu* s = calloc(1, sizeof *s);
+    if (!s)
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    s->dec = dec;
+    s->t = turbo_of(dec->code);
+    const uint32_t K = s->t->K;
+    s->split = turbo_make_split(K, (uint32_t)dec->opts.subblocks, dec->opts.guard, (uint32_t)dec->opts.window);
+    const size_t P = s->split.P;
+    s->mother = malloc(dec->code->n_full * sizeof(float));
+    s->sys = malloc(K * sizeof(float));
+    s->par[0] = malloc(K * sizeof(float));
+    s->par[1] = malloc(K * sizeof(float));
+    s->l12 = malloc(K * sizeof(float));
+    s->l21 = malloc(K * sizeof(float));
+    s->alpha = malloc(((size_t)s->split.w + 1) * sizeof(turbo_metrics));
+    for (int h = 0; h < 2; h++) {
+        s->store_a[h] = malloc(P * sizeof(turbo_metrics));
+        s->store_b[h] = malloc(P * sizeof(turbo_metrics));
+    }
+    s->init_a = malloc(P * sizeof(turbo_metrics));
+    s->init_b = malloc(P * sizeof(turbo_metrics));
+    s->hard = malloc(K);
+    s->prev = malloc(K);
+    if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
+        s->in_f = malloc((size_t)CONVERT_FRAMES * dec->code->tx.n_tx * sizeof(float));
+    if (!s->mother || !s->sys || !s->par[0] || !s->par[1] || !s->l12 || !s->l21 || !s->alpha || !s->store_a[0] ||
+        !s->store_a[1] || !s->store_b[0] || !s->store_b[1] || !s->init_a || !s->init_b || !s->hard || !s->prev ||
+        (dec->opts.input_type != GPUFEC_INPUT_FLOAT32 && !s->in_f)) {
+        turbo_cpu_free(s);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    *state = s;
+    return GPUFEC_OK;
+}
+
+static void destroy(void* state) { turbo_cpu_free(state); }
+
+/* One half-iteration: every block's starting metrics first (from the previous iteration's
+ * records), then the blocks, which leave records for the next iteration. */
+static void half_iteration(turbo_cpu* s, const turbo_half* h, int half, const turbo_metrics* beta_K)
+{
+    const turbo_split* sp = &s->split;
+    for (uint32_t j = 0; j < sp->P; j++)
+        turbo_block_init(h, sp, j, &s->store_a[half][j], &s->store_b[half][j], beta_K, &s->init_a[j], &s->init_b[j]);
+    for (uint32_t j = 0; j < sp->P; j++) {
+        turbo_metrics rec_a, rec_b;
+        turbo_subblock(h, turbo_block_start(sp, j), turbo_block_end(sp, j), s->init_a[j], s->init_b[j], s->alpha,
+                       turbo_mark_alpha(sp, j), turbo_mark_beta(sp, j), &rec_a, &rec_b);
+        if (j + 1 < sp->P)
+            s->store_a[half][j + 1] = rec_a;
+        if (j > 0)
+            s->store_b[half][j - 1] = rec_b;
+    }
+}
+
+/* beta_K of one constituent code: back from state 0 at K + 3 through its three tail steps (six
+ * values from `tail`: x, z per step). */
+static void tail_beta(const float* tail, turbo_metrics* b)
+{
+    turbo_metrics t;
+    turbo_known_zero(b);
+    for (int k = 2; k >= 0; k--) {
+        turbo_tail_backward(b, TURBO_MUL(0.5f, tail[2 * k]), TURBO_MUL(0.5f, tail[2 * k + 1]), &t);
+        *b = t;
+    }
+}
+
+static void decode_frame(turbo_cpu* s, const float* frame, uint8_t* out, int32_t* iterations, uint8_t* converged)
+{
+    const decoder_config* dec = s->dec;
+    const turbo_code* t = s->t;
+    const uint32_t K = t->K;
+    const int logmap = dec->opts.turbo_algorithm == GPUFEC_TURBO_LOG_MAP;
+    const int last = dec->opts.max_iterations - 1;
+    const tx_map_view map = tx_map_host_view(&dec->code->tx);
+    int carries = 0;
+    for (uint32_t j = 0; j < dec->code->n_full; j++)
+        s->mother[j] = tx_map_load(map, j, frame, &carries);
+    for (uint32_t i = 0; i < K; i++) {
+        s->sys[i] = s->mother[3 * i];
+        s->par[0][i] = s->mother[3 * i + 1];
+        s->par[1][i] = s->mother[3 * i + 2];
+    }
+    turbo_metrics beta_K[2];
+    tail_beta(s->mother + 3 * (size_t)K, &beta_K[0]);
+    tail_beta(s->mother + 3 * (size_t)K + 6, &beta_K[1]);
+    memset(s->l12, 0, K * sizeof(float));
+    memset(s->l21, 0, K * sizeof(float));
+    for (int h = 0; h < 2; h++)
+        for (uint32_t j = 0; j < s->split.P; j++) {
+            turbo_equal(&s->store_a[h][j]);
+            turbo_equal(&s->store_b[h][j]);
+        }
+    int it = 0, ok = 0;
+    while (it <= last) {
+        const float scale = turbo_iteration_scale(logmap, dec->opts.extrinsic_scale, it, last);
+        const turbo_half d1 = {s->sys, s->par[0], s->l21, s->l12, NULL, K, scale, logmap};
+        const turbo_half d2 = {s->sys, s->par[1], s->l12, s->l21, t->perm, K, scale, logmap};
+        half_iteration(s, &d1, 0, &beta_K[0]);
+        half_iteration(s, &d2, 1, &beta_K[1]);
+        for (uint32_t i = 0; i < K; i++)
+            s->hard[i] = (uint8_t)(s->sys[i] + s->l12[i] + s->l21[i] < 0.0f);
+        ok = t->crc ? turbo_crc_ok(t, s->hard) : it > 0 && memcmp(s->hard, s->prev, K) == 0;
+        it++;
+        if (ok && dec->opts.early_termination)
+            break;
+        memcpy(s->prev, s->hard, K);
+    }
+    turbo_encode_bits(t, s->hard, out); /* the codeword of the decided bits */
+    if (iterations)
+        *iterations = it;
+    if (converged)
+        *converged = (uint8_t)(ok && carries);
+}
+
+static gpufec_status decode_float(turbo_cpu* s, const float* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
+                                  uint8_t* converged)
+{
+    const uint32_t n_tx = s->dec->code->tx.n_tx, n_full = s->dec->code->n_full;
+    for (size_t f = 0; f < n_frames; f++)
+        decode_frame(s, soft + f * n_tx, out + f * n_full, iterations ? iterations + f : NULL,
+                     converged ? converged + f : NULL);
+    return GPUFEC_OK;
+}
+
+static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
+                            uint8_t* converged)
+{
+    turbo_cpu* s = state;
+    const gpufec_input_type type = s->dec->opts.input_type;
+    if (type == GPUFEC_INPUT_FLOAT32)
+        return decode_float(s, soft, n_frames, out, iterations, converged);
+    const size_t n_tx = s->dec->code->tx.n_tx, n_full = s->dec->code->n_full, width = soft_input_bytes(type);
+    for (size_t f = 0; f < n_frames; f += CONVERT_FRAMES) {
+        const size_t nf = n_frames - f < CONVERT_FRAMES ? n_frames - f : CONVERT_FRAMES;
+        const char* in = (const char*)soft + f * n_tx * width;
+        for (size_t i = 0; i < nf * n_tx; i++)
+            s->in_f[i] = soft_input_value(in, i, type, s->dec->opts.input_scale);
+        decode_float(s, s->in_f, nf, out + f * n_full, iterations ? iterations + f : NULL,
+                     converged ? converged + f : NULL);
+    }
+    return GPUFEC_OK;
+}
+
+static int accepts(const decoder_config* cfg, char* why, size_t why_len)
+{
+    (void)cfg, (void)why, (void)why_len;
+    return 1;
+}
+
+const backend_ops turbo_cpu_ops = {
+    .name = "cpu",
+    .family = GPUFEC_FAMILY_TURBO,
+    .backend = GPUFEC_BACKEND_CPU,
+    .accepts = accepts,
+    .create = create,
+    .destroy = destroy,
+    .decode = decode,
+};

@@ -1,0 +1,58 @@
+/* The LTE turbo family's decoder options: names, checks, AUTO choices. */
+#include "turbo_code.h"
+#include "param_table.h"
+#include "text_reader.h"
+
+static const char* const alg_names[] = {"maxlogmap", "logmap"};
+static const char* const alg_labels[] = {"Max-Log-MAP (scaled extrinsic)", "Log-MAP"};
+static const char* const guard_names[] = {"none", "pivi", "dstw", "pividstw"};
+static const char* const guard_labels[] = {"None (equal metrics)", "PIVI (previous iteration)",
+                                           "DSTW (training windows)", "PIVI + DSTW"};
+
+PARAM_NAMED_ENUM(gpufec_turbo_algorithm, gpufec_turbo_algorithm_name, turbo_algorithm_from_name, alg_names)
+PARAM_NAMED_ENUM(gpufec_turbo_guard, gpufec_turbo_guard_name, turbo_guard_from_name, guard_names)
+
+static const param_desc PARAMS[] = {
+    PARAM_ENUM("turbo_algorithm", turbo_algorithm, alg_names, alg_labels, "turbo decoding algorithm", ""),
+    PARAM_NUM("extrinsic_scale", P_FLOAT, extrinsic_scale, 1e-6, 1, "Max-Log-MAP extrinsic scaling (1 in the first and last iteration)",
+              "turbo_algorithm=maxlogmap"),
+    PARAM_NUM("subblocks", P_INT, subblocks, 1, 6144, "sub-blocks per half-iteration (P; 1: exact BCJR)", ""),
+    PARAM_ENUM("guard", guard, guard_names, guard_labels, "sub-block edge metrics (P > 1)", ""),
+    PARAM_NUM("window", P_INT, window, 1, 6144, "training window of dstw / pividstw (g stages)",
+              "guard=dstw|pividstw"),
+};
+
+const param_desc* turbo_params(size_t* count)
+{
+    *count = (size_t)PARAM_COUNT(PARAMS);
+    return PARAMS;
+}
+
+#define OPT_FAIL(...) text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, __VA_ARGS__)
+
+gpufec_status turbo_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
+{
+    (void)code;
+    if ((unsigned)o->turbo_algorithm >= (unsigned)PARAM_COUNT(alg_names))
+        return OPT_FAIL("turbo_algorithm=%d: not maxlogmap or logmap", o->turbo_algorithm);
+    if (!(o->extrinsic_scale > 0.0f && o->extrinsic_scale <= 1.0f))
+        return OPT_FAIL("extrinsic_scale=%g: must be in (0, 1]", (double)o->extrinsic_scale);
+    if (o->subblocks < 1 || o->subblocks > (int)TURBO_MAX_K)
+        return OPT_FAIL("subblocks=%d: must be 1..%u", o->subblocks, TURBO_MAX_K);
+    if ((unsigned)o->guard >= (unsigned)PARAM_COUNT(guard_names))
+        return OPT_FAIL("guard=%d: not none, pivi, dstw or pividstw", o->guard);
+    if (o->window < 1 || o->window > (int)TURBO_MAX_K)
+        return OPT_FAIL("window=%d: must be 1..%u", o->window, TURBO_MAX_K);
+    return GPUFEC_OK;
+}
+
+void turbo_default_opts(gpufec_decoder_opts* o)
+{
+    o->turbo_algorithm = GPUFEC_TURBO_MAX_LOG_MAP;
+    o->extrinsic_scale = 0.75f;
+    o->subblocks = 1;
+    o->guard = GPUFEC_TURBO_GUARD_PIVI;
+    o->window = 5;
+}
+
+void turbo_resolve_opts(gpufec_decoder_opts* o) { (void)o; }

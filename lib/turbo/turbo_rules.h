@@ -1,0 +1,265 @@
+/* The LTE turbo decoder's soft-in/soft-out rule (BCJR over the 8-state RSC trellis of 36.212,
+ * g0 = 1 + D^2 + D^3 feedback, g1 = 1 + D + D^3 parity), written once for the CPU decoder and
+ * (through nvcc) the CUDA kernel: the same operations in the same order, so Max-Log-MAP decodes
+ * bit for bit alike on both; Log-MAP's correction term uses each side's expf/log1pf.
+ *
+ * Soft values are LLRs ln P(0)/P(1). A branch with input u and parity p has the metric
+ * (u ? -lu : lu) + (p ? -lp : lp), lu = (systematic + a priori) / 2, lp = parity / 2. State
+ * metrics are normalised by state 0 after every step. A half-decoder runs over sub-blocks
+ * [b0, b1) of the K stages independently (seed 002, chapter 4): each starts its forward and
+ * backward recursions from metrics its guard provides (turbo_guard). */
+#ifndef GPUFEC_TURBO_RULES_H
+#define GPUFEC_TURBO_RULES_H
+
+#include "soft_value.h"
+
+#define TURBO_STATES 8
+#define TURBO_IMPOSSIBLE (-1.0e30f) /* finite: -inf - -inf would be NaN in the correction term */
+
+#if defined(__CUDA_ARCH__)
+#define TURBO_MUL(a, b) __fmul_rn(a, b) /* never fused into an add: the CPU rounds the product */
+#else
+#define TURBO_MUL(a, b) ((a) * (b))
+#endif
+
+typedef struct {
+    float m[TURBO_STATES];
+} turbo_metrics;
+
+/* State s = s1 s2 s3 (s1 the newest register bit, s = 4 s1 + 2 s2 + s3). */
+GPUFEC_HD uint32_t turbo_feedback(uint32_t s, uint32_t u) { return u ^ ((s >> 1) & 1u) ^ (s & 1u); }
+GPUFEC_HD uint32_t turbo_next(uint32_t s, uint32_t u) { return (turbo_feedback(s, u) << 2) | (s >> 1); }
+GPUFEC_HD uint32_t turbo_parity(uint32_t s, uint32_t u) { return turbo_feedback(s, u) ^ (s >> 2) ^ (s & 1u); }
+/* The input that drives the register towards 0 (trellis termination: feedback 0). */
+GPUFEC_HD uint32_t turbo_tail_input(uint32_t s) { return ((s >> 1) & 1u) ^ (s & 1u); }
+
+/* max* of Log-MAP (with the correction term) or Max-Log-MAP. */
+GPUFEC_HD float turbo_maxstar(float a, float b, int logmap)
+{
+    const float m = fmaxf(a, b);
+    return logmap ? m + log1pf(expf(-fabsf(a - b))) : m;
+}
+
+GPUFEC_HD float turbo_branch(uint32_t u, uint32_t p, float lu, float lp) { return (u ? -lu : lu) + (p ? -lp : lp); }
+
+GPUFEC_HD void turbo_equal(turbo_metrics* x)
+{
+    for (int s = 0; s < TURBO_STATES; s++)
+        x->m[s] = 0.0f;
+}
+
+GPUFEC_HD void turbo_known_zero(turbo_metrics* x)
+{
+    for (int s = 0; s < TURBO_STATES; s++)
+        x->m[s] = s ? TURBO_IMPOSSIBLE : 0.0f;
+}
+
+GPUFEC_HD void turbo_normalise(turbo_metrics* x)
+{
+    const float r = x->m[0];
+    for (int s = 0; s < TURBO_STATES; s++)
+        x->m[s] = x->m[s] - r;
+}
+
+/* alpha_{k+1} from alpha_k. */
+GPUFEC_HD void turbo_forward(const turbo_metrics* a, float lu, float lp, int logmap, turbo_metrics* out)
+{
+    int seen[TURBO_STATES] = {0};
+    for (uint32_t s = 0; s < TURBO_STATES; s++)
+        for (uint32_t u = 0; u < 2; u++) {
+            const uint32_t ns = turbo_next(s, u);
+            const float v = a->m[s] + turbo_branch(u, turbo_parity(s, u), lu, lp);
+            out->m[ns] = seen[ns] ? turbo_maxstar(out->m[ns], v, logmap) : v;
+            seen[ns] = 1;
+        }
+    turbo_normalise(out);
+}
+
+/* beta_k from beta_{k+1}. */
+GPUFEC_HD void turbo_backward(const turbo_metrics* b, float lu, float lp, int logmap, turbo_metrics* out)
+{
+    for (uint32_t s = 0; s < TURBO_STATES; s++) {
+        const float v0 = b->m[turbo_next(s, 0)] + turbo_branch(0, turbo_parity(s, 0), lu, lp);
+        const float v1 = b->m[turbo_next(s, 1)] + turbo_branch(1, turbo_parity(s, 1), lu, lp);
+        out->m[s] = turbo_maxstar(v0, v1, logmap);
+    }
+    turbo_normalise(out);
+}
+
+/* beta through one termination step: the input is forced (feedback 0), one branch per state. */
+GPUFEC_HD void turbo_tail_backward(const turbo_metrics* b, float lu, float lp, turbo_metrics* out)
+{
+    for (uint32_t s = 0; s < TURBO_STATES; s++) {
+        const uint32_t u = turbo_tail_input(s);
+        out->m[s] = b->m[turbo_next(s, u)] + turbo_branch(u, turbo_parity(s, u), lu, lp);
+    }
+    turbo_normalise(out);
+}
+
+/* Extrinsic LLR of stage k from alpha_k and beta_{k+1}: the systematic and a priori terms
+ * cancel, so only the parity part of each branch enters. */
+GPUFEC_HD float turbo_extrinsic(const turbo_metrics* a, const turbo_metrics* b, float lp, int logmap)
+{
+    float m0 = 0.0f, m1 = 0.0f;
+    for (uint32_t s = 0; s < TURBO_STATES; s++) {
+        const uint32_t p0 = turbo_parity(s, 0), p1 = turbo_parity(s, 1);
+        const float v0 = a->m[s] + (p0 ? -lp : lp) + b->m[turbo_next(s, 0)];
+        const float v1 = a->m[s] + (p1 ? -lp : lp) + b->m[turbo_next(s, 1)];
+        m0 = s ? turbo_maxstar(m0, v0, logmap) : v0;
+        m1 = s ? turbo_maxstar(m1, v1, logmap) : v1;
+    }
+    return m0 - m1;
+}
+
+/* One half-decoder's view of a frame: its systematic, parity and a priori values at stage k
+ * (perm NULL: natural order; else the interleaved order, stage k reads position perm[k]). The
+ * a priori array is read only; extrinsic values go to `ext` at the same positions. */
+typedef struct {
+    const float* sys;
+    const float* par; /* stage order */
+    const float* apr;
+    float* ext;
+    const uint32_t* perm;
+    uint32_t K;
+    float scale;
+    int logmap;
+} turbo_half;
+
+GPUFEC_HD uint32_t turbo_pos(const turbo_half* h, uint32_t k) { return h->perm ? h->perm[k] : k; }
+
+GPUFEC_HD float turbo_lu(const turbo_half* h, uint32_t k)
+{
+    const uint32_t p = turbo_pos(h, k);
+    return TURBO_MUL(0.5f, h->sys[p] + h->apr[p]);
+}
+
+/* Forward recursion from alpha_{k0} over stages [k0, k1): alpha_{k1} in *a. */
+GPUFEC_HD void turbo_train_forward(const turbo_half* h, uint32_t k0, uint32_t k1, turbo_metrics* a)
+{
+    turbo_metrics t;
+    for (uint32_t k = k0; k < k1; k++) {
+        turbo_forward(a, turbo_lu(h, k), TURBO_MUL(0.5f, h->par[k]), h->logmap, &t);
+        *a = t;
+    }
+}
+
+/* Backward recursion from beta_{k1} over stages [k0, k1) downwards: beta_{k0} in *b. */
+GPUFEC_HD void turbo_train_backward(const turbo_half* h, uint32_t k0, uint32_t k1, turbo_metrics* b)
+{
+    turbo_metrics t;
+    for (uint32_t k = k1; k > k0; k--) {
+        turbo_backward(b, turbo_lu(h, k - 1), TURBO_MUL(0.5f, h->par[k - 1]), h->logmap, &t);
+        *b = t;
+    }
+}
+
+/* Sub-block [b0, b1): forward from alpha (= alpha_{b0}), storing alpha_k in store[k - b0], then
+ * backward from beta (= beta_{b1}) writing the scaled extrinsic of every stage. Records for the
+ * guards of the next iteration: alpha at stage `mark_a` (b0 <= mark_a <= b1) and beta at stage
+ * `mark_b` (b0 <= mark_b <= b1), and alpha_{b1}, beta_{b0}. */
+GPUFEC_HD void turbo_subblock(const turbo_half* h, uint32_t b0, uint32_t b1, turbo_metrics alpha, turbo_metrics beta,
+                              turbo_metrics* store, uint32_t mark_a, uint32_t mark_b, turbo_metrics* at_mark_a,
+                              turbo_metrics* at_mark_b)
+{
+    store[0] = alpha;
+    for (uint32_t k = b0; k < b1; k++)
+        turbo_forward(&store[k - b0], turbo_lu(h, k), TURBO_MUL(0.5f, h->par[k]), h->logmap, &store[k - b0 + 1]);
+    *at_mark_a = store[mark_a - b0];
+    if (mark_b == b1)
+        *at_mark_b = beta;
+    turbo_metrics t;
+    for (uint32_t k = b1; k > b0; k--) {
+        const uint32_t j = k - 1, p = turbo_pos(h, j);
+        const float lp = TURBO_MUL(0.5f, h->par[j]);
+        h->ext[p] = TURBO_MUL(h->scale, turbo_extrinsic(&store[j - b0], &beta, lp, h->logmap));
+        turbo_backward(&beta, turbo_lu(h, j), lp, h->logmap, &t);
+        beta = t;
+        if (j == mark_b)
+            *at_mark_b = beta;
+    }
+}
+
+/* How a half-decoder splits the K stages: P sub-blocks of w stages (the last may be shorter),
+ * guard 0..3 (gpufec_turbo_guard), training window g (at most w). */
+typedef struct {
+    uint32_t K, P, w, g;
+    int guard;
+} turbo_split;
+
+GPUFEC_HD turbo_split turbo_make_split(uint32_t K, uint32_t P, int guard, uint32_t window)
+{
+    turbo_split s;
+    s.K = K;
+    s.w = (K + P - 1) / P;
+    s.P = (K + s.w - 1) / s.w;
+    s.guard = guard;
+    s.g = window < s.w ? window : s.w;
+    return s;
+}
+
+GPUFEC_HD uint32_t turbo_block_start(const turbo_split* s, uint32_t j) { return j * s->w; }
+GPUFEC_HD uint32_t turbo_block_end(const turbo_split* s, uint32_t j)
+{
+    const uint32_t e = (j + 1) * s->w;
+    return e < s->K ? e : s->K;
+}
+
+/* Stage at which block j records the alpha that block j + 1 starts from next iteration (PIVI:
+ * its end; PIVIDSTW: the start of j + 1's training window), and the beta for block j - 1. */
+GPUFEC_HD uint32_t turbo_mark_alpha(const turbo_split* s, uint32_t j)
+{
+    const uint32_t b1 = turbo_block_end(s, j);
+    return s->guard == 3 && b1 - s->g >= turbo_block_start(s, j) ? b1 - s->g : b1;
+}
+GPUFEC_HD uint32_t turbo_mark_beta(const turbo_split* s, uint32_t j)
+{
+    const uint32_t b0 = turbo_block_start(s, j), b1 = turbo_block_end(s, j);
+    return s->guard == 3 ? (b0 + s->g < b1 ? b0 + s->g : b1) : b0;
+}
+
+/* The metrics block j starts from: alpha at its start and beta at its end. stored_a / stored_b:
+ * what the neighbours recorded for it in the previous iteration (equal metrics before the
+ * first); beta_K: the exact beta after the termination tail. */
+GPUFEC_HD void turbo_block_init(const turbo_half* h, const turbo_split* s, uint32_t j, const turbo_metrics* stored_a,
+                                const turbo_metrics* stored_b, const turbo_metrics* beta_K, turbo_metrics* alpha,
+                                turbo_metrics* beta)
+{
+    const uint32_t b0 = turbo_block_start(s, j), b1 = turbo_block_end(s, j);
+    if (j == 0) {
+        turbo_known_zero(alpha);
+    } else if (s->guard == 1 || s->guard == 3) {
+        *alpha = *stored_a;
+    } else {
+        turbo_equal(alpha);
+    }
+    if (j > 0 && s->guard >= 2)
+        turbo_train_forward(h, b0 - s->g, b0, alpha);
+    if (b1 == s->K) {
+        *beta = *beta_K;
+        return;
+    }
+    if (s->guard < 2) {
+        if (s->guard == 1)
+            *beta = *stored_b;
+        else
+            turbo_equal(beta);
+        return;
+    }
+    const uint32_t t1 = b1 + s->g < s->K ? b1 + s->g : s->K;
+    if (t1 == s->K)
+        *beta = *beta_K;
+    else if (s->guard == 3)
+        *beta = *stored_b;
+    else
+        turbo_equal(beta);
+    turbo_train_backward(h, b1, t1, beta);
+}
+
+/* The extrinsic scaling of full iteration `it` of `last + 1`: Max-Log-MAP scales by `scale`
+ * except in the first and the last iteration; Log-MAP never. */
+GPUFEC_HD float turbo_iteration_scale(int logmap, float scale, int it, int last)
+{
+    return logmap || it == 0 || it == last ? 1.0f : scale;
+}
+
+#endif
