@@ -108,8 +108,8 @@ typedef struct {
                                   flags below, OR-ed); default 0: the backend chooses */
     /* LTE turbo codes (include/gpufec/turbo.h): */
     int turbo_algorithm;       /* gpufec_turbo_algorithm, default MAX_LOG_MAP */
-    float extrinsic_scale;     /* Max-Log-MAP extrinsic scaling, default 0.75 (1 in the first
-                                  and the last iteration); (0, 1] */
+    float extrinsic_scale;     /* Max-Log-MAP extrinsic scaling of every half-iteration, default
+                                  0.75; (0, 1] */
     int subblocks;             /* P: sub-blocks decoded in parallel per half-iteration, default
                                   1 (the exact BCJR); the CPU reproduces any P bit for bit */
     int guard;                 /* gpufec_turbo_guard at sub-block edges, default PIVI */

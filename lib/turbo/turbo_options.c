@@ -14,7 +14,7 @@ PARAM_NAMED_ENUM(gpufec_turbo_guard, gpufec_turbo_guard_name, turbo_guard_from_n
 
 static const param_desc PARAMS[] = {
     PARAM_ENUM("turbo_algorithm", turbo_algorithm, alg_names, alg_labels, "turbo decoding algorithm", ""),
-    PARAM_NUM("extrinsic_scale", P_FLOAT, extrinsic_scale, 1e-6, 1, "Max-Log-MAP extrinsic scaling (1 in the first and last iteration)",
+    PARAM_NUM("extrinsic_scale", P_FLOAT, extrinsic_scale, 1e-6, 1, "Max-Log-MAP extrinsic scaling, every half-iteration",
               "turbo_algorithm=maxlogmap"),
     PARAM_NUM("subblocks", P_INT, subblocks, 1, 6144, "sub-blocks per half-iteration (P; 1: exact BCJR)", ""),
     PARAM_ENUM("guard", guard, guard_names, guard_labels, "sub-block edge metrics (P > 1)", ""),

@@ -255,11 +255,14 @@ GPUFEC_HD void turbo_block_init(const turbo_half* h, const turbo_split* s, uint3
     turbo_train_backward(h, b1, t1, beta);
 }
 
-/* The extrinsic scaling of full iteration `it` of `last + 1`: Max-Log-MAP scales by `scale`
- * except in the first and the last iteration; Log-MAP never. */
+/* The extrinsic scaling of full iteration `it` of `last + 1`: Max-Log-MAP scales every
+ * half-iteration's extrinsic by `scale`, Log-MAP never. Leaving the first and the last iteration
+ * unscaled (a common variant) was measured against the AFF3CT reference (K = 2048, rate 1/2, 8
+ * iterations): FER 1.3-1.6 times the reference's, against 1.0-1.3 scaling every iteration. */
 GPUFEC_HD float turbo_iteration_scale(int logmap, float scale, int it, int last)
 {
-    return logmap || it == 0 || it == last ? 1.0f : scale;
+    (void)it, (void)last;
+    return logmap ? 1.0f : scale;
 }
 
 #endif
