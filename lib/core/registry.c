@@ -21,6 +21,7 @@ const backend_ops* const decoder_registry[] = {
 #ifdef GPUFEC_HAVE_CUDA
     &ldpc_cuda_hard_ops, /* Gallager-A/B, PGaB: 32 frames per word */
     &ldpc_cuda_ops,      /* SPA and the min-sum family: QC, generic layered, flooding kernels */
+    &turbo_cuda_ops,     /* a block per frame, a thread per sub-block */
 #endif
     &ldpc_cpu_ops, /* the reference: every algorithm, every code */
     &turbo_cpu_ops, /* Log-MAP / Max-Log-MAP, any P and guard */

@@ -76,14 +76,7 @@ void turbo_encode_bits(const turbo_code* t, const uint8_t* u, uint8_t* mother)
 
 void turbo_crc24(const uint8_t* bits, size_t n, int crc_b, uint8_t parity[24])
 {
-    const uint32_t poly = crc_b ? 0x800063u : 0x864CFBu; /* D^24 term implied */
-    uint32_t r = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t top = ((r >> 23) & 1u) ^ (bits[i] != 0);
-        r = (r << 1) & 0xFFFFFFu;
-        if (top)
-            r ^= poly;
-    }
+    const uint32_t r = turbo_crc24_register(bits, (uint32_t)n, crc_b ? TURBO_CRC24B : TURBO_CRC24A);
     for (int i = 0; i < 24; i++)
         parity[i] = (uint8_t)((r >> (23 - i)) & 1u);
 }
@@ -98,12 +91,7 @@ gpufec_status gpufec_lte_crc24(const uint8_t* bits, size_t n, int crc_b, uint8_t
 
 int turbo_crc_ok(const turbo_code* t, const uint8_t* u)
 {
-    uint8_t p[24];
-    turbo_crc24(u, t->K - 24, t->crc_b, p);
-    for (int i = 0; i < 24; i++)
-        if (p[i] != (u[t->K - 24 + i] != 0))
-            return 0;
-    return 1;
+    return turbo_crc24_register(u, t->K, t->crc_b ? TURBO_CRC24B : TURBO_CRC24A) == 0;
 }
 
 /* The family record's encode: the information positions (and with a CRC, its 24 bits computed

@@ -179,6 +179,22 @@ GPUFEC_HD void turbo_subblock(const turbo_half* h, uint32_t b0, uint32_t b1, tur
     }
 }
 
+/* CRC24 register after n bits (36.212 5.1.1; poly without the D^24 term): the parity bits p0..p23
+ * are its bits 23..0. A word with its CRC appended leaves 0. */
+GPUFEC_HD uint32_t turbo_crc24_register(const uint8_t* bits, uint32_t n, uint32_t poly)
+{
+    uint32_t r = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t top = ((r >> 23) & 1u) ^ (bits[i] != 0);
+        r = (r << 1) & 0xFFFFFFu;
+        if (top)
+            r ^= poly;
+    }
+    return r;
+}
+#define TURBO_CRC24A 0x864CFBu
+#define TURBO_CRC24B 0x800063u
+
 /* How a half-decoder splits the K stages: P sub-blocks of w stages (the last may be shorter),
  * guard 0..3 (gpufec_turbo_guard), training window g (at most w). */
 typedef struct {

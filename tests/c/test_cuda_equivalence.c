@@ -261,6 +261,63 @@ static void typed_input_gpu(void)
     }
 }
 
+/* LTE turbo: the GPU plan runs the CPU's rule per sub-block: Max-Log-MAP identical, Log-MAP
+ * within a tolerance (device expf/log1pf in the correction term). */
+static void compare_turbo(const char* name, gpufec_turbo_algorithm alg, int P, gpufec_turbo_guard guard, double ebn0,
+                          size_t frames, double max_frame_share, gpufec_output output)
+{
+    gpufec_code* c = open_test_code(name);
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    uint8_t* u = malloc(frames * info.k);
+    uint8_t* x = malloc(frames * info.n);
+    float* llr = malloc(frames * info.n * sizeof *llr);
+    for (size_t i = 0; i < frames * info.k; i++)
+        u[i] = (uint8_t)(test_rand() & 1);
+    gpufec_code_encode(c, u, frames, x);
+    const double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
+    for (size_t i = 0; i < frames * info.n; i++)
+        llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+    for (uint32_t j = 0; frames > 2 && j < info.n; j++)
+        llr[info.n + j] = NAN; /* an erased frame */
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.turbo_algorithm = alg;
+    o.subblocks = P;
+    o.guard = guard;
+    o.max_iterations = 6;
+    o.output = output;
+    gpufec_decoder *cpu = NULL, *gpu = NULL;
+    o.backend = GPUFEC_BACKEND_CPU;
+    CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "turbo cpu create");
+    o.backend = GPUFEC_BACKEND_CUDA;
+    o.max_batch = 40; /* several chunks */
+    CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "turbo cuda create");
+    uint32_t in_len, out_len;
+    gpufec_decoder_frame_sizes(cpu, &in_len, &out_len);
+    uint8_t *a = malloc(frames * out_len), *b = malloc(frames * out_len);
+    int32_t *ia = malloc(frames * 4), *ib = malloc(frames * 4);
+    uint8_t *oa = malloc(frames), *ob = malloc(frames);
+    CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "turbo cpu decode");
+    CHECK(gpufec_decoder_decode(gpu, llr, frames, b, ib, ob) == GPUFEC_OK, "turbo cuda decode");
+    size_t differ = 0, it_differ = 0, decoded = 0;
+    for (size_t f = 0; f < frames; f++) {
+        differ += memcmp(a + f * out_len, b + f * out_len, out_len) != 0 || oa[f] != ob[f];
+        it_differ += ia[f] != ib[f];
+        decoded += oa[f];
+    }
+    printf("%s %s P=%d %s %.1f dB: %zu frames, %zu differ, %zu iteration counts differ, %zu decoded\n", name,
+           gpufec_turbo_algorithm_name(alg), P, gpufec_turbo_guard_name(guard), ebn0, frames, differ, it_differ, decoded);
+    CHECK((double)differ <= max_frame_share * (double)frames, "%s: %zu of %zu frames differ", name, differ, frames);
+    if (max_frame_share == 0.0)
+        CHECK(it_differ == 0, "%s: %zu iteration counts differ", name, it_differ);
+    CHECK(frames <= 2 || !ob[1], "%s: erased frame reported decoded on the GPU", name);
+    gpufec_decoder_destroy(cpu);
+    gpufec_decoder_destroy(gpu);
+    gpufec_code_destroy(c);
+    free(u), free(x), free(llr), free(a), free(b), free(ia), free(ib), free(oa), free(ob);
+}
+
 int main(void)
 {
     if (!gpufec_cuda_available()) {
@@ -270,6 +327,21 @@ int main(void)
     test_rng_init();
     kernel_seconds_per_backend();
     typed_input_gpu();
+    {
+        const int quick_t = getenv("GPUFEC_QUICK") != NULL;
+        const size_t nf = quick_t ? 6 : 100;
+        compare_turbo("lte-turbo-1024", GPUFEC_TURBO_MAX_LOG_MAP, 1, GPUFEC_TURBO_GUARD_PIVI, 1.0, nf, 0.0,
+                      GPUFEC_OUTPUT_INFO);
+        for (int g = 0; g < 4; g++)
+            compare_turbo("lte-turbo-2048:crc=24a", GPUFEC_TURBO_MAX_LOG_MAP, 32, (gpufec_turbo_guard)g, 1.2, nf, 0.0,
+                          GPUFEC_OUTPUT_INFO);
+        compare_turbo("lte-turbo-1024:crc=24b:e=1500:rv=1", GPUFEC_TURBO_MAX_LOG_MAP, 16,
+                      GPUFEC_TURBO_GUARD_PIVIDSTW, 3.0, nf, 0.0, GPUFEC_OUTPUT_CODEWORD);
+        compare_turbo("lte-turbo-6144", GPUFEC_TURBO_MAX_LOG_MAP, 64, GPUFEC_TURBO_GUARD_PIVI, 0.8, quick_t ? 3 : 30,
+                      0.0, GPUFEC_OUTPUT_INFO);
+        compare_turbo("lte-turbo-512", GPUFEC_TURBO_LOG_MAP, 8, GPUFEC_TURBO_GUARD_PIVI, 1.0, nf, 0.05,
+                      GPUFEC_OUTPUT_INFO);
+    }
     const gpufec_algorithm algs[] = {GPUFEC_ALG_SPA, GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS};
     /* GPUFEC_QUICK: a short run of every kernel, for compute-sanitizer. */
     const int quick = getenv("GPUFEC_QUICK") != NULL;

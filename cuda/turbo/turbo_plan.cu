@@ -1,0 +1,289 @@
+/* LTE turbo decoding on CUDA: one thread block per frame, one thread per sub-block (P of them),
+ * the engine's pipeline around it. Each thread runs the same soft-in/soft-out rule as the CPU
+ * reference (lib/turbo/turbo_rules.h) over its sub-block; a barrier separates the half-
+ * iterations, so the interleaver can exchange extrinsic values between sub-blocks. First plan:
+ * the frame's soft values, extrinsic arrays and the forward metrics live in the slot's global
+ * workspace (cached in L1/L2); it is the correctness baseline the faster plans are tested
+ * against, not yet the fast one. */
+#include "engine.cuh"
+
+extern "C" {
+#include "turbo_code.h"
+}
+
+#include <stdio.h>
+#include <stdlib.h>
+
+namespace {
+
+struct turbo_args {
+    tx_map_view map;
+    const uint32_t* perm;    /* K */
+    const uint32_t* out_pos; /* out_len mother positions; NULL: the whole mother codeword */
+    uint32_t K, n_tx, n_full, out_len, crc_poly, info_out;
+    turbo_split split;
+    int max_iterations, early, logmap;
+    float scale;
+    size_t frame_floats;     /* workspace per frame, in 4-byte words */
+};
+
+/* Workspace of one frame: sys, par0, par1, l12, l21 (K floats each), the forward metrics of
+ * every sub-block (w + 1 each), the guard records (2 halves x 2 kinds x P), hard decisions
+ * and the previous ones (K bytes each). */
+struct frame_ws {
+    float *sys, *par0, *par1, *l12, *l21;
+    turbo_metrics *alpha, *store_a[2], *store_b[2];
+    uint8_t *hard, *prev;
+};
+
+__host__ __device__ size_t carve(const turbo_args& a, void* base, frame_ws* w)
+{
+    unsigned char* p = (unsigned char*)base;
+    size_t off = 0;
+    auto take = [&](size_t bytes) {
+        unsigned char* r = p ? p + off : nullptr;
+        off += (bytes + 15) & ~(size_t)15;
+        return r;
+    };
+    const size_t K = a.K, P = a.split.P;
+    frame_ws x;
+    x.sys = (float*)take(K * 4);
+    x.par0 = (float*)take(K * 4);
+    x.par1 = (float*)take(K * 4);
+    x.l12 = (float*)take(K * 4);
+    x.l21 = (float*)take(K * 4);
+    x.alpha = (turbo_metrics*)take(P * ((size_t)a.split.w + 1) * sizeof(turbo_metrics));
+    for (int h = 0; h < 2; h++) {
+        x.store_a[h] = (turbo_metrics*)take(P * sizeof(turbo_metrics));
+        x.store_b[h] = (turbo_metrics*)take(P * sizeof(turbo_metrics));
+    }
+    x.hard = (uint8_t*)take(K);
+    x.prev = (uint8_t*)take(K + 3 * (K + 4)); /* also the re-encoded mother codeword */
+    if (w)
+        *w = x;
+    return off;
+}
+
+__device__ void tail_beta(const float* tail, turbo_metrics* b)
+{
+    turbo_metrics t;
+    turbo_known_zero(b);
+    for (int k = 2; k >= 0; k--) {
+        turbo_tail_backward(b, TURBO_MUL(0.5f, tail[2 * k]), TURBO_MUL(0.5f, tail[2 * k + 1]), &t);
+        *b = t;
+    }
+}
+
+__global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned char* ws, uint8_t* out, int32_t* iters,
+                        uint8_t* conv)
+{
+    const uint32_t f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x, K = a.K;
+    frame_ws w;
+    carve(a, ws + (size_t)f * a.frame_floats * 4, &w);
+    __shared__ float tail[12];
+    __shared__ turbo_metrics beta_K[2];
+    __shared__ int ok_s;
+    const float* frame = in + (size_t)f * a.n_tx;
+    int carries = 0;
+    for (uint32_t i = tid; i < K; i += nt) {
+        w.sys[i] = tx_map_load(a.map, 3 * i, frame, &carries);
+        w.par0[i] = tx_map_load(a.map, 3 * i + 1, frame, &carries);
+        w.par1[i] = tx_map_load(a.map, 3 * i + 2, frame, &carries);
+        w.l12[i] = 0.0f;
+        w.l21[i] = 0.0f;
+    }
+    for (uint32_t t = tid; t < 12; t += nt)
+        tail[t] = tx_map_load(a.map, 3 * K + t, frame, &carries);
+    for (uint32_t j = tid; j < a.split.P; j += nt)
+        for (int h = 0; h < 2; h++) {
+            turbo_equal(&w.store_a[h][j]);
+            turbo_equal(&w.store_b[h][j]);
+        }
+    const int has_info = __syncthreads_or(carries);
+    if (tid == 0) {
+        tail_beta(tail, &beta_K[0]);
+        tail_beta(tail + 6, &beta_K[1]);
+    }
+    __syncthreads();
+    int it = 0, ok = 0;
+    const int last = a.max_iterations - 1;
+    while (it <= last) {
+        const float scale = turbo_iteration_scale(a.logmap, a.scale, it, last);
+        for (int half = 0; half < 2; half++) {
+            const turbo_half h = half == 0 ? turbo_half{w.sys, w.par0, w.l21, w.l12, NULL, K, scale, a.logmap}
+                                           : turbo_half{w.sys, w.par1, w.l12, w.l21, a.perm, K, scale, a.logmap};
+            const uint32_t j = tid;
+            turbo_metrics alpha, beta;
+            if (j < a.split.P)
+                turbo_block_init(&h, &a.split, j, &w.store_a[half][j], &w.store_b[half][j], &beta_K[half], &alpha,
+                                 &beta);
+            __syncthreads(); /* every block read its records before any is rewritten */
+            if (j < a.split.P) {
+                turbo_metrics rec_a, rec_b;
+                turbo_subblock(&h, turbo_block_start(&a.split, j), turbo_block_end(&a.split, j), alpha, beta,
+                               w.alpha + (size_t)j * (a.split.w + 1), turbo_mark_alpha(&a.split, j),
+                               turbo_mark_beta(&a.split, j), &rec_a, &rec_b);
+                if (j + 1 < a.split.P)
+                    w.store_a[half][j + 1] = rec_a;
+                if (j > 0)
+                    w.store_b[half][j - 1] = rec_b;
+            }
+            __syncthreads();
+        }
+        int differs = 0;
+        for (uint32_t i = tid; i < K; i += nt) {
+            const uint8_t b = (uint8_t)(w.sys[i] + w.l12[i] + w.l21[i] < 0.0f);
+            differs |= b != w.prev[i];
+            w.hard[i] = b;
+        }
+        differs = __syncthreads_or(differs);
+        if (tid == 0)
+            ok_s = a.crc_poly ? turbo_crc24_register(w.hard, K, a.crc_poly) == 0 : it > 0 && !differs;
+        __syncthreads();
+        ok = ok_s;
+        it++;
+        if (ok && a.early)
+            break;
+        for (uint32_t i = tid; i < K; i += nt)
+            w.prev[i] = w.hard[i];
+        __syncthreads();
+    }
+    uint8_t* o = out + (size_t)f * a.out_len;
+    if (a.info_out) { /* information bits: the decisions at systematic positions */
+        for (uint32_t t = tid; t < a.out_len; t += nt)
+            o[t] = w.hard[a.out_pos[t] / 3];
+    } else { /* the codeword of the decisions, as the CPU returns it */
+        uint8_t* m = w.prev + K;
+        if (tid < 2) { /* the two constituent encoders, one thread each */
+            uint32_t s = 0;
+            for (uint32_t k = 0; k < K; k++) {
+                const uint32_t b = w.hard[tid ? a.perm[k] : k];
+                m[3 * k + 1 + tid] = (uint8_t)turbo_parity(s, b);
+                if (!tid)
+                    m[3 * k] = (uint8_t)b;
+                s = turbo_next(s, b);
+            }
+            for (int t = 0; t < 3; t++) {
+                const uint32_t b = turbo_tail_input(s);
+                m[3 * K + 6 * tid + 2 * t] = (uint8_t)b;
+                m[3 * K + 6 * tid + 2 * t + 1] = (uint8_t)turbo_parity(s, b);
+                s = turbo_next(s, b);
+            }
+        }
+        __syncthreads();
+        for (uint32_t t = tid; t < a.out_len; t += nt)
+            o[t] = m[a.out_pos ? a.out_pos[t] : t];
+    }
+    if (tid == 0) {
+        iters[f] = it;
+        conv[f] = (uint8_t)(ok && has_info);
+    }
+}
+
+struct turbo_plan {
+    const decoder_config* cfg;
+    turbo_args args;
+    tx_map_dev map;
+    uint32_t *perm, *out_pos;
+    int threads;
+    char describe[128];
+};
+
+size_t plan_state_bytes(const void* plan, uint32_t B)
+{
+    const turbo_plan* p = (const turbo_plan*)plan;
+    return p->args.frame_floats * 4 * (size_t)B;
+}
+
+cudaError_t plan_launch(const void* plan, const engine_chunk* ch, cudaStream_t st)
+{
+    const turbo_plan* p = (const turbo_plan*)plan;
+    turbo_args a = p->args;
+    a.max_iterations = p->cfg->opts.max_iterations;
+    k_turbo<<<ch->nf, p->threads, 0, st>>>(a, ch->in, (unsigned char*)ch->state, ch->out, ch->iterations,
+                                           ch->converged);
+    return cudaGetLastError();
+}
+
+const char* plan_describe(const void* plan) { return ((const turbo_plan*)plan)->describe; }
+
+void plan_destroy(void* plan)
+{
+    turbo_plan* p = (turbo_plan*)plan;
+    if (!p)
+        return;
+    cudaFree(p->perm);
+    cudaFree(p->out_pos);
+    tx_map_dev_free(&p->map);
+    free(p);
+}
+
+const engine_plan_ops turbo_plan_ops = {plan_describe, plan_state_bytes, plan_launch, plan_destroy};
+
+gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
+{
+    ENGINE_CHECK(cfg, cudaSetDevice(cfg->opts.device), "cudaSetDevice");
+    const turbo_code* t = turbo_of(cfg->code);
+    turbo_plan* p = (turbo_plan*)calloc(1, sizeof *p);
+    if (!p)
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    p->cfg = cfg;
+    turbo_args& a = p->args;
+    a.K = t->K;
+    a.n_tx = cfg->code->tx.n_tx;
+    a.n_full = cfg->code->n_full;
+    a.out_len = cfg->out_len;
+    a.crc_poly = t->crc ? (t->crc_b ? TURBO_CRC24B : TURBO_CRC24A) : 0;
+    a.info_out = cfg->opts.output == GPUFEC_OUTPUT_INFO;
+    a.split = turbo_make_split(t->K, (uint32_t)cfg->opts.subblocks, cfg->opts.guard, (uint32_t)cfg->opts.window);
+    a.early = cfg->opts.early_termination;
+    a.logmap = cfg->opts.turbo_algorithm == GPUFEC_TURBO_LOG_MAP;
+    a.scale = cfg->opts.extrinsic_scale;
+    a.frame_floats = (carve(a, nullptr, nullptr) + 3) / 4;
+    p->threads = (int)((a.split.P + 31) / 32 * 32);
+    if (p->threads > 1024) {
+        free(p);
+        decoder_log(cfg, GPUFEC_LOG_WARNING, "CUDA turbo decoder: %u sub-blocks, at most 1024", a.split.P);
+        return GPUFEC_ERR_UNSUPPORTED;
+    }
+    gpufec_status st = engine_status(cfg, dev_upload(&p->perm, t->perm, t->K), "upload");
+    if (st == GPUFEC_OK && cfg->out_pos)
+        st = engine_status(cfg, dev_upload(&p->out_pos, cfg->out_pos, cfg->out_len), "upload");
+    if (st == GPUFEC_OK)
+        st = engine_status(cfg, tx_map_upload(&cfg->code->tx, &p->map), "upload");
+    if (st != GPUFEC_OK) {
+        plan_destroy(p);
+        return st;
+    }
+    a.map = p->map.view();
+    a.perm = p->perm;
+    a.out_pos = p->out_pos;
+    snprintf(p->describe, sizeof p->describe, "turbo %s, P=%u sub-blocks of %u stages, guard %s",
+             a.logmap ? "Log-MAP" : "Max-Log-MAP", a.split.P, a.split.w,
+             gpufec_turbo_guard_name((gpufec_turbo_guard)cfg->opts.guard));
+    /* Frames per chunk: at most 256 MiB of workspace per slot. */
+    uint32_t B = cfg->opts.max_batch ? cfg->opts.max_batch : (uint32_t)((size_t)256 << 20) / (uint32_t)(a.frame_floats * 4);
+    B = B < 1 ? 1 : B > 4096 ? 4096 : B;
+    engine* e = NULL;
+    st = engine_create(cfg, &turbo_plan_ops, p, B, &e);
+    if (st != GPUFEC_OK)
+        return st;
+    *state = e;
+    caps->preferred_batch = (size_t)B * 2;
+    caps->writes_output = 1;
+    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, chunks of %u frames", cfg->opts.device,
+                p->describe, B);
+    return GPUFEC_OK;
+}
+
+int accepts(const decoder_config* cfg, char* why, size_t why_len)
+{
+    return cuda_backend_probe(cfg->opts.device, why, why_len);
+}
+
+} // namespace
+
+extern "C" const backend_ops turbo_cuda_ops = {
+    "cuda", GPUFEC_FAMILY_TURBO, GPUFEC_BACKEND_CUDA, accepts, create, engine_destroy_state,
+    engine_decode, engine_decode_async, engine_synchronize, engine_kernel_seconds,
+};
