@@ -73,6 +73,29 @@ inline code_ptr open_code(const std::string& name)
     return code_ptr(c);
 }
 
+/* A turbo block's code: any name opens, but it must be a turbo code. */
+inline code_ptr open_turbo_code(const std::string& name)
+{
+    code_ptr c = open_code(name);
+    gpufec_code_info info;
+    gpufec_code_get_info(c.get(), &info);
+    if (info.family != GPUFEC_FAMILY_TURBO)
+        throw std::invalid_argument("gpufec: code '" + name + "' is a " + gpufec_family_name(info.family) +
+                                    " code; the turbo blocks take lte-turbo-<K>[:crc=24a|24b][:e=<E>:rv=<RV>]");
+    return c;
+}
+
+/* "positive_one" (GNU Radio's soft demodulators: a positive value means bit 1) -> -1,
+ * "positive_zero" (LLR ln P0/P1) -> +1. */
+inline int sign_from_name(const std::string& convention)
+{
+    if (convention == "positive_one")
+        return -1;
+    if (convention == "positive_zero")
+        return 1;
+    throw std::invalid_argument("gpufec: sign_convention '" + convention + "' (positive_one, positive_zero)");
+}
+
 } // namespace gpufec
 } // namespace gr
 

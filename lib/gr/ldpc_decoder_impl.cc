@@ -69,14 +69,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
         gpufec_diag diag = { 0, "" };
         throw_on_error(gpufec_decoder_opts_set(&opts, p.first, p.second->c_str(), &diag), p.first, &diag);
     }
-    int sign;
-    if (sign_convention == "positive_one")
-        sign = -1;
-    else if (sign_convention == "positive_zero")
-        sign = 1;
-    else
-        throw std::invalid_argument("gpufec: sign_convention '" + sign_convention +
-                                    "' (positive_one, positive_zero)");
+    const int sign = sign_from_name(sign_convention);
     if (input_type == "int8")
         opts.input_type = GPUFEC_INPUT_INT8; // bytes go to the library as they are
     else if (input_type != "float")

@@ -12,41 +12,9 @@ ldpc_encoder::sptr ldpc_encoder::make(const std::string& code)
 ldpc_encoder_impl::ldpc_encoder_impl(const std::string& code)
     : gr::block("ldpc_encoder",
                 gr::io_signature::make(1, 1, sizeof(uint8_t)),
-                gr::io_signature::make(1, 1, sizeof(uint8_t))),
-      d_code(open_code(code))
+                gr::io_signature::make(1, 1, sizeof(uint8_t)))
 {
-    gpufec_code_get_info(d_code.get(), &d_info);
-    set_output_multiple((int)d_info.n);
-    set_relative_rate((uint64_t)d_info.n, (uint64_t)d_info.k);
-}
-
-void ldpc_encoder_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
-{
-    ninput_items_required[0] = (noutput_items / (int)d_info.n) * (int)d_info.k;
-}
-
-int ldpc_encoder_impl::general_work(int noutput_items,
-                                    gr_vector_int& ninput_items,
-                                    gr_vector_const_void_star& input_items,
-                                    gr_vector_void_star& output_items)
-{
-    const int frames = std::min(ninput_items[0] / (int)d_info.k, noutput_items / (int)d_info.n);
-    if (frames <= 0)
-        return 0;
-    throw_on_error(gpufec_code_encode(d_code.get(),
-                                      static_cast<const uint8_t*>(input_items[0]),
-                                      (size_t)frames,
-                                      static_cast<uint8_t*>(output_items[0])),
-                   "encode");
-    consume_each(frames * (int)d_info.k);
-    return frames * (int)d_info.n;
-}
-
-std::vector<int> ldpc_encoder_impl::info_positions() const
-{
-    std::vector<uint32_t> pos(d_info.k);
-    gpufec_code_info_positions(d_code.get(), pos.data());
-    return std::vector<int>(pos.begin(), pos.end());
+    setup(open_code(code));
 }
 
 } // namespace gpufec
