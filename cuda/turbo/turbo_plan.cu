@@ -1,10 +1,11 @@
 /* LTE turbo decoding on CUDA: one thread block per frame, one thread per sub-block (P of them),
  * the engine's pipeline around it. Each thread runs the same soft-in/soft-out rule as the CPU
  * reference (lib/turbo/turbo_rules.h) over its sub-block; a barrier separates the half-
- * iterations, so the interleaver can exchange extrinsic values between sub-blocks. First plan:
- * the frame's soft values, extrinsic arrays and the forward metrics live in the slot's global
- * workspace (cached in L1/L2); it is the correctness baseline the faster plans are tested
- * against, not yet the fast one. */
+ * iterations, so the interleaver can exchange extrinsic values between sub-blocks. The state
+ * metrics of the recursions (a window's scratch and the window checkpoints) live in shared
+ * memory; the frame's soft values and extrinsic arrays in the slot's global workspace, stored
+ * sub-block-interleaved (stage k of sub-block j at k * P + j) so that the natural half-decoder's
+ * threads read consecutive words. */
 #include "engine.cuh"
 
 extern "C" {
@@ -18,13 +19,17 @@ namespace {
 
 struct turbo_args {
     tx_map_view map;
-    const uint32_t* perm;    /* K */
+    const uint32_t* perm;    /* K: pi(k) (for the encoder of the decided bits) */
+    const uint32_t* nat_addr;  /* K: where natural position i is stored */
+    const uint32_t* perm_addr; /* K: where interleaved stage k's position pi(k) is stored */
     const uint32_t* out_pos; /* out_len mother positions; NULL: the whole mother codeword */
     uint32_t K, n_tx, n_full, out_len, crc_poly, info_out;
     turbo_split split;
     int max_iterations, early, logmap;
     float scale;
     size_t frame_floats;     /* workspace per frame, in 4-byte words */
+    uint32_t metrics_per_thread; /* scratch + checkpoints */
+    int metrics_in_smem;         /* else in the frame's workspace */
 };
 
 /* Workspace of one frame: sys, par0, par1, l12, l21 (K floats each), the forward metrics of
@@ -45,14 +50,14 @@ __host__ __device__ size_t carve(const turbo_args& a, void* base, frame_ws* w)
         off += (bytes + 15) & ~(size_t)15;
         return r;
     };
-    const size_t K = a.K, P = a.split.P;
+    const size_t K = a.K, P = a.split.P, L = P * a.split.w; /* the layout pads K to P w */
     frame_ws x;
-    x.sys = (float*)take(K * 4);
-    x.par0 = (float*)take(K * 4);
-    x.par1 = (float*)take(K * 4);
-    x.l12 = (float*)take(K * 4);
-    x.l21 = (float*)take(K * 4);
-    x.alpha = (turbo_metrics*)take(P * ((size_t)a.split.w + 1) * sizeof(turbo_metrics));
+    x.sys = (float*)take(L * 4);
+    x.par0 = (float*)take(L * 4);
+    x.par1 = (float*)take(L * 4);
+    x.l12 = (float*)take(L * 4);
+    x.l21 = (float*)take(L * 4);
+    x.alpha = (turbo_metrics*)take(a.metrics_in_smem ? 0 : P * (size_t)a.metrics_per_thread * sizeof(turbo_metrics));
     for (int h = 0; h < 2; h++) {
         x.store_a[h] = (turbo_metrics*)take(P * sizeof(turbo_metrics));
         x.store_b[h] = (turbo_metrics*)take(P * sizeof(turbo_metrics));
@@ -83,14 +88,17 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
     __shared__ float tail[12];
     __shared__ turbo_metrics beta_K[2];
     __shared__ int ok_s;
+    extern __shared__ turbo_metrics smem_metrics[];
+    turbo_metrics* metrics = (a.metrics_in_smem ? smem_metrics : w.alpha) + (size_t)tid * a.metrics_per_thread;
     const float* frame = in + (size_t)f * a.n_tx;
     int carries = 0;
     for (uint32_t i = tid; i < K; i += nt) {
-        w.sys[i] = tx_map_load(a.map, 3 * i, frame, &carries);
-        w.par0[i] = tx_map_load(a.map, 3 * i + 1, frame, &carries);
-        w.par1[i] = tx_map_load(a.map, 3 * i + 2, frame, &carries);
-        w.l12[i] = 0.0f;
-        w.l21[i] = 0.0f;
+        const uint32_t s = a.nat_addr[i];
+        w.sys[s] = tx_map_load(a.map, 3 * i, frame, &carries);
+        w.par0[s] = tx_map_load(a.map, 3 * i + 1, frame, &carries);
+        w.par1[s] = tx_map_load(a.map, 3 * i + 2, frame, &carries);
+        w.l12[s] = 0.0f;
+        w.l21[s] = 0.0f;
     }
     for (uint32_t t = tid; t < 12; t += nt)
         tail[t] = tx_map_load(a.map, 3 * K + t, frame, &carries);
@@ -110,8 +118,9 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
     while (it <= last) {
         const float scale = turbo_iteration_scale(a.logmap, a.scale, it, last);
         for (int half = 0; half < 2; half++) {
-            const turbo_half h = half == 0 ? turbo_half{w.sys, w.par0, w.l21, w.l12, NULL, K, scale, a.logmap}
-                                           : turbo_half{w.sys, w.par1, w.l12, w.l21, a.perm, K, scale, a.logmap};
+            const turbo_half h = half == 0
+                                     ? turbo_half{w.sys, w.par0, w.l21, w.l12, a.nat_addr, a.nat_addr, K, scale, a.logmap}
+                                     : turbo_half{w.sys, w.par1, w.l12, w.l21, a.perm_addr, a.nat_addr, K, scale, a.logmap};
             const uint32_t j = tid;
             turbo_metrics alpha, beta;
             if (j < a.split.P)
@@ -120,9 +129,9 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
             __syncthreads(); /* every block read its records before any is rewritten */
             if (j < a.split.P) {
                 turbo_metrics rec_a, rec_b;
-                turbo_subblock(&h, turbo_block_start(&a.split, j), turbo_block_end(&a.split, j), alpha, beta,
-                               w.alpha + (size_t)j * (a.split.w + 1), turbo_mark_alpha(&a.split, j),
-                               turbo_mark_beta(&a.split, j), &rec_a, &rec_b);
+                turbo_subblock(&h, turbo_block_start(&a.split, j), turbo_block_end(&a.split, j), alpha, beta, metrics,
+                               metrics + TURBO_WINDOW + 1, turbo_mark_alpha(&a.split, j), turbo_mark_beta(&a.split, j),
+                               &rec_a, &rec_b);
                 if (j + 1 < a.split.P)
                     w.store_a[half][j + 1] = rec_a;
                 if (j > 0)
@@ -132,7 +141,8 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
         }
         int differs = 0;
         for (uint32_t i = tid; i < K; i += nt) {
-            const uint8_t b = (uint8_t)(w.sys[i] + w.l12[i] + w.l21[i] < 0.0f);
+            const uint32_t s = a.nat_addr[i];
+            const uint8_t b = (uint8_t)(w.sys[s] + w.l12[s] + w.l21[s] < 0.0f);
             differs |= b != w.prev[i];
             w.hard[i] = b;
         }
@@ -184,8 +194,9 @@ struct turbo_plan {
     const decoder_config* cfg;
     turbo_args args;
     tx_map_dev map;
-    uint32_t *perm, *out_pos;
+    uint32_t *perm, *out_pos, *nat_addr, *perm_addr;
     int threads;
+    size_t smem;
     char describe[128];
 };
 
@@ -200,7 +211,7 @@ cudaError_t plan_launch(const void* plan, const engine_chunk* ch, cudaStream_t s
     const turbo_plan* p = (const turbo_plan*)plan;
     turbo_args a = p->args;
     a.max_iterations = p->cfg->opts.max_iterations;
-    k_turbo<<<ch->nf, p->threads, 0, st>>>(a, ch->in, (unsigned char*)ch->state, ch->out, ch->iterations,
+    k_turbo<<<ch->nf, p->threads, p->smem, st>>>(a, ch->in, (unsigned char*)ch->state, ch->out, ch->iterations,
                                            ch->converged);
     return cudaGetLastError();
 }
@@ -214,6 +225,8 @@ void plan_destroy(void* plan)
         return;
     cudaFree(p->perm);
     cudaFree(p->out_pos);
+    cudaFree(p->nat_addr);
+    cudaFree(p->perm_addr);
     tx_map_dev_free(&p->map);
     free(p);
 }
@@ -239,14 +252,40 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.early = cfg->opts.early_termination;
     a.logmap = cfg->opts.turbo_algorithm == GPUFEC_TURBO_LOG_MAP;
     a.scale = cfg->opts.extrinsic_scale;
-    a.frame_floats = (carve(a, nullptr, nullptr) + 3) / 4;
+    a.metrics_per_thread = TURBO_WINDOW + 1 + turbo_checkpoints(a.split.w);
     p->threads = (int)((a.split.P + 31) / 32 * 32);
+    int optin = 0;
+    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, cfg->opts.device);
+    p->smem = (size_t)p->threads * a.metrics_per_thread * sizeof(turbo_metrics);
+    a.metrics_in_smem = p->smem <= (size_t)optin;
+    if (!a.metrics_in_smem)
+        p->smem = 0;
+    a.frame_floats = (carve(a, nullptr, nullptr) + 3) / 4;
     if (p->threads > 1024) {
         free(p);
         decoder_log(cfg, GPUFEC_LOG_WARNING, "CUDA turbo decoder: %u sub-blocks, at most 1024", a.split.P);
         return GPUFEC_ERR_UNSUPPORTED;
     }
+    /* The sub-block-interleaved layout: position i of sub-block j = i / w, offset i % w. */
+    uint32_t* nat = (uint32_t*)malloc((size_t)t->K * sizeof *nat);
+    uint32_t* pa = (uint32_t*)malloc((size_t)t->K * sizeof *pa);
+    if (!nat || !pa) {
+        free(nat), free(pa), free(p);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < t->K; i++)
+        nat[i] = (i % a.split.w) * a.split.P + i / a.split.w;
+    for (uint32_t k = 0; k < t->K; k++)
+        pa[k] = nat[t->perm[k]];
     gpufec_status st = engine_status(cfg, dev_upload(&p->perm, t->perm, t->K), "upload");
+    if (st == GPUFEC_OK)
+        st = engine_status(cfg, dev_upload(&p->nat_addr, nat, t->K), "upload");
+    if (st == GPUFEC_OK)
+        st = engine_status(cfg, dev_upload(&p->perm_addr, pa, t->K), "upload");
+    free(nat), free(pa);
+    if (st == GPUFEC_OK && p->smem)
+        st = engine_status(cfg, cudaFuncSetAttribute(k_turbo, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
+                           "cudaFuncSetAttribute");
     if (st == GPUFEC_OK && cfg->out_pos)
         st = engine_status(cfg, dev_upload(&p->out_pos, cfg->out_pos, cfg->out_len), "upload");
     if (st == GPUFEC_OK)
@@ -258,9 +297,11 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.map = p->map.view();
     a.perm = p->perm;
     a.out_pos = p->out_pos;
-    snprintf(p->describe, sizeof p->describe, "turbo %s, P=%u sub-blocks of %u stages, guard %s",
+    a.nat_addr = p->nat_addr;
+    a.perm_addr = p->perm_addr;
+    snprintf(p->describe, sizeof p->describe, "turbo %s, P=%u sub-blocks of %u stages, guard %s, metrics in %s memory",
              a.logmap ? "Log-MAP" : "Max-Log-MAP", a.split.P, a.split.w,
-             gpufec_turbo_guard_name((gpufec_turbo_guard)cfg->opts.guard));
+             gpufec_turbo_guard_name((gpufec_turbo_guard)cfg->opts.guard), a.metrics_in_smem ? "shared" : "global");
     /* Frames per chunk: at most 256 MiB of workspace per slot. */
     uint32_t B = cfg->opts.max_batch ? cfg->opts.max_batch : (uint32_t)((size_t)256 << 20) / (uint32_t)(a.frame_floats * 4);
     B = B < 1 ? 1 : B > 4096 ? 4096 : B;

@@ -14,7 +14,7 @@ typedef struct {
     const turbo_code* t;
     turbo_split split;
     float *mother, *sys, *par[2], *l12, *l21, *in_f;
-    turbo_metrics* alpha;            /* w + 1 */
+    turbo_metrics *scratch, *ckpt;   /* TURBO_WINDOW + 1; turbo_checkpoints(w) */
     turbo_metrics *store_a[2], *store_b[2], *init_a, *init_b; /* P each */
     uint8_t *hard, *prev;
 } turbo_cpu;
@@ -25,7 +25,7 @@ static void turbo_cpu_free(turbo_cpu* s)
 {
     if (!s)
         return;
-    void* p[] = {s->mother, s->sys, s->par[0], s->par[1], s->l12, s->l21, s->in_f, s->alpha, s->store_a[0],
+    void* p[] = {s->mother, s->sys, s->par[0], s->par[1], s->l12, s->l21, s->in_f, s->scratch, s->ckpt, s->store_a[0],
                  s->store_a[1], s->store_b[0], s->store_b[1], s->init_a, s->init_b, s->hard, s->prev};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         free(p[i]);
@@ -49,7 +49,8 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     s->par[1] = malloc(K * sizeof(float));
     s->l12 = malloc(K * sizeof(float));
     s->l21 = malloc(K * sizeof(float));
-    s->alpha = malloc(((size_t)s->split.w + 1) * sizeof(turbo_metrics));
+    s->scratch = malloc((TURBO_WINDOW + 1) * sizeof(turbo_metrics));
+    s->ckpt = malloc(turbo_checkpoints(s->split.w) * sizeof(turbo_metrics));
     for (int h = 0; h < 2; h++) {
         s->store_a[h] = malloc(P * sizeof(turbo_metrics));
         s->store_b[h] = malloc(P * sizeof(turbo_metrics));
@@ -60,7 +61,7 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     s->prev = malloc(K);
     if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
         s->in_f = malloc((size_t)CONVERT_FRAMES * dec->code->tx.n_tx * sizeof(float));
-    if (!s->mother || !s->sys || !s->par[0] || !s->par[1] || !s->l12 || !s->l21 || !s->alpha || !s->store_a[0] ||
+    if (!s->mother || !s->sys || !s->par[0] || !s->par[1] || !s->l12 || !s->l21 || !s->scratch || !s->ckpt || !s->store_a[0] ||
         !s->store_a[1] || !s->store_b[0] || !s->store_b[1] || !s->init_a || !s->init_b || !s->hard || !s->prev ||
         (dec->opts.input_type != GPUFEC_INPUT_FLOAT32 && !s->in_f)) {
         turbo_cpu_free(s);
@@ -81,8 +82,8 @@ static void half_iteration(turbo_cpu* s, const turbo_half* h, int half, const tu
         turbo_block_init(h, sp, j, &s->store_a[half][j], &s->store_b[half][j], beta_K, &s->init_a[j], &s->init_b[j]);
     for (uint32_t j = 0; j < sp->P; j++) {
         turbo_metrics rec_a, rec_b;
-        turbo_subblock(h, turbo_block_start(sp, j), turbo_block_end(sp, j), s->init_a[j], s->init_b[j], s->alpha,
-                       turbo_mark_alpha(sp, j), turbo_mark_beta(sp, j), &rec_a, &rec_b);
+        turbo_subblock(h, turbo_block_start(sp, j), turbo_block_end(sp, j), s->init_a[j], s->init_b[j], s->scratch,
+                       s->ckpt, turbo_mark_alpha(sp, j), turbo_mark_beta(sp, j), &rec_a, &rec_b);
         if (j + 1 < sp->P)
             s->store_a[half][j + 1] = rec_a;
         if (j > 0)
@@ -131,8 +132,8 @@ static void decode_frame(turbo_cpu* s, const float* frame, uint8_t* out, int32_t
     int it = 0, ok = 0;
     while (it <= last) {
         const float scale = turbo_iteration_scale(logmap, dec->opts.extrinsic_scale, it, last);
-        const turbo_half d1 = {s->sys, s->par[0], s->l21, s->l12, NULL, K, scale, logmap};
-        const turbo_half d2 = {s->sys, s->par[1], s->l12, s->l21, t->perm, K, scale, logmap};
+        const turbo_half d1 = {s->sys, s->par[0], s->l21, s->l12, NULL, NULL, K, scale, logmap};
+        const turbo_half d2 = {s->sys, s->par[1], s->l12, s->l21, t->perm, NULL, K, scale, logmap};
         half_iteration(s, &d1, 0, &beta_K[0]);
         half_iteration(s, &d2, 1, &beta_K[1]);
         for (uint32_t i = 0; i < K; i++)

@@ -120,12 +120,19 @@ typedef struct {
     const float* apr;
     float* ext;
     const uint32_t* perm;
+    const uint32_t* stage_addr; /* where stage k's parity is stored (NULL: at k); the GPU keeps
+                                   its arrays sub-block-interleaved, so perm carries the same
+                                   layout there */
     uint32_t K;
     float scale;
     int logmap;
 } turbo_half;
 
 GPUFEC_HD uint32_t turbo_pos(const turbo_half* h, uint32_t k) { return h->perm ? h->perm[k] : k; }
+GPUFEC_HD float turbo_lp(const turbo_half* h, uint32_t k)
+{
+    return TURBO_MUL(0.5f, h->par[h->stage_addr ? h->stage_addr[k] : k]);
+}
 
 GPUFEC_HD float turbo_lu(const turbo_half* h, uint32_t k)
 {
@@ -138,7 +145,7 @@ GPUFEC_HD void turbo_train_forward(const turbo_half* h, uint32_t k0, uint32_t k1
 {
     turbo_metrics t;
     for (uint32_t k = k0; k < k1; k++) {
-        turbo_forward(a, turbo_lu(h, k), TURBO_MUL(0.5f, h->par[k]), h->logmap, &t);
+        turbo_forward(a, turbo_lu(h, k), turbo_lp(h, k), h->logmap, &t);
         *a = t;
     }
 }
@@ -148,34 +155,57 @@ GPUFEC_HD void turbo_train_backward(const turbo_half* h, uint32_t k0, uint32_t k
 {
     turbo_metrics t;
     for (uint32_t k = k1; k > k0; k--) {
-        turbo_backward(b, turbo_lu(h, k - 1), TURBO_MUL(0.5f, h->par[k - 1]), h->logmap, &t);
+        turbo_backward(b, turbo_lu(h, k - 1), turbo_lp(h, k - 1), h->logmap, &t);
         *b = t;
     }
 }
 
-/* Sub-block [b0, b1): forward from alpha (= alpha_{b0}), storing alpha_k in store[k - b0], then
- * backward from beta (= beta_{b1}) writing the scaled extrinsic of every stage. Records for the
- * guards of the next iteration: alpha at stage `mark_a` (b0 <= mark_a <= b1) and beta at stage
- * `mark_b` (b0 <= mark_b <= b1), and alpha_{b1}, beta_{b0}. */
+/* Stages per window of the backward pass: the forward pass keeps alpha only at window starts
+ * (checkpoints) and the backward pass recomputes one window's alphas at a time, so a sub-block
+ * needs TURBO_WINDOW + 1 metrics of scratch and one checkpoint per window instead of a metric
+ * per stage (on the GPU, all of it fits in shared memory). The recomputed alphas are the same
+ * operations on the same values: results do not depend on the window. */
+#define TURBO_WINDOW 8u
+
+GPUFEC_HD uint32_t turbo_checkpoints(uint32_t stages) { return (stages + TURBO_WINDOW - 1) / TURBO_WINDOW + 1; }
+
+/* Sub-block [b0, b1): forward from alpha (= alpha_{b0}), then backward from beta (= beta_{b1})
+ * writing the scaled extrinsic of every stage. scratch: TURBO_WINDOW + 1 metrics; ckpt:
+ * turbo_checkpoints(b1 - b0). Records for the guards of the next iteration: alpha at stage
+ * `mark_a` and beta at stage `mark_b` (both in [b0, b1]). */
 GPUFEC_HD void turbo_subblock(const turbo_half* h, uint32_t b0, uint32_t b1, turbo_metrics alpha, turbo_metrics beta,
-                              turbo_metrics* store, uint32_t mark_a, uint32_t mark_b, turbo_metrics* at_mark_a,
-                              turbo_metrics* at_mark_b)
+                              turbo_metrics* scratch, turbo_metrics* ckpt, uint32_t mark_a, uint32_t mark_b,
+                              turbo_metrics* at_mark_a, turbo_metrics* at_mark_b)
 {
-    store[0] = alpha;
-    for (uint32_t k = b0; k < b1; k++)
-        turbo_forward(&store[k - b0], turbo_lu(h, k), TURBO_MUL(0.5f, h->par[k]), h->logmap, &store[k - b0 + 1]);
-    *at_mark_a = store[mark_a - b0];
+    turbo_metrics t;
+    uint32_t in_window = 0, c = 0;
+    for (uint32_t k = b0; k < b1; k++) {
+        if (in_window == 0)
+            ckpt[c++] = alpha;
+        if (k == mark_a)
+            *at_mark_a = alpha;
+        turbo_forward(&alpha, turbo_lu(h, k), turbo_lp(h, k), h->logmap, &t);
+        alpha = t;
+        in_window = in_window + 1 == TURBO_WINDOW ? 0 : in_window + 1;
+    }
+    if (mark_a == b1)
+        *at_mark_a = alpha;
     if (mark_b == b1)
         *at_mark_b = beta;
-    turbo_metrics t;
-    for (uint32_t k = b1; k > b0; k--) {
-        const uint32_t j = k - 1, p = turbo_pos(h, j);
-        const float lp = TURBO_MUL(0.5f, h->par[j]);
-        h->ext[p] = TURBO_MUL(h->scale, turbo_extrinsic(&store[j - b0], &beta, lp, h->logmap));
-        turbo_backward(&beta, turbo_lu(h, j), lp, h->logmap, &t);
-        beta = t;
-        if (j == mark_b)
-            *at_mark_b = beta;
+    for (uint32_t w = c; w-- > 0;) {
+        const uint32_t s0 = b0 + w * TURBO_WINDOW, s1 = s0 + TURBO_WINDOW < b1 ? s0 + TURBO_WINDOW : b1;
+        scratch[0] = ckpt[w];
+        for (uint32_t k = s0; k < s1; k++)
+            turbo_forward(&scratch[k - s0], turbo_lu(h, k), turbo_lp(h, k), h->logmap, &scratch[k - s0 + 1]);
+        for (uint32_t k = s1; k > s0; k--) {
+            const uint32_t j = k - 1, p = turbo_pos(h, j);
+            const float lp = turbo_lp(h, j);
+            h->ext[p] = TURBO_MUL(h->scale, turbo_extrinsic(&scratch[j - s0], &beta, lp, h->logmap));
+            turbo_backward(&beta, turbo_lu(h, j), lp, h->logmap, &t);
+            beta = t;
+            if (j == mark_b)
+                *at_mark_b = beta;
+        }
     }
 }
 
