@@ -83,7 +83,9 @@ static void usage(FILE* f)
 {
     fputs("usage: gpufec-sim --code NAME|FILE --decoder ", f);
     print_choices(f, "algorithm"); /* the names come from the library's option table */
-    fputs("\n"
+    fputs(" (LDPC) | ", f);
+    print_choices(f, "turbo_algorithm");
+    fputs(" (LTE turbo: --param subblocks=P guard=... window=G)\n"
           "       --iterations N [--schedule auto|flooding|layered] [--norm F] [--offset F]\n"
           "       [--pgab-p F] [--channel awgn|bsc]\n"
           "       (--ebn0 START:STOP:STEP | --p START:STOP:STEP)\n"
