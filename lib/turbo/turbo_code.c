@@ -150,9 +150,6 @@ void turbo_resolve_opts(gpufec_decoder_opts* o);
 void turbo_default_opts(gpufec_decoder_opts* o);
 const param_desc* turbo_params(size_t* count);
 
-/* Used by turbo_open.c to complete a body. */
-void turbo_free_body(void* body) { free_body(body); }
-
 const family_record turbo_family = {
     .id = GPUFEC_FAMILY_TURBO,
     .name = "turbo",
