@@ -1,9 +1,9 @@
 /* LTE turbo decoding on CUDA: one thread block per frame, one thread per sub-block (P of them),
  * the engine's pipeline around it. Each thread runs the same soft-in/soft-out rule as the CPU
  * reference (lib/turbo/turbo_rules.h) over its sub-block; a barrier separates the half-
- * iterations, so the interleaver can exchange extrinsic values between sub-blocks. The state
- * metrics of the recursions (a window's scratch and the window checkpoints) live in shared
- * memory; the frame's soft values and extrinsic arrays in the slot's global workspace, stored
+ * iterations, so the interleaver can exchange extrinsic values between sub-blocks. The window
+ * of recomputed forward metrics lives in registers, the window checkpoints in shared memory
+ * (thread-interleaved, so a warp's accesses hit distinct banks); the frame's soft values and extrinsic arrays in the slot's global workspace, stored
  * sub-block-interleaved (stage k of sub-block j at k * P + j) so that the natural half-decoder's
  * threads read consecutive words. */
 #include "engine.cuh"
@@ -28,12 +28,13 @@ struct turbo_args {
     int max_iterations, early, logmap;
     float scale;
     size_t frame_floats;     /* workspace per frame, in 4-byte words */
-    uint32_t metrics_per_thread; /* scratch + checkpoints */
+    uint32_t metrics_per_thread; /* window checkpoints */
     int metrics_in_smem;         /* else in the frame's workspace */
+    uint32_t threads;            /* per block: P rounded up to a warp */
 };
 
-/* Workspace of one frame: sys, par0, par1, l12, l21 (K floats each), the forward metrics of
- * every sub-block (w + 1 each), the guard records (2 halves x 2 kinds x P), hard decisions
+/* Workspace of one frame: sys, par0, par1, l12, l21 (K floats each), the window checkpoints
+ * when shared memory cannot hold them, the guard records (2 halves x 2 kinds x P), hard decisions
  * and the previous ones (K bytes each). */
 struct frame_ws {
     float *sys, *par0, *par1, *l12, *l21;
@@ -57,7 +58,7 @@ __host__ __device__ size_t carve(const turbo_args& a, void* base, frame_ws* w)
     x.par1 = (float*)take(L * 4);
     x.l12 = (float*)take(L * 4);
     x.l21 = (float*)take(L * 4);
-    x.alpha = (turbo_metrics*)take(a.metrics_in_smem ? 0 : P * (size_t)a.metrics_per_thread * sizeof(turbo_metrics));
+    x.alpha = (turbo_metrics*)take(a.metrics_in_smem ? 0 : a.threads * (size_t)a.metrics_per_thread * sizeof(turbo_metrics));
     for (int h = 0; h < 2; h++) {
         x.store_a[h] = (turbo_metrics*)take(P * sizeof(turbo_metrics));
         x.store_b[h] = (turbo_metrics*)take(P * sizeof(turbo_metrics));
@@ -69,16 +70,9 @@ __host__ __device__ size_t carve(const turbo_args& a, void* base, frame_ws* w)
     return off;
 }
 
-__device__ void tail_beta(const float* tail, turbo_metrics* b)
-{
-    turbo_metrics t;
-    turbo_known_zero(b);
-    for (int k = 2; k >= 0; k--) {
-        turbo_tail_backward(b, TURBO_MUL(0.5f, tail[2 * k]), TURBO_MUL(0.5f, tail[2 * k + 1]), &t);
-        *b = t;
-    }
-}
-
+/* LOGMAP is a template constant so that Max-Log-MAP carries none of Log-MAP's correction terms
+ * (with a run-time flag the compiler evaluated both sides of every max*). */
+template <int LOGMAP>
 __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned char* ws, uint8_t* out, int32_t* iters,
                         uint8_t* conv)
 {
@@ -88,8 +82,8 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
     __shared__ float tail[12];
     __shared__ turbo_metrics beta_K[2];
     __shared__ int ok_s;
-    extern __shared__ turbo_metrics smem_metrics[];
-    turbo_metrics* metrics = (a.metrics_in_smem ? smem_metrics : w.alpha) + (size_t)tid * a.metrics_per_thread;
+    extern __shared__ float smem_ckpt[];
+    const turbo_ckpt ckpt = {(a.metrics_in_smem ? smem_ckpt : w.alpha->m) + tid, nt};
     const float* frame = in + (size_t)f * a.n_tx;
     int carries = 0;
     for (uint32_t i = tid; i < K; i += nt) {
@@ -109,18 +103,17 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
         }
     const int has_info = __syncthreads_or(carries);
     if (tid == 0) {
-        tail_beta(tail, &beta_K[0]);
-        tail_beta(tail + 6, &beta_K[1]);
+        turbo_tail_beta(tail, &beta_K[0]);
+        turbo_tail_beta(tail + 6, &beta_K[1]);
     }
     __syncthreads();
     int it = 0, ok = 0;
     const int last = a.max_iterations - 1;
     while (it <= last) {
-        const float scale = turbo_iteration_scale(a.logmap, a.scale, it, last);
+        const float scale = turbo_iteration_scale(LOGMAP, a.scale, it, last);
         for (int half = 0; half < 2; half++) {
-            const turbo_half h = half == 0
-                                     ? turbo_half{w.sys, w.par0, w.l21, w.l12, a.nat_addr, a.nat_addr, K, scale, a.logmap}
-                                     : turbo_half{w.sys, w.par1, w.l12, w.l21, a.perm_addr, a.nat_addr, K, scale, a.logmap};
+            const turbo_half h = {w.sys,        half ? w.par1 : w.par0, half ? w.l12 : w.l21, half ? w.l21 : w.l12,
+                                  half ? a.perm_addr : a.nat_addr, a.nat_addr, K, scale, LOGMAP};
             const uint32_t j = tid;
             turbo_metrics alpha, beta;
             if (j < a.split.P)
@@ -129,8 +122,8 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
             __syncthreads(); /* every block read its records before any is rewritten */
             if (j < a.split.P) {
                 turbo_metrics rec_a, rec_b;
-                turbo_subblock(&h, turbo_block_start(&a.split, j), turbo_block_end(&a.split, j), alpha, beta, metrics,
-                               metrics + TURBO_WINDOW + 1, turbo_mark_alpha(&a.split, j), turbo_mark_beta(&a.split, j),
+                turbo_subblock(&h, turbo_block_start(&a.split, j), turbo_block_end(&a.split, j), alpha, beta, ckpt,
+                               turbo_mark_alpha(&a.split, j), turbo_mark_beta(&a.split, j),
                                &rec_a, &rec_b);
                 if (j + 1 < a.split.P)
                     w.store_a[half][j + 1] = rec_a;
@@ -211,7 +204,7 @@ cudaError_t plan_launch(const void* plan, const engine_chunk* ch, cudaStream_t s
     const turbo_plan* p = (const turbo_plan*)plan;
     turbo_args a = p->args;
     a.max_iterations = p->cfg->opts.max_iterations;
-    k_turbo<<<ch->nf, p->threads, p->smem, st>>>(a, ch->in, (unsigned char*)ch->state, ch->out, ch->iterations,
+    (a.logmap ? k_turbo<1> : k_turbo<0>)<<<ch->nf, p->threads, p->smem, st>>>(a, ch->in, (unsigned char*)ch->state, ch->out, ch->iterations,
                                            ch->converged);
     return cudaGetLastError();
 }
@@ -252,8 +245,9 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.early = cfg->opts.early_termination;
     a.logmap = cfg->opts.turbo_algorithm == GPUFEC_TURBO_LOG_MAP;
     a.scale = cfg->opts.extrinsic_scale;
-    a.metrics_per_thread = TURBO_WINDOW + 1 + turbo_checkpoints(a.split.w);
+    a.metrics_per_thread = turbo_checkpoints(a.split.w);
     p->threads = (int)((a.split.P + 31) / 32 * 32);
+    a.threads = (uint32_t)p->threads;
     int optin = 0;
     cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, cfg->opts.device);
     p->smem = (size_t)p->threads * a.metrics_per_thread * sizeof(turbo_metrics);
@@ -284,7 +278,8 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
         st = engine_status(cfg, dev_upload(&p->perm_addr, pa, t->K), "upload");
     free(nat), free(pa);
     if (st == GPUFEC_OK && p->smem)
-        st = engine_status(cfg, cudaFuncSetAttribute(k_turbo, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
+        st = engine_status(cfg, cudaFuncSetAttribute(a.logmap ? k_turbo<1> : k_turbo<0>,
+                                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
                            "cudaFuncSetAttribute");
     if (st == GPUFEC_OK && cfg->out_pos)
         st = engine_status(cfg, dev_upload(&p->out_pos, cfg->out_pos, cfg->out_len), "upload");
@@ -319,6 +314,11 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
 
 int accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
+    if (cfg->opts.turbo_arithmetic != GPUFEC_TURBO_FLOAT) {
+        snprintf(why, why_len, "arithmetic=%s: fixed point runs on the CPU (AVX2 / AVX-512)",
+                 gpufec_turbo_arithmetic_name((gpufec_turbo_arithmetic)cfg->opts.turbo_arithmetic));
+        return 0;
+    }
     return cuda_backend_probe(cfg->opts.device, why, why_len);
 }
 

@@ -114,6 +114,8 @@ typedef struct {
                                   1 (the exact BCJR); the CPU reproduces any P bit for bit */
     int guard;                 /* gpufec_turbo_guard at sub-block edges, default PIVI */
     int window;                /* g: training window of DSTW / PIVIDSTW, default 5 */
+    int turbo_arithmetic;      /* gpufec_turbo_arithmetic, default FLOAT (the reference) */
+    int turbo_simd;            /* gpufec_turbo_simd of the fixed-point decoder, default AUTO */
 } gpufec_decoder_opts;
 
 /* cuda_tuning flags. They change speed only, never results (the kernels agree bit for bit). */

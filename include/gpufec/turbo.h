@@ -34,6 +34,24 @@ typedef enum {
     GPUFEC_TURBO_GUARD_PIVIDSTW = 3  /* the training run starts from the previous iteration's */
 } gpufec_turbo_guard;
 
+/* Arithmetic of the turbo decoder. FLOAT is the reference: any algorithm, P and guard, the same
+ * decisions on the CPU and the GPU. INT16 / INT8 are the CPU's fast path: Max-Log-MAP with P = 1,
+ * saturating fixed-point metrics, one frame per vector lane (AVX2 or AVX-512), so 16 to 64 frames
+ * decode side by side; soft inputs are quantised in steps of 1/16 LLR (INT16, clamped at +-64)
+ * or 1/4 LLR (INT8, clamped at +-7.75). Their decisions differ slightly from FLOAT's. */
+typedef enum {
+    GPUFEC_TURBO_FLOAT = 0,
+    GPUFEC_TURBO_INT16 = 1,
+    GPUFEC_TURBO_INT8 = 2
+} gpufec_turbo_arithmetic;
+
+/* Vector instruction set of the fixed-point decoder. */
+typedef enum {
+    GPUFEC_TURBO_SIMD_AUTO = 0,  /* the widest the CPU has */
+    GPUFEC_TURBO_SIMD_AVX2 = 1,  /* 16 (int16) or 32 (int8) frames per vector */
+    GPUFEC_TURBO_SIMD_AVX512 = 2 /* AVX-512BW: 32 or 64 frames per vector */
+} gpufec_turbo_simd;
+
 typedef struct {
     uint32_t K;       /* turbo block size (information bits + CRC) */
     uint32_t crc;     /* 0, or 24 with crc_b = 0 (CRC24A) / 1 (CRC24B) */
@@ -53,9 +71,12 @@ GPUFEC_API gpufec_status gpufec_turbo_interleaver(uint32_t K, uint32_t* perm);
  * as 36.212 5.1.1 attaches it (parity bits p0 .. p23, p0 first). */
 GPUFEC_API gpufec_status gpufec_lte_crc24(const uint8_t* bits, size_t n, int crc_b, uint8_t parity[24]);
 
-/* Names: "maxlogmap", "logmap"; "none", "pivi", "dstw", "pividstw". */
+/* Names: "maxlogmap", "logmap"; "none", "pivi", "dstw", "pividstw"; "float", "int16", "int8";
+ * "auto", "avx2", "avx512". */
 GPUFEC_API const char* gpufec_turbo_algorithm_name(gpufec_turbo_algorithm a);
 GPUFEC_API const char* gpufec_turbo_guard_name(gpufec_turbo_guard g);
+GPUFEC_API const char* gpufec_turbo_arithmetic_name(gpufec_turbo_arithmetic a);
+GPUFEC_API const char* gpufec_turbo_simd_name(gpufec_turbo_simd s);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@ const backend_ops* const decoder_registry[] = {
     &turbo_cuda_ops,     /* a block per frame, a thread per sub-block */
 #endif
     &ldpc_cpu_ops, /* the reference: every algorithm, every code */
-    &turbo_cpu_ops, /* Log-MAP / Max-Log-MAP, any P and guard */
+    &turbo_simd_ops, /* arithmetic=int16|int8: fixed point, a frame per vector lane */
+    &turbo_cpu_ops,  /* arithmetic=float, the reference: Log-MAP / Max-Log-MAP, any P and guard */
     NULL,
 };

@@ -6,6 +6,7 @@
 #include "soft_input.h"
 #include "turbo_code.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@ typedef struct {
     const turbo_code* t;
     turbo_split split;
     float *mother, *sys, *par[2], *l12, *l21, *in_f;
-    turbo_metrics *scratch, *ckpt;   /* TURBO_WINDOW + 1; turbo_checkpoints(w) */
+    turbo_metrics* ckpt; /* turbo_checkpoints(w) */
     turbo_metrics *store_a[2], *store_b[2], *init_a, *init_b; /* P each */
     uint8_t *hard, *prev;
 } turbo_cpu;
@@ -25,7 +26,7 @@ static void turbo_cpu_free(turbo_cpu* s)
 {
     if (!s)
         return;
-    void* p[] = {s->mother, s->sys, s->par[0], s->par[1], s->l12, s->l21, s->in_f, s->scratch, s->ckpt, s->store_a[0],
+    void* p[] = {s->mother, s->sys, s->par[0], s->par[1], s->l12, s->l21, s->in_f, s->ckpt, s->store_a[0],
                  s->store_a[1], s->store_b[0], s->store_b[1], s->init_a, s->init_b, s->hard, s->prev};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         free(p[i]);
@@ -49,7 +50,6 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     s->par[1] = malloc(K * sizeof(float));
     s->l12 = malloc(K * sizeof(float));
     s->l21 = malloc(K * sizeof(float));
-    s->scratch = malloc((TURBO_WINDOW + 1) * sizeof(turbo_metrics));
     s->ckpt = malloc(turbo_checkpoints(s->split.w) * sizeof(turbo_metrics));
     for (int h = 0; h < 2; h++) {
         s->store_a[h] = malloc(P * sizeof(turbo_metrics));
@@ -61,7 +61,7 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     s->prev = malloc(K);
     if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
         s->in_f = malloc((size_t)CONVERT_FRAMES * dec->code->tx.n_tx * sizeof(float));
-    if (!s->mother || !s->sys || !s->par[0] || !s->par[1] || !s->l12 || !s->l21 || !s->scratch || !s->ckpt || !s->store_a[0] ||
+    if (!s->mother || !s->sys || !s->par[0] || !s->par[1] || !s->l12 || !s->l21 || !s->ckpt || !s->store_a[0] ||
         !s->store_a[1] || !s->store_b[0] || !s->store_b[1] || !s->init_a || !s->init_b || !s->hard || !s->prev ||
         (dec->opts.input_type != GPUFEC_INPUT_FLOAT32 && !s->in_f)) {
         turbo_cpu_free(s);
@@ -82,24 +82,13 @@ static void half_iteration(turbo_cpu* s, const turbo_half* h, int half, const tu
         turbo_block_init(h, sp, j, &s->store_a[half][j], &s->store_b[half][j], beta_K, &s->init_a[j], &s->init_b[j]);
     for (uint32_t j = 0; j < sp->P; j++) {
         turbo_metrics rec_a, rec_b;
-        turbo_subblock(h, turbo_block_start(sp, j), turbo_block_end(sp, j), s->init_a[j], s->init_b[j], s->scratch,
-                       s->ckpt, turbo_mark_alpha(sp, j), turbo_mark_beta(sp, j), &rec_a, &rec_b);
+        const turbo_ckpt ckpt = {s->ckpt->m, 1};
+        turbo_subblock(h, turbo_block_start(sp, j), turbo_block_end(sp, j), s->init_a[j], s->init_b[j], ckpt,
+                       turbo_mark_alpha(sp, j), turbo_mark_beta(sp, j), &rec_a, &rec_b);
         if (j + 1 < sp->P)
             s->store_a[half][j + 1] = rec_a;
         if (j > 0)
             s->store_b[half][j - 1] = rec_b;
-    }
-}
-
-/* beta_K of one constituent code: back from state 0 at K + 3 through its three tail steps (six
- * values from `tail`: x, z per step). */
-static void tail_beta(const float* tail, turbo_metrics* b)
-{
-    turbo_metrics t;
-    turbo_known_zero(b);
-    for (int k = 2; k >= 0; k--) {
-        turbo_tail_backward(b, TURBO_MUL(0.5f, tail[2 * k]), TURBO_MUL(0.5f, tail[2 * k + 1]), &t);
-        *b = t;
     }
 }
 
@@ -120,8 +109,8 @@ static void decode_frame(turbo_cpu* s, const float* frame, uint8_t* out, int32_t
         s->par[1][i] = s->mother[3 * i + 2];
     }
     turbo_metrics beta_K[2];
-    tail_beta(s->mother + 3 * (size_t)K, &beta_K[0]);
-    tail_beta(s->mother + 3 * (size_t)K + 6, &beta_K[1]);
+    turbo_tail_beta(s->mother + 3 * (size_t)K, &beta_K[0]);
+    turbo_tail_beta(s->mother + 3 * (size_t)K + 6, &beta_K[1]);
     memset(s->l12, 0, K * sizeof(float));
     memset(s->l21, 0, K * sizeof(float));
     for (int h = 0; h < 2; h++)
@@ -182,7 +171,11 @@ static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint
 
 static int accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    (void)cfg, (void)why, (void)why_len;
+    if (cfg->opts.turbo_arithmetic != GPUFEC_TURBO_FLOAT) {
+        snprintf(why, why_len, "arithmetic=%s is the fixed-point decoder's",
+                 gpufec_turbo_arithmetic_name((gpufec_turbo_arithmetic)cfg->opts.turbo_arithmetic));
+        return 0;
+    }
     return 1;
 }
 

@@ -61,17 +61,16 @@ GPUFEC_HD void turbo_normalise(turbo_metrics* x)
         x->m[s] = x->m[s] - r;
 }
 
-/* alpha_{k+1} from alpha_k. */
+/* alpha_{k+1} from alpha_k: the predecessors of state ns are s = 2 (ns & 3) and s + 1, each
+ * with the input that makes the feedback bit ns >> 2. */
 GPUFEC_HD void turbo_forward(const turbo_metrics* a, float lu, float lp, int logmap, turbo_metrics* out)
 {
-    int seen[TURBO_STATES] = {0};
-    for (uint32_t s = 0; s < TURBO_STATES; s++)
-        for (uint32_t u = 0; u < 2; u++) {
-            const uint32_t ns = turbo_next(s, u);
-            const float v = a->m[s] + turbo_branch(u, turbo_parity(s, u), lu, lp);
-            out->m[ns] = seen[ns] ? turbo_maxstar(out->m[ns], v, logmap) : v;
-            seen[ns] = 1;
-        }
+    for (uint32_t ns = 0; ns < TURBO_STATES; ns++) {
+        const uint32_t s0 = 2 * (ns & 3u), s1 = s0 + 1;
+        const uint32_t u0 = (ns >> 2) ^ turbo_tail_input(s0), u1 = (ns >> 2) ^ turbo_tail_input(s1);
+        out->m[ns] = turbo_maxstar(a->m[s0] + turbo_branch(u0, turbo_parity(s0, u0), lu, lp),
+                                   a->m[s1] + turbo_branch(u1, turbo_parity(s1, u1), lu, lp), logmap);
+    }
     turbo_normalise(out);
 }
 
@@ -162,50 +161,112 @@ GPUFEC_HD void turbo_train_backward(const turbo_half* h, uint32_t k0, uint32_t k
 
 /* Stages per window of the backward pass: the forward pass keeps alpha only at window starts
  * (checkpoints) and the backward pass recomputes one window's alphas at a time, so a sub-block
- * needs TURBO_WINDOW + 1 metrics of scratch and one checkpoint per window instead of a metric
- * per stage (on the GPU, all of it fits in shared memory). The recomputed alphas are the same
+ * needs one checkpoint per window instead of a metric per stage; the window itself is a local
+ * array with constant indices (registers on the GPU). The recomputed alphas are the same
  * operations on the same values: results do not depend on the window. */
 #define TURBO_WINDOW 8u
 
+#if defined(__CUDA_ARCH__)
+#define TURBO_UNROLL _Pragma("unroll")
+#else
+#define TURBO_UNROLL
+#endif
+
 GPUFEC_HD uint32_t turbo_checkpoints(uint32_t stages) { return (stages + TURBO_WINDOW - 1) / TURBO_WINDOW + 1; }
 
-/* Sub-block [b0, b1): forward from alpha (= alpha_{b0}), then backward from beta (= beta_{b1})
- * writing the scaled extrinsic of every stage. scratch: TURBO_WINDOW + 1 metrics; ckpt:
- * turbo_checkpoints(b1 - b0). Records for the guards of the next iteration: alpha at stage
- * `mark_a` and beta at stage `mark_b` (both in [b0, b1]). */
-GPUFEC_HD void turbo_subblock(const turbo_half* h, uint32_t b0, uint32_t b1, turbo_metrics alpha, turbo_metrics beta,
-                              turbo_metrics* scratch, turbo_metrics* ckpt, uint32_t mark_a, uint32_t mark_b,
-                              turbo_metrics* at_mark_a, turbo_metrics* at_mark_b)
+/* Where a sub-block keeps its checkpoints: metric s of checkpoint c at base[(c * 8 + s) *
+ * stride]. The CPU packs them (stride 1); the GPU interleaves its threads' checkpoints (stride
+ * = threads), so a warp touches consecutive shared-memory words. */
+typedef struct {
+    float* base;
+    uint32_t stride;
+} turbo_ckpt;
+
+GPUFEC_HD void turbo_ckpt_put(turbo_ckpt c, uint32_t i, const turbo_metrics* m)
 {
-    turbo_metrics t;
-    uint32_t in_window = 0, c = 0;
-    for (uint32_t k = b0; k < b1; k++) {
-        if (in_window == 0)
-            ckpt[c++] = alpha;
-        if (k == mark_a)
-            *at_mark_a = alpha;
-        turbo_forward(&alpha, turbo_lu(h, k), turbo_lp(h, k), h->logmap, &t);
-        alpha = t;
-        in_window = in_window + 1 == TURBO_WINDOW ? 0 : in_window + 1;
+    for (uint32_t s = 0; s < TURBO_STATES; s++)
+        c.base[(i * TURBO_STATES + s) * c.stride] = m->m[s];
+}
+
+GPUFEC_HD void turbo_ckpt_get(turbo_ckpt c, uint32_t i, turbo_metrics* m)
+{
+    for (uint32_t s = 0; s < TURBO_STATES; s++)
+        m->m[s] = c.base[(i * TURBO_STATES + s) * c.stride];
+}
+
+/* The branch inputs of stages [s0, s0 + n), n <= TURBO_WINDOW, loaded before the recursion
+ * that consumes them: the loads are independent of each other and of the metrics, so a window
+ * waits for memory once rather than at every stage. */
+GPUFEC_HD void turbo_load_window(const turbo_half* h, uint32_t s0, uint32_t n, float* lu, float* lp)
+{
+    TURBO_UNROLL
+    for (uint32_t i = 0; i < TURBO_WINDOW; i++)
+        if (i < n) {
+            lu[i] = turbo_lu(h, s0 + i);
+            lp[i] = turbo_lp(h, s0 + i);
+        }
+}
+
+/* Sub-block [b0, b1): forward from alpha (= alpha_{b0}), then backward from beta (= beta_{b1})
+ * writing the scaled extrinsic of every stage. ckpt: turbo_checkpoints(b1 - b0) metrics.
+ * Records for the guards of the next iteration: alpha at stage `mark_a` and beta at stage
+ * `mark_b` (both in [b0, b1]). */
+GPUFEC_HD void turbo_subblock(const turbo_half* h, uint32_t b0, uint32_t b1, turbo_metrics alpha, turbo_metrics beta,
+                              turbo_ckpt ckpt, uint32_t mark_a, uint32_t mark_b, turbo_metrics* at_mark_a,
+                              turbo_metrics* at_mark_b)
+{
+    const uint32_t windows = (b1 - b0 + TURBO_WINDOW - 1) / TURBO_WINDOW;
+    float lu[TURBO_WINDOW], lp[TURBO_WINDOW];
+    for (uint32_t w = 0; w < windows; w++) {
+        const uint32_t s0 = b0 + w * TURBO_WINDOW, n = b1 - s0 < TURBO_WINDOW ? b1 - s0 : TURBO_WINDOW;
+        turbo_load_window(h, s0, n, lu, lp);
+        turbo_ckpt_put(ckpt, w, &alpha);
+        TURBO_UNROLL
+        for (uint32_t i = 0; i < TURBO_WINDOW; i++)
+            if (i < n) {
+                turbo_metrics t;
+                if (s0 + i == mark_a)
+                    *at_mark_a = alpha;
+                turbo_forward(&alpha, lu[i], lp[i], h->logmap, &t);
+                alpha = t;
+            }
     }
     if (mark_a == b1)
         *at_mark_a = alpha;
     if (mark_b == b1)
         *at_mark_b = beta;
-    for (uint32_t w = c; w-- > 0;) {
-        const uint32_t s0 = b0 + w * TURBO_WINDOW, s1 = s0 + TURBO_WINDOW < b1 ? s0 + TURBO_WINDOW : b1;
-        scratch[0] = ckpt[w];
-        for (uint32_t k = s0; k < s1; k++)
-            turbo_forward(&scratch[k - s0], turbo_lu(h, k), turbo_lp(h, k), h->logmap, &scratch[k - s0 + 1]);
-        for (uint32_t k = s1; k > s0; k--) {
-            const uint32_t j = k - 1, p = turbo_pos(h, j);
-            const float lp = turbo_lp(h, j);
-            h->ext[p] = TURBO_MUL(h->scale, turbo_extrinsic(&scratch[j - s0], &beta, lp, h->logmap));
-            turbo_backward(&beta, turbo_lu(h, j), lp, h->logmap, &t);
-            beta = t;
-            if (j == mark_b)
-                *at_mark_b = beta;
-        }
+    for (uint32_t w = windows; w-- > 0;) {
+        const uint32_t s0 = b0 + w * TURBO_WINDOW, n = b1 - s0 < TURBO_WINDOW ? b1 - s0 : TURBO_WINDOW;
+        turbo_metrics win[TURBO_WINDOW + 1];
+        turbo_load_window(h, s0, n, lu, lp);
+        turbo_ckpt_get(ckpt, w, &win[0]);
+        TURBO_UNROLL
+        for (uint32_t i = 0; i < TURBO_WINDOW; i++)
+            if (i < n)
+                turbo_forward(&win[i], lu[i], lp[i], h->logmap, &win[i + 1]);
+        TURBO_UNROLL
+        for (uint32_t i = TURBO_WINDOW; i-- > 0;)
+            if (i < n) {
+                turbo_metrics t;
+                const uint32_t j = s0 + i;
+                h->ext[turbo_pos(h, j)] = TURBO_MUL(h->scale, turbo_extrinsic(&win[i], &beta, lp[i], h->logmap));
+                turbo_backward(&beta, lu[i], lp[i], h->logmap, &t);
+                beta = t;
+                if (j == mark_b)
+                    *at_mark_b = beta;
+            }
+    }
+}
+
+/* beta_K of one constituent code: back from state 0 at K + 3 through its three tail steps (six
+ * values from `tail`: x, z per step). */
+GPUFEC_HD void turbo_tail_beta(const float* tail, turbo_metrics* b)
+{
+    turbo_metrics t;
+    turbo_known_zero(b);
+    for (int k = 2; k >= 0; k--) {
+        turbo_tail_backward(b, TURBO_MUL(0.5f, tail[2 * k]), TURBO_MUL(0.5f, tail[2 * k + 1]), &t);
+        *b = t;
     }
 }
 
