@@ -21,7 +21,7 @@ struct turbo_args {
     tx_map_view map;
     const uint32_t* perm;    /* K: pi(k) (for the encoder of the decided bits) */
     const uint32_t* nat_addr;  /* K: where natural position i is stored */
-    const uint32_t* perm_addr; /* K: where interleaved stage k's position pi(k) is stored */
+    const uint32_t* perm_addr; /* at stage k's address: where position pi(k) is stored */
     const uint32_t* out_pos; /* out_len mother positions; NULL: the whole mother codeword */
     uint32_t K, n_tx, n_full, out_len, crc_poly, info_out;
     turbo_split split;
@@ -30,6 +30,7 @@ struct turbo_args {
     size_t frame_floats;     /* workspace per frame, in 4-byte words */
     uint32_t metrics_per_thread; /* window checkpoints */
     int metrics_in_smem;         /* else in the frame's workspace */
+    int frame_in_smem;           /* sys, l12, l21 in shared memory, else in the workspace */
     uint32_t threads;            /* per block: P rounded up to a warp */
 };
 
@@ -38,7 +39,7 @@ struct turbo_args {
  * and the previous ones (K bytes each). */
 struct frame_ws {
     float *sys, *par0, *par1, *l12, *l21;
-    turbo_metrics *alpha, *store_a[2], *store_b[2];
+    turbo_metrics *alpha, *store_a, *store_b; /* 2 P each: half h, block j at h P + j */
     uint8_t *hard, *prev;
 };
 
@@ -53,16 +54,15 @@ __host__ __device__ size_t carve(const turbo_args& a, void* base, frame_ws* w)
     };
     const size_t K = a.K, P = a.split.P, L = P * a.split.w; /* the layout pads K to P w */
     frame_ws x;
-    x.sys = (float*)take(L * 4);
+    const size_t fl = a.frame_in_smem ? 0 : L * 4;
+    x.sys = (float*)take(fl);
     x.par0 = (float*)take(L * 4);
     x.par1 = (float*)take(L * 4);
-    x.l12 = (float*)take(L * 4);
-    x.l21 = (float*)take(L * 4);
+    x.l12 = (float*)take(fl);
+    x.l21 = (float*)take(fl);
     x.alpha = (turbo_metrics*)take(a.metrics_in_smem ? 0 : a.threads * (size_t)a.metrics_per_thread * sizeof(turbo_metrics));
-    for (int h = 0; h < 2; h++) {
-        x.store_a[h] = (turbo_metrics*)take(P * sizeof(turbo_metrics));
-        x.store_b[h] = (turbo_metrics*)take(P * sizeof(turbo_metrics));
-    }
+    x.store_a = (turbo_metrics*)take(2 * P * sizeof(turbo_metrics));
+    x.store_b = (turbo_metrics*)take(2 * P * sizeof(turbo_metrics));
     x.hard = (uint8_t*)take(K);
     x.prev = (uint8_t*)take(K + 3 * (K + 4)); /* also the re-encoded mother codeword */
     if (w)
@@ -82,7 +82,15 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
     __shared__ float tail[12];
     __shared__ turbo_metrics beta_K[2];
     __shared__ int ok_s;
-    extern __shared__ float smem_ckpt[];
+    extern __shared__ float smem_f[];
+    float* smem_ckpt = smem_f;
+    if (a.frame_in_smem) {
+        const uint32_t L = a.split.P * a.split.w;
+        w.sys = smem_f;
+        w.l12 = smem_f + L;
+        w.l21 = smem_f + 2 * L;
+        smem_ckpt = smem_f + 3 * L;
+    }
     const turbo_ckpt ckpt = {(a.metrics_in_smem ? smem_ckpt : w.alpha->m) + tid, nt};
     const float* frame = in + (size_t)f * a.n_tx;
     int carries = 0;
@@ -98,8 +106,8 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
         tail[t] = tx_map_load(a.map, 3 * K + t, frame, &carries);
     for (uint32_t j = tid; j < a.split.P; j += nt)
         for (int h = 0; h < 2; h++) {
-            turbo_equal(&w.store_a[h][j]);
-            turbo_equal(&w.store_b[h][j]);
+            turbo_equal(&w.store_a[h * a.split.P + j]);
+            turbo_equal(&w.store_b[h * a.split.P + j]);
         }
     const int has_info = __syncthreads_or(carries);
     if (tid == 0) {
@@ -112,12 +120,12 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
     while (it <= last) {
         const float scale = turbo_iteration_scale(LOGMAP, a.scale, it, last);
         for (int half = 0; half < 2; half++) {
-            const turbo_half h = {w.sys,        half ? w.par1 : w.par0, half ? w.l12 : w.l21, half ? w.l21 : w.l12,
-                                  half ? a.perm_addr : a.nat_addr, a.nat_addr, K, scale, LOGMAP};
+            const turbo_half h = {w.sys,   half ? w.par1 : w.par0, half ? w.l12 : w.l21, half ? w.l21 : w.l12,
+                                  half ? a.perm_addr : nullptr, K, a.split.w, a.split.P, scale, LOGMAP};
             const uint32_t j = tid;
             turbo_metrics alpha, beta;
             if (j < a.split.P)
-                turbo_block_init(&h, &a.split, j, &w.store_a[half][j], &w.store_b[half][j], &beta_K[half], &alpha,
+                turbo_block_init(&h, &a.split, j, &w.store_a[half * a.split.P + j], &w.store_b[half * a.split.P + j], &beta_K[half], &alpha,
                                  &beta);
             __syncthreads(); /* every block read its records before any is rewritten */
             if (j < a.split.P) {
@@ -126,9 +134,9 @@ __global__ void k_turbo(turbo_args a, const float* __restrict__ in, unsigned cha
                                turbo_mark_alpha(&a.split, j), turbo_mark_beta(&a.split, j),
                                &rec_a, &rec_b);
                 if (j + 1 < a.split.P)
-                    w.store_a[half][j + 1] = rec_a;
+                    w.store_a[half * a.split.P + j + 1] = rec_a;
                 if (j > 0)
-                    w.store_b[half][j - 1] = rec_b;
+                    w.store_b[half * a.split.P + j - 1] = rec_b;
             }
             __syncthreads();
         }
@@ -250,10 +258,29 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.threads = (uint32_t)p->threads;
     int optin = 0;
     cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, cfg->opts.device);
-    p->smem = (size_t)p->threads * a.metrics_per_thread * sizeof(turbo_metrics);
-    a.metrics_in_smem = p->smem <= (size_t)optin;
-    if (!a.metrics_in_smem)
-        p->smem = 0;
+    /* Checkpoints go to the frame's workspace (cached; the backward pass prefetches them a window
+     * ahead) unless asked for shared memory, which would limit the frames per SM. The frame's
+     * randomly read arrays (systematic and both extrinsic) go to shared memory when that costs no
+     * frames per SM (registers usually bound them), else they stay in the workspace. */
+    const size_t ckpt_bytes = (size_t)p->threads * a.metrics_per_thread * sizeof(turbo_metrics);
+    const size_t frame_bytes = (size_t)3 * a.split.P * a.split.w * sizeof(float);
+    a.metrics_in_smem = (cfg->opts.cuda_tuning & GPUFEC_CUDA_TURBO_CKPT_SHARED) && ckpt_bytes <= (size_t)optin;
+    const size_t base_smem = a.metrics_in_smem ? ckpt_bytes : 0;
+    auto kernel = a.logmap ? k_turbo<1> : k_turbo<0>;
+    int blocks_without = 0, blocks_with = 0;
+    if (base_smem + frame_bytes <= (size_t)optin) {
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(base_smem + frame_bytes));
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_without, kernel, p->threads, base_smem);
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_with, kernel, p->threads, base_smem + frame_bytes);
+        cudaGetLastError();
+    }
+    if (cfg->opts.cuda_tuning & GPUFEC_CUDA_TURBO_FRAME_GLOBAL)
+        a.frame_in_smem = 0;
+    else if (cfg->opts.cuda_tuning & GPUFEC_CUDA_TURBO_FRAME_SHARED)
+        a.frame_in_smem = blocks_with > 0;
+    else
+        a.frame_in_smem = blocks_with > 0 && blocks_with >= blocks_without;
+    p->smem = base_smem + (a.frame_in_smem ? frame_bytes : 0);
     a.frame_floats = (carve(a, nullptr, nullptr) + 3) / 4;
     if (p->threads > 1024) {
         free(p);
@@ -262,7 +289,8 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     }
     /* The sub-block-interleaved layout: position i of sub-block j = i / w, offset i % w. */
     uint32_t* nat = (uint32_t*)malloc((size_t)t->K * sizeof *nat);
-    uint32_t* pa = (uint32_t*)malloc((size_t)t->K * sizeof *pa);
+    const size_t L = (size_t)a.split.P * a.split.w; /* the layout pads K to P w */
+    uint32_t* pa = (uint32_t*)calloc(L, sizeof *pa);
     if (!nat || !pa) {
         free(nat), free(pa), free(p);
         return GPUFEC_ERR_OUT_OF_MEMORY;
@@ -270,16 +298,15 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     for (uint32_t i = 0; i < t->K; i++)
         nat[i] = (i % a.split.w) * a.split.P + i / a.split.w;
     for (uint32_t k = 0; k < t->K; k++)
-        pa[k] = nat[t->perm[k]];
+        pa[nat[k]] = nat[t->perm[k]];
     gpufec_status st = engine_status(cfg, dev_upload(&p->perm, t->perm, t->K), "upload");
     if (st == GPUFEC_OK)
         st = engine_status(cfg, dev_upload(&p->nat_addr, nat, t->K), "upload");
     if (st == GPUFEC_OK)
-        st = engine_status(cfg, dev_upload(&p->perm_addr, pa, t->K), "upload");
+        st = engine_status(cfg, dev_upload(&p->perm_addr, pa, L), "upload");
     free(nat), free(pa);
-    if (st == GPUFEC_OK && p->smem)
-        st = engine_status(cfg, cudaFuncSetAttribute(a.logmap ? k_turbo<1> : k_turbo<0>,
-                                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
+    if (st == GPUFEC_OK)
+        st = engine_status(cfg, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
                            "cudaFuncSetAttribute");
     if (st == GPUFEC_OK && cfg->out_pos)
         st = engine_status(cfg, dev_upload(&p->out_pos, cfg->out_pos, cfg->out_len), "upload");
@@ -294,9 +321,11 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.out_pos = p->out_pos;
     a.nat_addr = p->nat_addr;
     a.perm_addr = p->perm_addr;
-    snprintf(p->describe, sizeof p->describe, "turbo %s, P=%u sub-blocks of %u stages, guard %s, metrics in %s memory",
+    snprintf(p->describe, sizeof p->describe,
+             "turbo %s, P=%u sub-blocks of %u stages, guard %s, checkpoints in %s memory, frame in %s memory",
              a.logmap ? "Log-MAP" : "Max-Log-MAP", a.split.P, a.split.w,
-             gpufec_turbo_guard_name((gpufec_turbo_guard)cfg->opts.guard), a.metrics_in_smem ? "shared" : "global");
+             gpufec_turbo_guard_name((gpufec_turbo_guard)cfg->opts.guard), a.metrics_in_smem ? "shared" : "global",
+             a.frame_in_smem ? "shared" : "global");
     /* Frames per chunk: at most 256 MiB of workspace per slot. */
     uint32_t B = cfg->opts.max_batch ? cfg->opts.max_batch : (uint32_t)((size_t)256 << 20) / (uint32_t)(a.frame_floats * 4);
     B = B < 1 ? 1 : B > 4096 ? 4096 : B;

@@ -123,6 +123,9 @@ typedef struct {
 #define GPUFEC_CUDA_QC_STATE_GLOBAL 2u     /* QC kernel: row state in global memory */
 #define GPUFEC_CUDA_QC_STATE_SHARED 4u     /* QC kernel: row state on chip, where it fits */
 #define GPUFEC_CUDA_NO_COMPRESSED_MESSAGES 8u /* generic layered min-sum: messages per edge */
+#define GPUFEC_CUDA_TURBO_CKPT_SHARED 16u  /* turbo: window checkpoints in shared memory */
+#define GPUFEC_CUDA_TURBO_FRAME_GLOBAL 32u /* turbo: frame arrays in global memory */
+#define GPUFEC_CUDA_TURBO_FRAME_SHARED 64u /* turbo: frame arrays in shared memory where they fit */
 
 typedef struct gpufec_decoder gpufec_decoder;
 

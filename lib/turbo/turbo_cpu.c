@@ -121,8 +121,8 @@ static void decode_frame(turbo_cpu* s, const float* frame, uint8_t* out, int32_t
     int it = 0, ok = 0;
     while (it <= last) {
         const float scale = turbo_iteration_scale(logmap, dec->opts.extrinsic_scale, it, last);
-        const turbo_half d1 = {s->sys, s->par[0], s->l21, s->l12, NULL, NULL, K, scale, logmap};
-        const turbo_half d2 = {s->sys, s->par[1], s->l12, s->l21, t->perm, NULL, K, scale, logmap};
+        const turbo_half d1 = {s->sys, s->par[0], s->l21, s->l12, NULL, K, K, 1, scale, logmap};
+        const turbo_half d2 = {s->sys, s->par[1], s->l12, s->l21, t->perm, K, K, 1, scale, logmap};
         half_iteration(s, &d1, 0, &beta_K[0]);
         half_iteration(s, &d2, 1, &beta_K[1]);
         for (uint32_t i = 0; i < K; i++)

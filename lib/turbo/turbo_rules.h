@@ -61,6 +61,10 @@ GPUFEC_HD void turbo_normalise(turbo_metrics* x)
         x->m[s] = x->m[s] - r;
 }
 
+/* One stage of the recursions, not normalised: the callers normalise once per window (the
+ * metrics grow by at most a few branch metrics per stage, far from float's limits), which saves
+ * most of the subtractions. */
+
 /* alpha_{k+1} from alpha_k: the predecessors of state ns are s = 2 (ns & 3) and s + 1, each
  * with the input that makes the feedback bit ns >> 2. */
 GPUFEC_HD void turbo_forward(const turbo_metrics* a, float lu, float lp, int logmap, turbo_metrics* out)
@@ -71,7 +75,6 @@ GPUFEC_HD void turbo_forward(const turbo_metrics* a, float lu, float lp, int log
         out->m[ns] = turbo_maxstar(a->m[s0] + turbo_branch(u0, turbo_parity(s0, u0), lu, lp),
                                    a->m[s1] + turbo_branch(u1, turbo_parity(s1, u1), lu, lp), logmap);
     }
-    turbo_normalise(out);
 }
 
 /* beta_k from beta_{k+1}. */
@@ -82,7 +85,6 @@ GPUFEC_HD void turbo_backward(const turbo_metrics* b, float lu, float lp, int lo
         const float v1 = b->m[turbo_next(s, 1)] + turbo_branch(1, turbo_parity(s, 1), lu, lp);
         out->m[s] = turbo_maxstar(v0, v1, logmap);
     }
-    turbo_normalise(out);
 }
 
 /* beta through one termination step: the input is forced (feedback 0), one branch per state. */
@@ -96,55 +98,56 @@ GPUFEC_HD void turbo_tail_backward(const turbo_metrics* b, float lu, float lp, t
 }
 
 /* Extrinsic LLR of stage k from alpha_k and beta_{k+1}: the systematic and a priori terms
- * cancel, so only the parity part of each branch enters. */
+ * cancel, so only the parity part of each branch enters; the candidates of each input are
+ * grouped by their parity bit, so lp is added once per group. */
 GPUFEC_HD float turbo_extrinsic(const turbo_metrics* a, const turbo_metrics* b, float lp, int logmap)
 {
-    float m0 = 0.0f, m1 = 0.0f;
-    for (uint32_t s = 0; s < TURBO_STATES; s++) {
-        const uint32_t p0 = turbo_parity(s, 0), p1 = turbo_parity(s, 1);
-        const float v0 = a->m[s] + (p0 ? -lp : lp) + b->m[turbo_next(s, 0)];
-        const float v1 = a->m[s] + (p1 ? -lp : lp) + b->m[turbo_next(s, 1)];
-        m0 = s ? turbo_maxstar(m0, v0, logmap) : v0;
-        m1 = s ? turbo_maxstar(m1, v1, logmap) : v1;
-    }
-    return m0 - m1;
+    float g[2][2] = {{0.0f, 0.0f}, {0.0f, 0.0f}}; /* [u][parity] */
+    int seen[2][2] = {{0, 0}, {0, 0}};
+    for (uint32_t s = 0; s < TURBO_STATES; s++)
+        for (uint32_t u = 0; u < 2; u++) {
+            const uint32_t p = turbo_parity(s, u);
+            const float v = a->m[s] + b->m[turbo_next(s, u)];
+            g[u][p] = seen[u][p] ? turbo_maxstar(g[u][p], v, logmap) : v;
+            seen[u][p] = 1;
+        }
+    return turbo_maxstar(g[0][0] + lp, g[0][1] - lp, logmap) - turbo_maxstar(g[1][0] + lp, g[1][1] - lp, logmap);
 }
 
-/* One half-decoder's view of a frame: its systematic, parity and a priori values at stage k
- * (perm NULL: natural order; else the interleaved order, stage k reads position perm[k]). The
- * a priori array is read only; extrinsic values go to `ext` at the same positions. */
+/* One half-decoder's view of a frame. Stage k's values are stored at address addr(k) = (k %
+ * lw) * lp + k / lw: the CPU keeps natural order (lw = K, lp = 1: addr(k) = k), the GPU keeps
+ * its arrays sub-block-interleaved (lw = w, lp = P), so that a warp's sub-blocks read
+ * consecutive words. At addr(k): the parity `par`; perm NULL: also the stage's systematic and a
+ * priori values, else they (and the extrinsic written back) are at perm[addr(k)] (the interleaved
+ * half: position pi(k)). */
 typedef struct {
     const float* sys;
-    const float* par; /* stage order */
+    const float* par;
     const float* apr;
     float* ext;
     const uint32_t* perm;
-    const uint32_t* stage_addr; /* where stage k's parity is stored (NULL: at k); the GPU keeps
-                                   its arrays sub-block-interleaved, so perm carries the same
-                                   layout there */
-    uint32_t K;
+    uint32_t K, lw, lp;
     float scale;
     int logmap;
 } turbo_half;
 
-GPUFEC_HD uint32_t turbo_pos(const turbo_half* h, uint32_t k) { return h->perm ? h->perm[k] : k; }
-GPUFEC_HD float turbo_lp(const turbo_half* h, uint32_t k)
+GPUFEC_HD uint32_t turbo_addr(const turbo_half* h, uint32_t k) { return (k % h->lw) * h->lp + k / h->lw; }
+GPUFEC_HD uint32_t turbo_pos_at(const turbo_half* h, uint32_t a) { return h->perm ? h->perm[a] : a; }
+GPUFEC_HD float turbo_lp_at(const turbo_half* h, uint32_t a) { return TURBO_MUL(0.5f, h->par[a]); }
+GPUFEC_HD float turbo_lu_at(const turbo_half* h, uint32_t a)
 {
-    return TURBO_MUL(0.5f, h->par[h->stage_addr ? h->stage_addr[k] : k]);
-}
-
-GPUFEC_HD float turbo_lu(const turbo_half* h, uint32_t k)
-{
-    const uint32_t p = turbo_pos(h, k);
+    const uint32_t p = turbo_pos_at(h, a);
     return TURBO_MUL(0.5f, h->sys[p] + h->apr[p]);
 }
 
-/* Forward recursion from alpha_{k0} over stages [k0, k1): alpha_{k1} in *a. */
+/* Forward recursion from alpha_{k0} over stages [k0, k1): alpha_{k1} in *a (training runs). */
 GPUFEC_HD void turbo_train_forward(const turbo_half* h, uint32_t k0, uint32_t k1, turbo_metrics* a)
 {
     turbo_metrics t;
     for (uint32_t k = k0; k < k1; k++) {
-        turbo_forward(a, turbo_lu(h, k), turbo_lp(h, k), h->logmap, &t);
+        const uint32_t ad = turbo_addr(h, k);
+        turbo_forward(a, turbo_lu_at(h, ad), turbo_lp_at(h, ad), h->logmap, &t);
+        turbo_normalise(&t);
         *a = t;
     }
 }
@@ -154,7 +157,9 @@ GPUFEC_HD void turbo_train_backward(const turbo_half* h, uint32_t k0, uint32_t k
 {
     turbo_metrics t;
     for (uint32_t k = k1; k > k0; k--) {
-        turbo_backward(b, turbo_lu(h, k - 1), turbo_lp(h, k - 1), h->logmap, &t);
+        const uint32_t ad = turbo_addr(h, k - 1);
+        turbo_backward(b, turbo_lu_at(h, ad), turbo_lp_at(h, ad), h->logmap, &t);
+        turbo_normalise(&t);
         *b = t;
     }
 }
@@ -164,7 +169,9 @@ GPUFEC_HD void turbo_train_backward(const turbo_half* h, uint32_t k0, uint32_t k
  * needs one checkpoint per window instead of a metric per stage; the window itself is a local
  * array with constant indices (registers on the GPU). The recomputed alphas are the same
  * operations on the same values: results do not depend on the window. */
+#ifndef TURBO_WINDOW /* a build option for measurements: results do not depend on it */
 #define TURBO_WINDOW 8u
+#endif
 
 #if defined(__CUDA_ARCH__)
 #define TURBO_UNROLL _Pragma("unroll")
@@ -194,65 +201,99 @@ GPUFEC_HD void turbo_ckpt_get(turbo_ckpt c, uint32_t i, turbo_metrics* m)
         m->m[s] = c.base[(i * TURBO_STATES + s) * c.stride];
 }
 
-/* The branch inputs of stages [s0, s0 + n), n <= TURBO_WINDOW, loaded before the recursion
- * that consumes them: the loads are independent of each other and of the metrics, so a window
- * waits for memory once rather than at every stage. */
-GPUFEC_HD void turbo_load_window(const turbo_half* h, uint32_t s0, uint32_t n, float* lu, float* lp)
+/* The inputs of one window of stages: its branch values and where its extrinsic values go. */
+typedef struct {
+    float lu[TURBO_WINDOW], lp[TURBO_WINDOW];
+    uint32_t pos[TURBO_WINDOW];
+} turbo_window;
+
+/* Loads window w of the sub-block [b0, b1) whose first address is a_b0 (one sub-block stays
+ * within a row of the layout, so its addresses step by lp). The loads depend neither on each
+ * other nor on the metrics: the sub-block loop issues them one window ahead of the recursion
+ * that consumes them, so memory latency hides behind a window of arithmetic. */
+GPUFEC_HD void turbo_load_window(const turbo_half* h, uint32_t b0, uint32_t b1, uint32_t a_b0, uint32_t w,
+                                 turbo_window* x)
 {
+    const uint32_t s0 = b0 + w * TURBO_WINDOW, n = b1 - s0 < TURBO_WINDOW ? b1 - s0 : TURBO_WINDOW;
     TURBO_UNROLL
     for (uint32_t i = 0; i < TURBO_WINDOW; i++)
         if (i < n) {
-            lu[i] = turbo_lu(h, s0 + i);
-            lp[i] = turbo_lp(h, s0 + i);
+            const uint32_t a = a_b0 + (w * TURBO_WINDOW + i) * h->lp;
+            x->pos[i] = turbo_pos_at(h, a);
+            x->lu[i] = TURBO_MUL(0.5f, h->sys[x->pos[i]] + h->apr[x->pos[i]]);
+            x->lp[i] = turbo_lp_at(h, a);
         }
 }
 
 /* Sub-block [b0, b1): forward from alpha (= alpha_{b0}), then backward from beta (= beta_{b1})
  * writing the scaled extrinsic of every stage. ckpt: turbo_checkpoints(b1 - b0) metrics.
- * Records for the guards of the next iteration: alpha at stage `mark_a` and beta at stage
- * `mark_b` (both in [b0, b1]). */
+ * Metrics are normalised at window starts. Records for the guards of the next iteration: alpha
+ * at stage `mark_a` and beta at stage `mark_b` (both in [b0, b1]); a window holding a mark runs
+ * a copy of the loop that looks for it, the others do not pay for the test. */
 GPUFEC_HD void turbo_subblock(const turbo_half* h, uint32_t b0, uint32_t b1, turbo_metrics alpha, turbo_metrics beta,
                               turbo_ckpt ckpt, uint32_t mark_a, uint32_t mark_b, turbo_metrics* at_mark_a,
                               turbo_metrics* at_mark_b)
 {
-    const uint32_t windows = (b1 - b0 + TURBO_WINDOW - 1) / TURBO_WINDOW;
-    float lu[TURBO_WINDOW], lp[TURBO_WINDOW];
+    const uint32_t windows = (b1 - b0 + TURBO_WINDOW - 1) / TURBO_WINDOW, a_b0 = turbo_addr(h, b0);
+    turbo_window cur, next;
+    turbo_load_window(h, b0, b1, a_b0, 0, &next);
     for (uint32_t w = 0; w < windows; w++) {
         const uint32_t s0 = b0 + w * TURBO_WINDOW, n = b1 - s0 < TURBO_WINDOW ? b1 - s0 : TURBO_WINDOW;
-        turbo_load_window(h, s0, n, lu, lp);
+        cur = next;
+        if (w + 1 < windows)
+            turbo_load_window(h, b0, b1, a_b0, w + 1, &next);
+        turbo_normalise(&alpha);
         turbo_ckpt_put(ckpt, w, &alpha);
-        TURBO_UNROLL
-        for (uint32_t i = 0; i < TURBO_WINDOW; i++)
-            if (i < n) {
-                turbo_metrics t;
-                if (s0 + i == mark_a)
-                    *at_mark_a = alpha;
-                turbo_forward(&alpha, lu[i], lp[i], h->logmap, &t);
-                alpha = t;
-            }
+        if (mark_a - s0 < n) {
+            TURBO_UNROLL
+            for (uint32_t i = 0; i < TURBO_WINDOW; i++)
+                if (i < n) {
+                    turbo_metrics t;
+                    if (s0 + i == mark_a)
+                        *at_mark_a = alpha;
+                    turbo_forward(&alpha, cur.lu[i], cur.lp[i], h->logmap, &t);
+                    alpha = t;
+                }
+        } else {
+            TURBO_UNROLL
+            for (uint32_t i = 0; i < TURBO_WINDOW; i++)
+                if (i < n) {
+                    turbo_metrics t;
+                    turbo_forward(&alpha, cur.lu[i], cur.lp[i], h->logmap, &t);
+                    alpha = t;
+                }
+        }
     }
     if (mark_a == b1)
         *at_mark_a = alpha;
     if (mark_b == b1)
         *at_mark_b = beta;
+    turbo_metrics start;
+    turbo_load_window(h, b0, b1, a_b0, windows - 1, &next);
+    turbo_ckpt_get(ckpt, windows - 1, &start);
     for (uint32_t w = windows; w-- > 0;) {
         const uint32_t s0 = b0 + w * TURBO_WINDOW, n = b1 - s0 < TURBO_WINDOW ? b1 - s0 : TURBO_WINDOW;
         turbo_metrics win[TURBO_WINDOW + 1];
-        turbo_load_window(h, s0, n, lu, lp);
-        turbo_ckpt_get(ckpt, w, &win[0]);
+        cur = next;
+        win[0] = start;
+        if (w > 0) {
+            turbo_load_window(h, b0, b1, a_b0, w - 1, &next);
+            turbo_ckpt_get(ckpt, w - 1, &start);
+        }
         TURBO_UNROLL
         for (uint32_t i = 0; i < TURBO_WINDOW; i++)
             if (i < n)
-                turbo_forward(&win[i], lu[i], lp[i], h->logmap, &win[i + 1]);
+                turbo_forward(&win[i], cur.lu[i], cur.lp[i], h->logmap, &win[i + 1]);
+        turbo_normalise(&beta);
+        const int marked = mark_b - s0 < n;
         TURBO_UNROLL
         for (uint32_t i = TURBO_WINDOW; i-- > 0;)
             if (i < n) {
                 turbo_metrics t;
-                const uint32_t j = s0 + i;
-                h->ext[turbo_pos(h, j)] = TURBO_MUL(h->scale, turbo_extrinsic(&win[i], &beta, lp[i], h->logmap));
-                turbo_backward(&beta, lu[i], lp[i], h->logmap, &t);
+                h->ext[cur.pos[i]] = TURBO_MUL(h->scale, turbo_extrinsic(&win[i], &beta, cur.lp[i], h->logmap));
+                turbo_backward(&beta, cur.lu[i], cur.lp[i], h->logmap, &t);
                 beta = t;
-                if (j == mark_b)
+                if (marked && s0 + i == mark_b)
                     *at_mark_b = beta;
             }
     }
