@@ -1,0 +1,213 @@
+/* The fixed-point turbo decoder (arithmetic=int16|int8, lib/turbo/turbo_simd.c) against
+ * independent facts: noisy frames decode to the bits that were sent; AVX2 and AVX-512 give the
+ * same decisions and iteration counts (the per-lane arithmetic is the same, only the lane count
+ * differs); its error count stays near the float reference's on the same noisy frames; erased
+ * frames are not reported decoded; option errors are named. Skips (77) without AVX2. */
+#include "test_util.h"
+
+#include <gpufec/gpufec.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    gpufec_code* c;
+    gpufec_code_info info;
+    size_t frames;
+    uint8_t *u, *x;
+    float* llr;
+} noisy;
+
+static noisy make_noisy(const char* name, size_t frames, double ebn0)
+{
+    noisy z;
+    z.c = open_test_code(name);
+    gpufec_code_get_info(z.c, &z.info);
+    z.frames = frames;
+    z.u = malloc(frames * z.info.k);
+    z.x = malloc(frames * z.info.n);
+    z.llr = malloc(frames * z.info.n * sizeof *z.llr);
+    for (size_t i = 0; i < frames * z.info.k; i++)
+        z.u[i] = (uint8_t)(test_rand() & 1);
+    gpufec_code_encode(z.c, z.u, frames, z.x);
+    const double sigma2 = 1.0 / (2.0 * z.info.rate * pow(10.0, ebn0 / 10.0));
+    for (size_t i = 0; i < frames * z.info.n; i++)
+        z.llr[i] = (float)(2.0 * ((z.x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+    return z;
+}
+
+static void free_noisy(noisy* z)
+{
+    free(z->u), free(z->x), free(z->llr);
+    gpufec_code_destroy(z->c);
+}
+
+typedef struct {
+    uint8_t* out;
+    int32_t* it;
+    uint8_t* ok;
+    int wrong; /* frames whose decisions differ from the bits sent */
+} result;
+
+/* Decodes z with the given arithmetic and instruction set; 0 when the decoder cannot be made
+ * (the instruction set is missing). */
+static int run(const noisy* z, gpufec_turbo_arithmetic ar, gpufec_turbo_simd simd, int early, result* r)
+{
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.backend = GPUFEC_BACKEND_CPU;
+    o.turbo_arithmetic = ar;
+    o.turbo_simd = simd;
+    o.max_iterations = 6;
+    o.early_termination = early;
+    gpufec_decoder* d = NULL;
+    if (gpufec_decoder_create(&d, z->c, &o) != GPUFEC_OK)
+        return 0;
+    r->out = malloc(z->frames * z->info.k);
+    r->it = malloc(z->frames * sizeof *r->it);
+    r->ok = malloc(z->frames);
+    CHECK(gpufec_decoder_decode(d, z->llr, z->frames, r->out, r->it, r->ok) == GPUFEC_OK, "decode");
+    r->wrong = 0;
+    for (size_t f = 0; f < z->frames; f++)
+        r->wrong += memcmp(r->out + f * z->info.k, z->u + f * z->info.k, z->info.k) != 0;
+    gpufec_decoder_destroy(d);
+    return 1;
+}
+
+static void free_result(result* r) { free(r->out), free(r->it), free(r->ok); }
+
+static const char* ar_name(gpufec_turbo_arithmetic a) { return gpufec_turbo_arithmetic_name(a); }
+
+/* Every frame decodes at a comfortable SNR, on every instruction set present; frame counts that
+ * are not multiples of the lanes leave part of the last vector empty. */
+static void round_trips(void)
+{
+    const char* names[] = {"lte-turbo-40", "lte-turbo-1024:crc=24a", "lte-turbo-1024:crc=24b:e=1500:rv=0",
+                           "lte-turbo-256:e=2400:rv=2"};
+    for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
+        const double ebn0 = n == 0 ? 6.0 : 3.5; /* K = 40 is a weak code: float fails at 3.5 dB too */
+        noisy z = make_noisy(names[n], 37, ebn0);
+        for (int a = GPUFEC_TURBO_INT16; a <= GPUFEC_TURBO_INT8; a++)
+            for (int s = GPUFEC_TURBO_SIMD_AVX2; s <= GPUFEC_TURBO_SIMD_AVX512; s++) {
+                result r;
+                if (!run(&z, (gpufec_turbo_arithmetic)a, (gpufec_turbo_simd)s, 1, &r))
+                    continue;
+                int flagged = 0;
+                for (size_t f = 0; f < z.frames; f++)
+                    flagged += !r.ok[f];
+                CHECK(r.wrong == 0 && flagged == 0, "%s %s %s at %.1f dB: %d of 37 wrong, %d not flagged decoded",
+                      names[n], ar_name((gpufec_turbo_arithmetic)a), gpufec_turbo_simd_name((gpufec_turbo_simd)s), ebn0,
+                      r.wrong, flagged);
+                free_result(&r);
+            }
+        free_noisy(&z);
+    }
+}
+
+/* In the waterfall: AVX2 = AVX-512 bit for bit (early termination by CRC on, so frames freeze at
+ * different iterations), and the fixed-point error count near the float reference's. */
+static void waterfall(void)
+{
+    noisy z = make_noisy("lte-turbo-1024:crc=24a", 150, 0.6);
+    result ref;
+    CHECK(run(&z, GPUFEC_TURBO_FLOAT, GPUFEC_TURBO_SIMD_AUTO, 1, &ref), "float decoder");
+    for (int a = GPUFEC_TURBO_INT16; a <= GPUFEC_TURBO_INT8; a++) {
+        result r2, r5;
+        const int have2 = run(&z, (gpufec_turbo_arithmetic)a, GPUFEC_TURBO_SIMD_AVX2, 1, &r2);
+        const int have5 = run(&z, (gpufec_turbo_arithmetic)a, GPUFEC_TURBO_SIMD_AVX512, 1, &r5);
+        if (have2 && have5) {
+            CHECK(memcmp(r2.out, r5.out, z.frames * z.info.k) == 0 &&
+                      memcmp(r2.it, r5.it, z.frames * sizeof *r2.it) == 0 && memcmp(r2.ok, r5.ok, z.frames) == 0,
+                  "%s: AVX2 and AVX-512 differ", ar_name((gpufec_turbo_arithmetic)a));
+            free_result(&r5);
+        }
+        result* r = have2 ? &r2 : have5 ? &r5 : NULL;
+        if (!r)
+            continue;
+        printf("waterfall, 150 frames at 0.6 dB: float %d wrong, %s %d wrong\n", ref.wrong,
+               ar_name((gpufec_turbo_arithmetic)a), r->wrong);
+        /* A margin for the fixed point's small loss (int8: about 0.03 dB at K = 6144) and for
+         * chance: the frames are fresh random data every run. */
+        const int allowed = ref.wrong + 3 + ref.wrong / (a == GPUFEC_TURBO_INT8 ? 3 : 5);
+        CHECK(r->wrong <= allowed, "%s: %d wrong frames against float's %d (at most %d)",
+              ar_name((gpufec_turbo_arithmetic)a), r->wrong, ref.wrong, allowed);
+        CHECK(ref.wrong >= 5 && ref.wrong <= 120, "not in the waterfall: float %d of 150 wrong", ref.wrong);
+        int early = 0, flagged_wrong = 0;
+        for (size_t f = 0; f < z.frames; f++) {
+            early += r->it[f] < 6;
+            flagged_wrong += r->ok[f] && memcmp(r->out + f * z.info.k, z.u + f * z.info.k, z.info.k) != 0;
+        }
+        CHECK(early > 0 && flagged_wrong == 0, "%s: %d frames stopped early, %d wrong ones flagged decoded",
+              ar_name((gpufec_turbo_arithmetic)a), early, flagged_wrong);
+        free_result(r);
+    }
+    free_result(&ref);
+    free_noisy(&z);
+}
+
+/* Erased frames (zeros, NaN) are decoded without complaint and not reported decoded; huge and
+ * infinite values are clamped. */
+static void bad_input(void)
+{
+    noisy z = make_noisy("lte-turbo-40", 3, 3.0);
+    const uint32_t n = z.info.n;
+    for (uint32_t i = 0; i < n; i++) {
+        z.llr[i] = 0.0f;
+        z.llr[n + i] = NAN;
+        z.llr[2 * n + i] = z.x[2 * n + i] ? -INFINITY : 1e30f;
+    }
+    result r;
+    for (int a = GPUFEC_TURBO_INT16; a <= GPUFEC_TURBO_INT8; a++) {
+        if (!run(&z, (gpufec_turbo_arithmetic)a, GPUFEC_TURBO_SIMD_AUTO, 0, &r))
+            continue;
+        CHECK(!r.ok[0] && !r.ok[1], "%s: an erased frame reported decoded", ar_name((gpufec_turbo_arithmetic)a));
+        CHECK(r.ok[2] && memcmp(r.out + 2 * z.info.k, z.u + 2 * z.info.k, z.info.k) == 0,
+              "%s: saturated frame not decoded", ar_name((gpufec_turbo_arithmetic)a));
+        free_result(&r);
+    }
+    free_noisy(&z);
+}
+
+static void options(void)
+{
+    gpufec_code* c = open_test_code("lte-turbo-40");
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    gpufec_diag diag;
+    o.turbo_arithmetic = GPUFEC_TURBO_INT16;
+    o.turbo_algorithm = GPUFEC_TURBO_LOG_MAP;
+    CHECK(gpufec_decoder_opts_check(&o, c, &diag) == GPUFEC_ERR_UNSUPPORTED && strstr(diag.message, "Max-Log-MAP"),
+          "int16 with logmap: %s", diag.message);
+    o.turbo_algorithm = GPUFEC_TURBO_MAX_LOG_MAP;
+    o.subblocks = 4;
+    CHECK(gpufec_decoder_opts_check(&o, c, &diag) == GPUFEC_ERR_UNSUPPORTED && strstr(diag.message, "subblocks"),
+          "int16 with subblocks=4: %s", diag.message);
+    gpufec_decoder_opts_default(&o);
+    CHECK(gpufec_decoder_opts_set(&o, "arithmetic", "int8", &diag) == GPUFEC_OK && o.turbo_arithmetic == GPUFEC_TURBO_INT8,
+          "arithmetic=int8 by name");
+    CHECK(gpufec_decoder_opts_set(&o, "simd", "avx2", &diag) == GPUFEC_OK && o.turbo_simd == GPUFEC_TURBO_SIMD_AVX2,
+          "simd=avx2 by name");
+    CHECK(gpufec_decoder_opts_set(&o, "arithmetic", "int4", &diag) != GPUFEC_OK, "arithmetic=int4 accepted");
+    gpufec_code_destroy(c);
+}
+
+int main(void)
+{
+    test_rng_init();
+#if !(defined(__x86_64__) && defined(__GNUC__))
+    printf("SKIP: the fixed-point turbo decoder is x86-64 only\n");
+    return 77;
+#else
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2")) {
+        printf("SKIP: no AVX2\n");
+        return 77;
+    }
+    round_trips();
+    waterfall();
+    bad_input();
+    options();
+    TEST_DONE();
+#endif
+}
