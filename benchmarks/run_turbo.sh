@@ -21,7 +21,10 @@ row maxlogmap 64 pivi float32 2048
 row maxlogmap 128 pivi float32 2048
 row maxlogmap 192 pivi float32 2048
 row maxlogmap 64 pividstw float32 2048
-row maxlogmap 64 pivi int8 2048
-row logmap 64 pivi float32 2048
+row maxlogmap 128 pividstw float32 2048
+row maxlogmap 128 pivi int8 2048
+row maxlogmap 192 pivi int8 2048
+row logmap 128 pivi float32 2048
 row maxlogmap 64 pivi float32 1
+row maxlogmap 192 pivi float32 1
 cat "$table"

@@ -341,6 +341,9 @@ int main(void)
                       0.0, GPUFEC_OUTPUT_INFO);
         compare_turbo("lte-turbo-512", GPUFEC_TURBO_LOG_MAP, 8, GPUFEC_TURBO_GUARD_PIVI, 1.0, nf, 0.05,
                       GPUFEC_OUTPUT_INFO);
+        /* K = 6144 at P = 192 keeps the frame's arrays in shared memory (P = 64 above does not). */
+        compare_turbo("lte-turbo-6144", GPUFEC_TURBO_MAX_LOG_MAP, 192, GPUFEC_TURBO_GUARD_PIVIDSTW, 0.8,
+                      quick_t ? 2 : 30, 0.0, GPUFEC_OUTPUT_CODEWORD);
     }
     const gpufec_algorithm algs[] = {GPUFEC_ALG_SPA, GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS};
     /* GPUFEC_QUICK: a short run of every kernel, for compute-sanitizer. */
