@@ -343,7 +343,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
 
 int accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    if (cfg->opts.turbo_arithmetic != GPUFEC_TURBO_FLOAT) {
+    if (cfg->opts.turbo_arithmetic == GPUFEC_TURBO_INT16 || cfg->opts.turbo_arithmetic == GPUFEC_TURBO_INT8) {
         snprintf(why, why_len, "arithmetic=%s: fixed point runs on the CPU (AVX2 / AVX-512)",
                  gpufec_turbo_arithmetic_name((gpufec_turbo_arithmetic)cfg->opts.turbo_arithmetic));
         return 0;

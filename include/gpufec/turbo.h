@@ -38,11 +38,13 @@ typedef enum {
  * decisions on the CPU and the GPU. INT16 / INT8 are the CPU's fast path: Max-Log-MAP with P = 1,
  * saturating fixed-point metrics, one frame per vector lane (AVX2 or AVX-512), so 16 to 64 frames
  * decode side by side; soft inputs are quantised in steps of 1/16 LLR (INT16, clamped at +-64)
- * or 1/4 LLR (INT8, clamped at +-7.75). Their decisions differ slightly from FLOAT's. */
+ * or 1/4 LLR (INT8, clamped at +-7.75). Their decisions differ slightly from FLOAT's. AUTO: FLOAT
+ * on the GPU; on the CPU INT16 where it applies (Max-Log-MAP, P = 1, AVX2), else FLOAT. */
 typedef enum {
     GPUFEC_TURBO_FLOAT = 0,
     GPUFEC_TURBO_INT16 = 1,
-    GPUFEC_TURBO_INT8 = 2
+    GPUFEC_TURBO_INT8 = 2,
+    GPUFEC_TURBO_ARITH_AUTO = 3
 } gpufec_turbo_arithmetic;
 
 /* Vector instruction set of the fixed-point decoder. */
@@ -71,7 +73,7 @@ GPUFEC_API gpufec_status gpufec_turbo_interleaver(uint32_t K, uint32_t* perm);
  * as 36.212 5.1.1 attaches it (parity bits p0 .. p23, p0 first). */
 GPUFEC_API gpufec_status gpufec_lte_crc24(const uint8_t* bits, size_t n, int crc_b, uint8_t parity[24]);
 
-/* Names: "maxlogmap", "logmap"; "none", "pivi", "dstw", "pividstw"; "float", "int16", "int8";
+/* Names: "maxlogmap", "logmap"; "none", "pivi", "dstw", "pividstw"; "float", "int16", "int8", "auto";
  * "auto", "avx2", "avx512". */
 GPUFEC_API const char* gpufec_turbo_algorithm_name(gpufec_turbo_algorithm a);
 GPUFEC_API const char* gpufec_turbo_guard_name(gpufec_turbo_guard g);

@@ -26,7 +26,8 @@ public:
                        float llr_scale,
                        int device,
                        int stats_interval,
-                       const std::string& input_type)
+                       const std::string& input_type,
+                       const std::string& arithmetic)
         : gr::block("turbo_decoder",
                     gr::io_signature::make(1, 1, input_type == "int8" ? sizeof(int8_t) : sizeof(float)),
                     gr::io_signature::make(1, 1, sizeof(uint8_t))),
@@ -39,6 +40,7 @@ public:
             { "backend", backend },                 { "input_type", input_type == "int8" ? "int8" : "float32" },
             { "subblocks", std::to_string(subblocks) }, { "window", std::to_string(window) },
             { "max_iterations", std::to_string(max_iterations) }, { "device", std::to_string(device) },
+            { "arithmetic", arithmetic },
         };
         for (const auto& p : named) {
             gpufec_diag diag = { 0, "" };
@@ -49,8 +51,8 @@ public:
         opts.extrinsic_scale = extrinsic_scale;
         opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
         setup(open_turbo_code(code), opts, sign_from_name(sign_convention), llr_scale);
-        d_logger->info("code {} (N={}, K={}), {} decoder, P={} ({}), {} iterations, backend {}",
-                       code, code_info().n, code_info().k, algorithm, subblocks, guard, max_iterations,
+        d_logger->info("code {} (N={}, K={}), {} decoder, P={} ({}), {} iterations, arithmetic {}, backend {}",
+                       code, code_info().n, code_info().k, algorithm, subblocks, guard, max_iterations, arithmetic,
                        backend_in_use());
     }
 
@@ -79,12 +81,13 @@ turbo_decoder::sptr turbo_decoder::make(const std::string& code,
                                         float llr_scale,
                                         int device,
                                         int stats_interval,
-                                        const std::string& input_type)
+                                        const std::string& input_type,
+                                        const std::string& arithmetic)
 {
     return gnuradio::make_block_sptr<turbo_decoder_impl>(code, algorithm, max_iterations, subblocks, guard, window,
                                                          extrinsic_scale, backend, max_batch, sign_convention,
                                                          output_all_bits, llr_scale, device, stats_interval,
-                                                         input_type);
+                                                         input_type, arithmetic);
 }
 
 } // namespace gpufec

@@ -171,7 +171,7 @@ static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint
 
 static int accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    if (cfg->opts.turbo_arithmetic != GPUFEC_TURBO_FLOAT) {
+    if (cfg->opts.turbo_arithmetic == GPUFEC_TURBO_INT16 || cfg->opts.turbo_arithmetic == GPUFEC_TURBO_INT8) {
         snprintf(why, why_len, "arithmetic=%s is the fixed-point decoder's",
                  gpufec_turbo_arithmetic_name((gpufec_turbo_arithmetic)cfg->opts.turbo_arithmetic));
         return 0;

@@ -10,9 +10,9 @@ static const char* const guard_labels[] = {"None (equal metrics)", "PIVI (previo
                                            "DSTW (training windows)", "PIVI + DSTW"};
 
 PARAM_NAMED_ENUM(gpufec_turbo_algorithm, gpufec_turbo_algorithm_name, turbo_algorithm_from_name, alg_names)
-static const char* const arith_names[] = {"float", "int16", "int8"};
+static const char* const arith_names[] = {"float", "int16", "int8", "auto"};
 static const char* const arith_labels[] = {"Float (reference, any P)", "Int16 (CPU SIMD, P = 1)",
-                                           "Int8 (CPU SIMD, P = 1)"};
+                                           "Int8 (CPU SIMD, P = 1)", "Auto (GPU float, CPU int16 where it applies)"};
 
 PARAM_NAMED_ENUM(gpufec_turbo_guard, gpufec_turbo_guard_name, turbo_guard_from_name, guard_names)
 static const char* const simd_names[] = {"auto", "avx2", "avx512"};
@@ -30,9 +30,9 @@ static const param_desc PARAMS[] = {
     PARAM_NUM("window", P_INT, window, 1, 6144, "training window of dstw / pividstw (g stages)",
               "guard=dstw|pividstw"),
     PARAM_ENUM("arithmetic", turbo_arithmetic, arith_names, arith_labels,
-               "float: the reference; int16 / int8: fixed-point CPU SIMD (Max-Log-MAP, P = 1)", ""),
+               "float: the reference; int16 / int8: fixed-point CPU SIMD (Max-Log-MAP, P = 1); auto", ""),
     PARAM_ENUM("simd", turbo_simd, simd_names, simd_labels, "vector instructions of the fixed-point decoder",
-               "arithmetic=int16|int8"),
+               "arithmetic=int16|int8|auto"),
 };
 
 const param_desc* turbo_params(size_t* count)
@@ -57,13 +57,14 @@ gpufec_status turbo_check_opts(const gpufec_decoder_opts* o, const gpufec_code* 
     if (o->window < 1 || o->window > (int)TURBO_MAX_K)
         return OPT_FAIL("window=%d: must be 1..%u", o->window, TURBO_MAX_K);
     if ((unsigned)o->turbo_arithmetic >= (unsigned)PARAM_COUNT(arith_names))
-        return OPT_FAIL("arithmetic=%d: not float, int16 or int8", o->turbo_arithmetic);
+        return OPT_FAIL("arithmetic=%d: not float, int16, int8 or auto", o->turbo_arithmetic);
     if ((unsigned)o->turbo_simd >= (unsigned)PARAM_COUNT(simd_names))
         return OPT_FAIL("simd=%d: not auto, avx2 or avx512", o->turbo_simd);
-    if (o->turbo_arithmetic != GPUFEC_TURBO_FLOAT && o->turbo_algorithm != GPUFEC_TURBO_MAX_LOG_MAP)
+    const int fixed = o->turbo_arithmetic == GPUFEC_TURBO_INT16 || o->turbo_arithmetic == GPUFEC_TURBO_INT8;
+    if (fixed && o->turbo_algorithm != GPUFEC_TURBO_MAX_LOG_MAP)
         return text_fail_as(GPUFEC_ERR_UNSUPPORTED, diag, 0, "arithmetic=%s: fixed point is Max-Log-MAP only",
                             gpufec_turbo_arithmetic_name((gpufec_turbo_arithmetic)o->turbo_arithmetic));
-    if (o->turbo_arithmetic != GPUFEC_TURBO_FLOAT && o->subblocks != 1)
+    if (fixed && o->subblocks != 1)
         return text_fail_as(GPUFEC_ERR_UNSUPPORTED, diag, 0,
                             "arithmetic=%s with subblocks=%d: the fixed-point decoder runs the exact BCJR (P = 1); "
                             "sub-blocks only matter for the float decoder's GPU equivalence",

@@ -251,8 +251,14 @@ static void* vectors(size_t count, size_t vec_bytes)
 
 static int accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    if (cfg->opts.turbo_arithmetic == GPUFEC_TURBO_FLOAT) {
+    const gpufec_decoder_opts* o = &cfg->opts;
+    if (o->turbo_arithmetic == GPUFEC_TURBO_FLOAT) {
         snprintf(why, why_len, "arithmetic=float is the reference decoder's");
+        return 0;
+    }
+    if (o->turbo_arithmetic == GPUFEC_TURBO_ARITH_AUTO &&
+        (o->turbo_algorithm != GPUFEC_TURBO_MAX_LOG_MAP || o->subblocks != 1)) {
+        snprintf(why, why_len, "arithmetic=auto: fixed point needs Max-Log-MAP and subblocks=1");
         return 0;
     }
     if (!pick_instance(&cfg->opts)) {

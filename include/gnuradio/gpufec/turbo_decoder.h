@@ -21,7 +21,9 @@ namespace gpufec {
  * parallel (1: the exact BCJR); window: the training window of the dstw guards;
  * extrinsic_scale: Max-Log-MAP's scaling. A frame counts as failed unless its CRC holds (codes
  * with a CRC) or its decisions settled (without). Max-Log-MAP ignores the LLR scale; Log-MAP wants
- * true LLRs.
+ * true LLRs. arithmetic (`gpufec-info --params`): float, the reference (what the GPU runs);
+ * int16 / int8, the CPU's fixed-point decoder (Max-Log-MAP, subblocks 1); auto (default): float on
+ * the GPU, int16 on the CPU where it applies.
  */
 class GPUFEC_GR_API turbo_decoder : virtual public gr::block
 {
@@ -42,7 +44,8 @@ public:
                      float llr_scale = 1.0f,
                      int device = 0,
                      int stats_interval = 0,
-                     const std::string& input_type = "float");
+                     const std::string& input_type = "float",
+                     const std::string& arithmetic = "auto");
 
     virtual void set_max_iterations(int max_iterations) = 0;
     virtual int max_iterations() const = 0;
