@@ -78,9 +78,15 @@ gpufec_status gpufec_code_open(gpufec_code** out, const char* name_or_path, gpuf
         if (st != GPUFEC_ERR_UNKNOWN_CODE)
             return st;
     }
+    /* A family that knew the name's form but not this instance said why (e.g. a turbo size
+     * that is not in the table): that reason beats the generic one. */
+    if (access(name, F_OK) != 0 && diag && diag->message[0])
+        return GPUFEC_ERR_UNKNOWN_CODE;
     if (access(name, F_OK) != 0)
         return text_fail_as(GPUFEC_ERR_UNKNOWN_CODE, diag, 0,
                             "'%.160s' is neither a built-in code name nor a readable file", name);
+    if (diag)
+        diag->message[0] = '\0';
     if (!path_is_regular_file(name))
         return text_fail_as(GPUFEC_ERR_IO, diag, 0, "'%.160s' is not a regular file", name);
     for (const family_record* const* f = family_registry; *f; f++) {

@@ -146,9 +146,9 @@ static gpufec_status choose_implementation(gpufec_decoder* dec, gpufec_backend b
     decoder_config* cfg = &dec->cfg;
     const gpufec_code* code = cfg->code;
 #ifdef GPUFEC_HAVE_CUDA
-    char why[256] = "no GPU implementation of this family";
+    char why[512] = "no GPU implementation of this family";
 #else
-    char why[256] = "this library was built without CUDA";
+    char why[512] = "this library was built without CUDA";
 #endif
     gpufec_status st = backend == GPUFEC_BACKEND_CUDA ? GPUFEC_ERR_NO_DEVICE : GPUFEC_ERR_INTERNAL;
     int declined = 0;
@@ -160,7 +160,12 @@ static gpufec_status choose_implementation(gpufec_decoder* dec, gpufec_backend b
         if (!impl->accepts(cfg, reason, sizeof reason)) {
             if (backend == GPUFEC_BACKEND_AUTO)
                 decoder_log(cfg, GPUFEC_LOG_INFO, "backend auto: %s declined (%s)", impl->name, reason);
-            snprintf(why, sizeof why, "%s", reason);
+            if (declined && backend != GPUFEC_BACKEND_AUTO) { /* every reason, for the error below */
+                const size_t used = strlen(why);
+                snprintf(why + used, sizeof why - used, "; %s", reason);
+            } else {
+                snprintf(why, sizeof why, "%s", reason);
+            }
             declined++;
             continue;
         }
@@ -183,6 +188,10 @@ static gpufec_status choose_implementation(gpufec_decoder* dec, gpufec_backend b
     }
     if (st == GPUFEC_ERR_NO_DEVICE)
         decoder_log(cfg, GPUFEC_LOG_ERROR, "backend cuda unavailable: %s", why);
+    if (st == GPUFEC_ERR_INTERNAL && declined) { /* every implementation declined: say why */
+        decoder_log(cfg, GPUFEC_LOG_ERROR, "no implementation decodes these settings: %s", why);
+        st = GPUFEC_ERR_UNSUPPORTED;
+    }
     return st;
 }
 
