@@ -85,12 +85,15 @@ void set_decoder(void* opts, const char* name)
 {
     gpufec_diag d;
     if (gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, "algorithm", name, &d) == GPUFEC_OK ||
-        gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, "turbo_algorithm", name, &d) == GPUFEC_OK)
+        gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, "turbo_algorithm", name, &d) == GPUFEC_OK ||
+        gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, "nb_algorithm", name, &d) == GPUFEC_OK)
         return;
     fprintf(stderr, "%s: --decoder: unknown decoder '%s': LDPC ", cli_program, name);
     print_choices(stderr, "algorithm");
     fputs(", turbo ", stderr);
     print_choices(stderr, "turbo_algorithm");
+    fputs(", GF(q) LDPC ", stderr);
+    print_choices(stderr, "nb_algorithm");
     fputc('\n', stderr);
     exit(2);
 }
@@ -98,6 +101,8 @@ void set_decoder(void* opts, const char* name)
 const char* decoder_label(const void* opts, int family)
 {
     const gpufec_decoder_opts* o = opts;
+    if (family == GPUFEC_FAMILY_NBLDPC)
+        return gpufec_nb_algorithm_name((gpufec_nb_algorithm)o->nb_algorithm);
     return family == GPUFEC_FAMILY_TURBO ? gpufec_turbo_algorithm_name((gpufec_turbo_algorithm)o->turbo_algorithm)
                           : gpufec_algorithm_name(o->algorithm);
 }

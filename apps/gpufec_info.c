@@ -10,13 +10,20 @@ static int fail(const char* what, const gpufec_diag* d, gpufec_status st)
     return 2;
 }
 
-static void describe(const char* name, const gpufec_code_info* i)
+/* One row: sizes in bits, then the field; a GF(q) code also gives its sizes in symbols (its H
+ * columns: dv, dc, edges, Z and layers count symbols and checks over GF(q)). */
+static void describe(const char* name, const gpufec_code* c, const gpufec_code_info* i)
 {
-    char layers[32];
+    char layers[32], field[64];
+    gpufec_nbldpc_info nb;
     snprintf(layers, sizeof layers, i->layer_lifting ? "%u (Z=%u)" : "%u", i->layers, i->layer_lifting);
-    printf("%-24s %8u %8u %7.4f %9u %6u %6u %6u %6u %5u  %-7s  %s\n", name, i->n, i->k, i->rate,
+    if (gpufec_code_nbldpc_info(c, &nb) == GPUFEC_OK)
+        snprintf(field, sizeof field, "GF(%u) N=%u K=%u symbols%s", nb.q, nb.n, nb.k, nb.can_encode ? "" : " (no encoder)");
+    else
+        snprintf(field, sizeof field, "%s", i->family == GPUFEC_FAMILY_TURBO ? "turbo" : "GF(2)");
+    printf("%-24s %8u %8u %7.4f %9u %6u %6u %6u %6u %5u  %-7s  %-9s  %s\n", name, i->n, i->k, i->rate,
            i->edges, i->max_var_degree, i->max_check_degree, i->punctured, i->shortened,
-           i->qc_lifting, i->structured_encoder ? "linear" : "generic", layers);
+           i->qc_lifting, i->structured_encoder ? "linear" : "generic", layers, field);
 }
 
 static const char* const USAGE =
@@ -46,8 +53,8 @@ static void list_params(void)
 
 static void header(void)
 {
-    printf("%-24s %8s %8s %7s %9s %6s %6s %6s %6s %5s  %-7s  %s\n", "# name", "N", "K", "rate", "edges",
-           "dv_max", "dc_max", "punct", "short", "Z", "encoder", "layers");
+    printf("%-24s %8s %8s %7s %9s %6s %6s %6s %6s %5s  %-7s  %-9s  %s\n", "# name", "N", "K", "rate", "edges",
+           "dv_max", "dc_max", "punct", "short", "Z", "encoder", "layers", "field");
 }
 
 int main(int argc, char** argv)
@@ -90,7 +97,7 @@ int main(int argc, char** argv)
             return fail(gpufec_code_builtin_name(i), &d, st);
         gpufec_code_info info;
         gpufec_code_get_info(c, &info);
-        describe(gpufec_code_builtin_name(i), &info);
+        describe(gpufec_code_builtin_name(i), c, &info);
         gpufec_code_destroy(c);
     }
     if (code_name) {
@@ -103,7 +110,7 @@ int main(int argc, char** argv)
         gpufec_code_get_info(c, &info);
         if (!list)
             header();
-        describe(code_name, &info);
+        describe(code_name, c, &info);
         if (export_path && (st = gpufec_code_export_alist(c, export_path))) {
             gpufec_code_destroy(c);
             return fail(export_path, NULL, st);

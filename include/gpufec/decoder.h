@@ -116,6 +116,9 @@ typedef struct {
     int window;                /* g: training window of DSTW / PIVIDSTW, default 5 */
     int turbo_arithmetic;      /* gpufec_turbo_arithmetic, default FLOAT (the reference) */
     int turbo_simd;            /* gpufec_turbo_simd of the fixed-point decoder, default AUTO */
+    /* GF(q) LDPC codes (include/gpufec/nbldpc.h); they also read `schedule` (AUTO: layered for
+       min-max, flooding for FFT-BP): */
+    int nb_algorithm;          /* gpufec_nb_algorithm, default MIN_MAX */
 } gpufec_decoder_opts;
 
 /* cuda_tuning flags. They change speed only, never results (the kernels agree bit for bit). */

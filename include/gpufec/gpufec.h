@@ -5,4 +5,5 @@
 #include "code.h"
 #include "decoder.h"
 #include "turbo.h"
+#include "nbldpc.h"
 #endif

@@ -65,6 +65,7 @@ extern const backend_ops* const decoder_registry[];
 extern const backend_ops ldpc_cpu_ops;
 extern const backend_ops turbo_cpu_ops;
 extern const backend_ops turbo_simd_ops;
+extern const backend_ops nbldpc_cpu_ops;
 #ifdef GPUFEC_HAVE_CUDA
 extern const backend_ops ldpc_cuda_ops;      /* SPA and the min-sum family */
 extern const backend_ops ldpc_cuda_hard_ops; /* Gallager-A/B, PGaB */

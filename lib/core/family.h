@@ -41,5 +41,6 @@ typedef struct family_record {
 extern const family_record* const family_registry[];
 extern const family_record ldpc_family;
 extern const family_record turbo_family;
+extern const family_record nbldpc_family;
 
 #endif

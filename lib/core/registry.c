@@ -12,6 +12,7 @@
 #include "family.h"
 
 const family_record* const family_registry[] = {
+    &nbldpc_family, /* nb-* names; .kn and .nbalist files (before LDPC, which reads any file) */
     &ldpc_family,
     &turbo_family, /* lte-turbo-<K> names; reads no files */
     NULL,
@@ -26,5 +27,6 @@ const backend_ops* const decoder_registry[] = {
     &ldpc_cpu_ops, /* the reference: every algorithm, every code */
     &turbo_simd_ops, /* arithmetic=int16|int8: fixed point, a frame per vector lane */
     &turbo_cpu_ops,  /* arithmetic=float, the reference: Log-MAP / Max-Log-MAP, any P and guard */
+    &nbldpc_cpu_ops, /* the reference: FFT-BP and min-max, flooding and layered */
     NULL,
 };
