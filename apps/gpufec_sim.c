@@ -85,7 +85,9 @@ static void usage(FILE* f)
     print_choices(f, "algorithm"); /* the names come from the library's option table */
     fputs(" (LDPC) | ", f);
     print_choices(f, "turbo_algorithm");
-    fputs(" (LTE turbo: --param subblocks=P guard=... window=G)\n"
+    fputs(" (LTE turbo: --param subblocks=P guard=... window=G) | ", f);
+    print_choices(f, "nb_algorithm");
+    fputs(" (GF(q) LDPC: nb-* codes, .kn / .nbalist files)\n"
           "       --iterations N [--schedule auto|flooding|layered] [--norm F] [--offset F]\n"
           "       [--pgab-p F] [--channel awgn|bsc]\n"
           "       (--ebn0 START:STOP:STEP | --p START:STOP:STEP)\n"

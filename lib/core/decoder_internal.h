@@ -70,6 +70,7 @@ extern const backend_ops nbldpc_cpu_ops;
 extern const backend_ops ldpc_cuda_ops;      /* SPA and the min-sum family */
 extern const backend_ops ldpc_cuda_hard_ops; /* Gallager-A/B, PGaB */
 extern const backend_ops turbo_cuda_ops;
+extern const backend_ops nbldpc_cuda_ops;
 int cuda_backend_probe(int device, char* why, size_t why_len);
 int cuda_util_host_alloc(void** p, size_t bytes);
 int cuda_util_host_free(void* p);

@@ -23,6 +23,7 @@ const backend_ops* const decoder_registry[] = {
     &ldpc_cuda_hard_ops, /* Gallager-A/B, PGaB: 32 frames per word */
     &ldpc_cuda_ops,      /* SPA and the min-sum family: QC, generic layered, flooding kernels */
     &turbo_cuda_ops,     /* a block per frame, a thread per sub-block */
+    &nbldpc_cuda_ops,    /* a block per frame, a warp per check */
 #endif
     &ldpc_cpu_ops, /* the reference: every algorithm, every code */
     &turbo_simd_ops, /* arithmetic=int16|int8: fixed point, a frame per vector lane */

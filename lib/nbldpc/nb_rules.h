@@ -12,8 +12,12 @@
 
 #include "nb_gf.h"
 
-/* Costs are clamped here (the FFT's probabilities are floored at e^-NB_COST_MAX). */
-#define NB_COST_MAX 60.0f
+/* Costs are clamped at NB_COST_MAX (to keep them finite), far above NB_PROB_FLOOR_COST, the cost
+ * of the smallest probability the FFT's check messages carry (e^-60). The margin matters: with
+ * the two equal, a layered decoder's posterior (a clamped input plus a floored message) stops
+ * being their sum, and a converged frame was seen to fall apart a few iterations later. */
+#define NB_COST_MAX 1000.0f
+#define NB_PROB_FLOOR_COST 60.0f
 
 /* Cost of symbol a from its p bit LLRs (ln P(0)/P(1)): the |LLR| of every bit where a disagrees
  * with the bit's hard decision. */
@@ -38,9 +42,16 @@ GPUFEC_HD float nb_from_y(const nb_gf* f, const float* out, uint32_t h, uint32_t
 
 /* Element b of the min-max convolution of F and G over GF(q)'s addition:
  * min over x of max(F[x], G[b ^ x]). */
+#if defined(__CUDA_ARCH__)
+#define NB_UNROLL4 _Pragma("unroll 4")
+#else
+#define NB_UNROLL4
+#endif
+
 GPUFEC_HD float nb_minmax_at(const float* F, const float* G, uint32_t q, uint32_t b)
 {
     float best = 3.0e38f;
+    NB_UNROLL4
     for (uint32_t x = 0; x < q; x++) {
         const float a = F[x], c = G[b ^ x];
         const float m = a > c ? a : c;
@@ -67,7 +78,7 @@ GPUFEC_HD float nb_prob_of_cost(float c) { return expf(-c); }
 /* Cost of a probability from the inverse transform (clamped: rounding can make it <= 0). */
 GPUFEC_HD float nb_cost_of_prob(float p)
 {
-    const float floor_p = 8.7565e-27f; /* e^-NB_COST_MAX */
+    const float floor_p = 8.7565e-27f; /* e^-NB_PROB_FLOOR_COST */
     return -logf(p > floor_p ? p : floor_p);
 }
 

@@ -261,10 +261,11 @@ static void typed_input_gpu(void)
     }
 }
 
-/* LTE turbo: the GPU plan runs the CPU's rule per sub-block: Max-Log-MAP identical, Log-MAP
- * within a tolerance (device expf/log1pf in the correction term). */
-static void compare_turbo(const char* name, gpufec_turbo_algorithm alg, int P, gpufec_turbo_guard guard, double ebn0,
-                          size_t frames, double max_frame_share, gpufec_output output)
+/* One configuration `o` of any family decoded on both backends: the share of frames whose output
+ * or flag differs at most max_frame_share (0: identical, iteration counts too); frame 1 is
+ * erased and must not be reported decoded. */
+static void compare_opts(const char* name, const char* label, gpufec_decoder_opts o, double ebn0, size_t frames,
+                         double max_frame_share)
 {
     gpufec_code* c = open_test_code(name);
     gpufec_code_info info;
@@ -280,6 +281,43 @@ static void compare_turbo(const char* name, gpufec_turbo_algorithm alg, int P, g
         llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
     for (uint32_t j = 0; frames > 2 && j < info.n; j++)
         llr[info.n + j] = NAN; /* an erased frame */
+    gpufec_decoder *cpu = NULL, *gpu = NULL;
+    o.backend = GPUFEC_BACKEND_CPU;
+    CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "%s: cpu create", label);
+    o.backend = GPUFEC_BACKEND_CUDA;
+    o.max_batch = 40; /* several chunks */
+    CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "%s: cuda create", label);
+    uint32_t in_len, out_len;
+    gpufec_decoder_frame_sizes(cpu, &in_len, &out_len);
+    uint8_t *a = malloc(frames * out_len), *b = malloc(frames * out_len);
+    int32_t *ia = malloc(frames * 4), *ib = malloc(frames * 4);
+    uint8_t *oa = malloc(frames), *ob = malloc(frames);
+    CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "%s: cpu decode", label);
+    CHECK(gpufec_decoder_decode(gpu, llr, frames, b, ib, ob) == GPUFEC_OK, "%s: cuda decode", label);
+    size_t differ = 0, it_differ = 0, decoded = 0;
+    for (size_t f = 0; f < frames; f++) {
+        differ += memcmp(a + f * out_len, b + f * out_len, out_len) != 0 || oa[f] != ob[f];
+        it_differ += ia[f] != ib[f];
+        decoded += oa[f];
+    }
+    printf("%s %s %.1f dB: %zu frames, %zu differ, %zu iteration counts differ, %zu decoded\n", name, label, ebn0,
+           frames, differ, it_differ, decoded);
+    CHECK((double)differ <= max_frame_share * (double)frames, "%s %s: %zu of %zu frames differ", name, label, differ,
+          frames);
+    if (max_frame_share == 0.0)
+        CHECK(it_differ == 0, "%s %s: %zu iteration counts differ", name, label, it_differ);
+    CHECK(frames <= 2 || !ob[1], "%s %s: erased frame reported decoded on the GPU", name, label);
+    gpufec_decoder_destroy(cpu);
+    gpufec_decoder_destroy(gpu);
+    gpufec_code_destroy(c);
+    free(u), free(x), free(llr), free(a), free(b), free(ia), free(ib), free(oa), free(ob);
+}
+
+/* LTE turbo: the GPU plan runs the CPU's rule per sub-block: Max-Log-MAP identical, Log-MAP
+ * within a tolerance (device expf/log1pf in the correction term). */
+static void compare_turbo(const char* name, gpufec_turbo_algorithm alg, int P, gpufec_turbo_guard guard, double ebn0,
+                          size_t frames, double max_frame_share, gpufec_output output)
+{
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     o.turbo_algorithm = alg;
@@ -287,47 +325,43 @@ static void compare_turbo(const char* name, gpufec_turbo_algorithm alg, int P, g
     o.guard = guard;
     o.max_iterations = 6;
     o.output = output;
-    gpufec_decoder *cpu = NULL, *gpu = NULL;
-    o.backend = GPUFEC_BACKEND_CPU;
-    CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "turbo cpu create");
-    o.backend = GPUFEC_BACKEND_CUDA;
-    o.max_batch = 40; /* several chunks */
-    CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "turbo cuda create");
-    uint32_t in_len, out_len;
-    gpufec_decoder_frame_sizes(cpu, &in_len, &out_len);
-    uint8_t *a = malloc(frames * out_len), *b = malloc(frames * out_len);
-    int32_t *ia = malloc(frames * 4), *ib = malloc(frames * 4);
-    uint8_t *oa = malloc(frames), *ob = malloc(frames);
-    CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "turbo cpu decode");
-    CHECK(gpufec_decoder_decode(gpu, llr, frames, b, ib, ob) == GPUFEC_OK, "turbo cuda decode");
-    size_t differ = 0, it_differ = 0, decoded = 0;
-    for (size_t f = 0; f < frames; f++) {
-        differ += memcmp(a + f * out_len, b + f * out_len, out_len) != 0 || oa[f] != ob[f];
-        it_differ += ia[f] != ib[f];
-        decoded += oa[f];
-    }
-    printf("%s %s P=%d %s %.1f dB: %zu frames, %zu differ, %zu iteration counts differ, %zu decoded\n", name,
-           gpufec_turbo_algorithm_name(alg), P, gpufec_turbo_guard_name(guard), ebn0, frames, differ, it_differ, decoded);
-    CHECK((double)differ <= max_frame_share * (double)frames, "%s: %zu of %zu frames differ", name, differ, frames);
-    if (max_frame_share == 0.0)
-        CHECK(it_differ == 0, "%s: %zu iteration counts differ", name, it_differ);
-    CHECK(frames <= 2 || !ob[1], "%s: erased frame reported decoded on the GPU", name);
-    gpufec_decoder_destroy(cpu);
-    gpufec_decoder_destroy(gpu);
-    gpufec_code_destroy(c);
-    free(u), free(x), free(llr), free(a), free(b), free(ia), free(ib), free(oa), free(ob);
+    char label[96];
+    snprintf(label, sizeof label, "%s P=%d %s", gpufec_turbo_algorithm_name(alg), P, gpufec_turbo_guard_name(guard));
+    compare_opts(name, label, o, ebn0, frames, max_frame_share);
 }
 
-int main(void)
+/* GF(q) LDPC: min-max identical (max, min and subtractions in the CPU's order); FFT-BP within a
+ * tolerance (device expf/logf, warp-tree sums). */
+static void compare_nb(const char* name, gpufec_nb_algorithm alg, gpufec_schedule sched, int early, double ebn0,
+                       size_t frames, double max_frame_share)
+{
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.nb_algorithm = alg;
+    o.schedule = sched;
+    o.max_iterations = 10;
+    o.early_termination = early;
+    char label[96];
+    snprintf(label, sizeof label, "%s %s%s", gpufec_nb_algorithm_name(alg), gpufec_schedule_name(sched),
+             early ? "" : " (no early stop)");
+    compare_opts(name, label, o, ebn0, frames, max_frame_share);
+}
+
+/* Optional argument: one family ("ldpc", "turbo", "nbldpc") to compare; none: all. */
+int main(int argc, char** argv)
 {
     if (!gpufec_cuda_available()) {
         printf("no usable CUDA GPU: skipped\n");
         return 77;
     }
     test_rng_init();
-    kernel_seconds_per_backend();
-    typed_input_gpu();
-    {
+    const char* only = argc > 1 ? argv[1] : "";
+#define FAMILY(name) (!*only || strcmp(only, name) == 0)
+    if (FAMILY("ldpc")) {
+        kernel_seconds_per_backend();
+        typed_input_gpu();
+    }
+    if (FAMILY("turbo")) {
         const int quick_t = getenv("GPUFEC_QUICK") != NULL;
         const size_t nf = quick_t ? 6 : 100;
         compare_turbo("lte-turbo-1024", GPUFEC_TURBO_MAX_LOG_MAP, 1, GPUFEC_TURBO_GUARD_PIVI, 1.0, nf, 0.0,
@@ -345,6 +379,21 @@ int main(void)
         compare_turbo("lte-turbo-6144", GPUFEC_TURBO_MAX_LOG_MAP, 192, GPUFEC_TURBO_GUARD_PIVIDSTW, 0.8,
                       quick_t ? 2 : 30, 0.0, GPUFEC_OUTPUT_CODEWORD);
     }
+    if (FAMILY("nbldpc")) {
+        const int quick_n = getenv("GPUFEC_QUICK") != NULL;
+        const gpufec_schedule F = GPUFEC_SCHEDULE_FLOODING, L = GPUFEC_SCHEDULE_LAYERED;
+        const size_t nf = quick_n ? 4 : 60;
+        compare_nb("nb-qc-gf32-744", GPUFEC_NB_MIN_MAX, L, 1, 4.0, nf, 0.0);
+        compare_nb("nb-qc-gf32-744", GPUFEC_NB_MIN_MAX, F, 0, 4.2, nf, 0.0);
+        compare_nb("nb-gf64-504", GPUFEC_NB_MIN_MAX, L, 1, 2.0, nf, 0.0);
+        compare_nb("nb-gf16-504", GPUFEC_NB_MIN_MAX, F, 1, 2.0, nf, 0.0);
+        compare_nb("nb-gf64-504", GPUFEC_NB_FFT_BP, F, 1, 1.8, nf, 0.05);
+        compare_nb("nb-gf64-504", GPUFEC_NB_FFT_BP, L, 0, 1.8, nf, 0.05);
+        compare_nb("nb-gf256-504", GPUFEC_NB_FFT_BP, F, 1, 1.5, quick_n ? 3 : 30, 0.05);
+        compare_nb("nb-gf8-504", GPUFEC_NB_FFT_BP, F, 1, 2.0, nf, 0.05);
+    }
+    if (!FAMILY("ldpc"))
+        TEST_DONE();
     const gpufec_algorithm algs[] = {GPUFEC_ALG_SPA, GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS};
     /* GPUFEC_QUICK: a short run of every kernel, for compute-sanitizer. */
     const int quick = getenv("GPUFEC_QUICK") != NULL;
