@@ -4,6 +4,8 @@ that GRC offers exactly what the library accepts and shows an option only where 
 `gpufec-info --params` and replaces in the YAML template:
   %%OPTIONS:name%%, %%LABELS:name%%  an enum's choices and labels;
   %%HIDE:name:level%%                its hide rule (level: how it shows where it applies);
+  %%CODES:nbldpc%%                  the built-in GF(q) LDPC codes (gpufec-info --list-codes),
+                                     comma-separated;
   %%APPLIES:name%%, %%DEFAULT:name%% the condition under which it matters and its default, as
                                      Python expressions, so that the generated call passes the
                                      default for a hidden option (suffix _DQ: double quotes, for
@@ -55,6 +57,11 @@ def main():
         quoted = ", ".join("'" + label.replace("'", "''") + "'" for label in labels)
         text = text.replace(f"%%OPTIONS:{name}%%", "[" + ", ".join(choices) + "]")
         text = text.replace(f"%%LABELS:{name}%%", "[" + quoted + "]")
+    if "%%CODES:nbldpc%%" in text:
+        listing = subprocess.run([info, "--list-codes"], capture_output=True, text=True, check=True).stdout
+        names = [row.split()[0] for row in listing.splitlines()
+                 if not row.startswith("#") and re.search(r"GF\((\d+)\) N=", row)]
+        text = text.replace("%%CODES:nbldpc%%", ", ".join(names))
     if "%%" in text:
         sys.exit(f"generate_params.py: {template}: a placeholder the library does not fill: "
                  + text[text.index("%%"):][:40])

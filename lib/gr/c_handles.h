@@ -73,16 +73,28 @@ inline code_ptr open_code(const std::string& name)
     return code_ptr(c);
 }
 
-/* A turbo block's code: any name opens, but it must be a turbo code. */
-inline code_ptr open_turbo_code(const std::string& name)
+/* A family's block opens any name, but the code must be of that family; `forms` says which
+ * names are (for the message). */
+inline code_ptr open_code_of(const std::string& name, gpufec_family family, const char* forms)
 {
     code_ptr c = open_code(name);
     gpufec_code_info info;
     gpufec_code_get_info(c.get(), &info);
-    if (info.family != GPUFEC_FAMILY_TURBO)
+    if (info.family != family)
         throw std::invalid_argument("gpufec: code '" + name + "' is a " + gpufec_family_name(info.family) +
-                                    " code; the turbo blocks take lte-turbo-<K>[:crc=24a|24b][:e=<E>:rv=<RV>]");
+                                    " code; these blocks take " + forms);
     return c;
+}
+
+inline code_ptr open_turbo_code(const std::string& name)
+{
+    return open_code_of(name, GPUFEC_FAMILY_TURBO, "lte-turbo-<K>[:crc=24a|24b][:e=<E>:rv=<RV>]");
+}
+
+inline code_ptr open_nbldpc_code(const std::string& name)
+{
+    return open_code_of(name, GPUFEC_FAMILY_NBLDPC,
+                        "GF(q) LDPC codes: nb-qc-gf32-744, nb-gf<q>-<bits>, FILE.kn or FILE.nbalist");
 }
 
 /* "positive_one" (GNU Radio's soft demodulators: a positive value means bit 1) -> -1,

@@ -3,41 +3,17 @@
 noise -> GNU Radio's soft demodulator -> decoder, CRC flags, rate matching, byte soft bits,
 parameter errors."""
 import numpy as np
-from gnuradio import analog, blocks, digital, gr, gr_unittest
+from gnuradio import gr_unittest
 
 from gnuradio import gpufec
-
-
-def random_bits(count, rng=np.random.default_rng()):
-    return rng.integers(0, 2, count, dtype=np.uint8)
+from flowgraph_chain import chain as run_chain, random_bits
 
 
 def chain(code, bits, noise_amplitude, input_type="float", pad=False, **kw):
-    """bits -> turbo_encoder -> BPSK -> + noise -> constellation_soft_decoder -> turbo_decoder.
-    GNU Radio's add_cc drops the last few samples of a stream whose other input (the noise) never
-    ends, which costs the last frame; pad=True sends one more frame of zeros to absorb that."""
-    bpsk = digital.constellation_bpsk().base()
-    tb = gr.top_block()
-    k = gpufec.turbo_encoder(code).k()
-    src = blocks.vector_source_b(bits.tolist() + ([0] * k if pad else []))
+    """bits -> turbo_encoder -> BPSK -> + noise -> soft demodulator -> turbo_decoder."""
     enc = gpufec.turbo_encoder(code)
-    mod = digital.chunks_to_symbols_bc(bpsk.points())
-    noise = analog.noise_source_c(analog.GR_GAUSSIAN, noise_amplitude, int(np.random.default_rng().integers(1, 1 << 30)))
-    add = blocks.add_cc()
-    demod = digital.constellation_soft_decoder_cf(bpsk)
     dec = gpufec.turbo_decoder(code, input_type=input_type, **kw)
-    snk = blocks.vector_sink_b()
-    tb.connect(src, enc, mod, add, demod)
-    if input_type == "int8":  # soft values of about +-1 scaled to bytes
-        f2c = blocks.float_to_char(1, 32.0)
-        tb.connect(demod, f2c, dec)
-    else:
-        tb.connect(demod, dec)
-    tb.connect(dec, snk)
-    tb.connect(noise, (add, 1))
-    tb.run()
-    out = np.array(snk.data(), dtype=np.uint8)
-    return (out[:len(bits)] if pad else out), enc, dec
+    return run_chain(enc, dec, bits, noise_amplitude, input_type, pad), enc, dec
 
 
 class qa_turbo_blocks(gr_unittest.TestCase):

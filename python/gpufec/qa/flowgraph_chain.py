@@ -1,0 +1,34 @@
+"""The QA flowgraph every family's block tests share: bits -> encoder -> BPSK -> + noise ->
+GNU Radio's soft demodulator -> decoder -> bits."""
+import numpy as np
+from gnuradio import analog, blocks, digital, gr
+
+
+def random_bits(count, rng=np.random.default_rng()):
+    return rng.integers(0, 2, count, dtype=np.uint8)
+
+
+def chain(enc, dec, bits, noise_amplitude, input_type="float", pad=False):
+    """Runs bits through enc and dec (blocks already made). GNU Radio's add_cc drops the last
+    few samples of a stream whose other input (the noise) never ends, which costs the last
+    frame; pad=True sends one more frame of zeros to absorb that. int8 input: soft values of
+    about +-1 scaled by 32 to bytes (give the decoder llr_scale=1/32)."""
+    bpsk = digital.constellation_bpsk().base()
+    tb = gr.top_block()
+    src = blocks.vector_source_b(bits.tolist() + ([0] * enc.k() if pad else []))
+    mod = digital.chunks_to_symbols_bc(bpsk.points())
+    noise = analog.noise_source_c(analog.GR_GAUSSIAN, noise_amplitude, int(np.random.default_rng().integers(1, 1 << 30)))
+    add = blocks.add_cc()
+    demod = digital.constellation_soft_decoder_cf(bpsk)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, enc, mod, add, demod)
+    if input_type == "int8":
+        f2c = blocks.float_to_char(1, 32.0)
+        tb.connect(demod, f2c, dec)
+    else:
+        tb.connect(demod, dec)
+    tb.connect(dec, snk)
+    tb.connect(noise, (add, 1))
+    tb.run()
+    out = np.array(snk.data(), dtype=np.uint8)
+    return out[:len(bits)] if pad else out
