@@ -474,11 +474,13 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     snprintf(p->describe, sizeof p->describe, "GF(%u) %s %s, a block per frame, %u warps (a check each), %zu B shared",
              a.q, a.layered ? "layered" : "flooding",
              gpufec_nb_algorithm_name((gpufec_nb_algorithm)cfg->opts.nb_algorithm), nw, p->smem);
-    /* Frames per chunk: a workspace budget of 1 GiB per slot, at most a quarter of the free
-     * memory, at least one frame, a multiple of the SM count where that fits. */
+    /* Frames per chunk: a workspace budget of 4 GiB per slot (GF(256) frames take megabytes:
+     * with 1 GiB a chunk held one frame per SM, half the occupancy the kernel allows), at most a
+     * quarter of the free memory, at least one frame, a multiple of the SM count where that
+     * fits. */
     uint32_t B = cfg->opts.max_batch;
     if (!B) {
-        size_t free_b = 0, total_b = 0, budget = (size_t)1 << 30;
+        size_t free_b = 0, total_b = 0, budget = (size_t)4 << 30;
         if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 4 < budget)
             budget = free_b / 4;
         size_t b = budget / a.frame_bytes;
