@@ -26,6 +26,7 @@ typedef struct {
     uint8_t* hc2v;  /* hard decoders: check-to-variable bits, per edge */
     uint64_t frames_done; /* numbers the frames for the PGaB random source */
     cpu_simd_state* simd; /* vector path, when it applies */
+    cpu_simd_i8_state* simd8; /* its int8-precision form */
     float* in_f;    /* narrow input types: CPU_CONVERT_FRAMES frames widened to float */
 } cpu_state;
 
@@ -45,6 +46,7 @@ static void cpu_free(cpu_state* s)
     free(s->hv2c);
     free(s->hc2v);
     cpu_simd_destroy(s->simd);
+    cpu_simd_i8_destroy(s->simd8);
     free(s->in_f);
     free(s);
 }
@@ -75,8 +77,12 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
     }
     const gpufec_decoder_opts* o = &dec->opts;
     if (o->cpu_simd && o->schedule == GPUFEC_SCHEDULE_LAYERED && ldpc_is_min_sum(o->algorithm) &&
-        o->precision == GPUFEC_PRECISION_FLOAT32 && cpu_simd_available())
-        s->simd = cpu_simd_create(c); /* NULL (no memory): the scalar path still works */
+        cpu_simd_available()) { /* NULL (no memory): the scalar path still works */
+        if (o->precision == GPUFEC_PRECISION_FLOAT32)
+            s->simd = cpu_simd_create(c);
+        else if (o->precision == GPUFEC_PRECISION_INT8)
+            s->simd8 = cpu_simd_i8_create(c);
+    }
     *state = s;
     return GPUFEC_OK;
 }
@@ -243,7 +249,9 @@ static gpufec_status cpu_decode_float(cpu_state* s, const float* llr, size_t n_f
     const uint32_t n_tx = map->n_tx;
     if (s->simd)
         cpu_simd_decode(c, map, o, s->simd, llr, n_frames, hard, iterations, converged);
-    for (size_t f = 0; f < n_frames && !s->simd; f++) {
+    else if (s->simd8)
+        cpu_simd_i8_decode(c, map, o, s->simd8, llr, n_frames, hard, iterations, converged);
+    for (size_t f = 0; f < n_frames && !s->simd && !s->simd8; f++) {
         tx_map_expand(map, llr + f * n_tx, s->llr);
         uint8_t* out = hard + f * c->n;
         int ok, it;

@@ -1,4 +1,4 @@
-/* Vectorised CPU decoder (several frames per SIMD register), chosen at run time. */
+/* Vectorised CPU decoders (several frames per SIMD register), chosen at run time. */
 #ifndef GPUFEC_CPU_SIMD_H
 #define GPUFEC_CPU_SIMD_H
 
@@ -15,5 +15,13 @@ void cpu_simd_destroy(cpu_simd_state* s);
 void cpu_simd_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_state* s,
                      const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations,
                      uint8_t* converged);
+
+/* The same at int8 precision (ldpc_rules.h's int8 storage): 32 frames per register of stored
+ * values, 16-bit arithmetic; bit-exact with the scalar int8 decoder. */
+typedef struct cpu_simd_i8_state cpu_simd_i8_state;
+cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c);
+void cpu_simd_i8_destroy(cpu_simd_i8_state* s);
+void cpu_simd_i8_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
+                        const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations, uint8_t* converged);
 
 #endif

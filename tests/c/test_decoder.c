@@ -348,14 +348,14 @@ static void test_simd_matches_scalar(void)
         gpufec_code* c = open_test_code(codes[ci]);
         gpufec_code_info info;
         gpufec_code_get_info(c, &info);
-        const size_t F = 21;
+        const size_t F = 40; /* 5 float groups of 8; an int8 group of 32 and a partial one */
         uint8_t* u = malloc(F * info.k);
         uint8_t* tx = malloc(F * info.n);
         float* llr = malloc(F * info.n * sizeof *llr);
         uint8_t* a = malloc(F * info.n_full);
         uint8_t* b = malloc(F * info.n_full);
-        int32_t ia[21], ib[21];
-        uint8_t oa[21], ob[21];
+        int32_t ia[40], ib[40];
+        uint8_t oa[40], ob[40];
         for (size_t i = 0; i < F * info.k; i++)
             u[i] = (uint8_t)(test_rand() & 1);
         gpufec_code_encode(c, u, F, tx);
@@ -363,12 +363,16 @@ static void test_simd_matches_scalar(void)
         double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
         for (size_t i = 0; i < F * info.n; i++)
             llr[i] = (float)(2.0 * ((tx[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
-        for (int al = 0; al < 4; al++)
+        for (int al = 0; al < 4 * 2; al++)
             for (int et = 0; et < 3; et++) { /* et 2: early stop, syndrome every 2nd of 13 */
+                const int int8 = al >= 4; /* the int8 vector path: min-sum family */
+                if (int8 && algs[al % 4] == GPUFEC_ALG_SPA)
+                    continue;
                 gpufec_decoder_opts o;
                 gpufec_decoder_opts_default(&o);
                 o.backend = GPUFEC_BACKEND_CPU;
-                o.algorithm = algs[al];
+                o.algorithm = algs[al % 4];
+                o.precision = int8 ? GPUFEC_PRECISION_INT8 : GPUFEC_PRECISION_FLOAT32;
                 o.schedule = GPUFEC_SCHEDULE_LAYERED;
                 o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
                 o.max_iterations = et == 2 ? 13 : 12;
@@ -382,8 +386,8 @@ static void test_simd_matches_scalar(void)
                 gpufec_decoder_decode(sca, llr, F, b, ib, ob);
                 CHECK(memcmp(a, b, F * info.n_full) == 0 && memcmp(ia, ib, sizeof ia) == 0 &&
                           memcmp(oa, ob, sizeof oa) == 0,
-                      "%s %s et=%d: vector and scalar paths differ", codes[ci],
-                      gpufec_algorithm_name(algs[al]), et);
+                      "%s %s %s et=%d: vector and scalar paths differ", codes[ci],
+                      gpufec_algorithm_name(algs[al % 4]), int8 ? "int8" : "float32", et);
                 gpufec_decoder_destroy(vec);
                 gpufec_decoder_destroy(sca);
             }

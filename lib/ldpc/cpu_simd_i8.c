@@ -1,0 +1,262 @@
+/* Vectorised CPU path at int8 precision: row-layered MS / NMS / OMS with 32 frames per AVX2
+ * register of stored values.
+ *
+ * The int8 rules of ldpc_rules.h (posteriors and messages in whole quantisation steps, clamped
+ * at +-127; an outgoing magnitude rounded half up after the normalisation or offset) need one
+ * more bit in between (a posterior less a message spans +-254), so the arithmetic runs in 16-bit
+ * lanes (AVX2 intrinsics, two registers per 32 frames) and only storage is 8-bit: every value is an exact integer there as in the scalar
+ * decoder's floats, and the two per-row magnitudes go through the same float operations, so the
+ * results are bit-exact with the scalar int8 decoder (and with the GPU's int8 kernels, which are
+ * tested against it), iteration counts included. */
+#include "cpu_simd.h"
+#include "ldpc_rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+
+#include <immintrin.h>
+
+#define LANES8 32
+#define SIMD_FN __attribute__((target("avx2")))
+
+/* Stored values: one byte per frame, 32 frames per __m256i. Arithmetic: the low and high 16
+ * frames in two __m256i of int16. */
+struct cpu_simd_i8_state {
+    __m256i* app; /* n */
+    __m256i* c2v; /* edges */
+    __m256i* v;   /* 2 max_check_degree: a check's inputs, low and high halves */
+    float* mother; /* n + 8: one frame's channel values */
+    /* The rows as a pass visits them (layer order): each row's degree, and the variables of all
+     * rows in one stream (plus PREFETCH_AHEAD padding), so that the index reads are sequential
+     * and the scattered posterior reads can be prefetched a few edges ahead. */
+    uint32_t* deg;
+    uint32_t* var;
+};
+
+#define PREFETCH_AHEAD 16
+
+cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c)
+{
+    cpu_simd_i8_state* s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->app = aligned_alloc(32, ((size_t)c->n + 1) * sizeof(__m256i));
+    s->c2v = aligned_alloc(32, ((size_t)c->edges + 1) * sizeof(__m256i));
+    s->v = aligned_alloc(32, (2 * (size_t)c->max_check_degree + 2) * sizeof(__m256i));
+    s->mother = malloc(((size_t)c->n + 8) * sizeof(float));
+    s->deg = malloc(((size_t)c->m + 1) * sizeof *s->deg);
+    s->var = calloc((size_t)c->edges + PREFETCH_AHEAD, sizeof *s->var);
+    if (!s->app || !s->c2v || !s->v || !s->mother || !s->deg || !s->var) {
+        cpu_simd_i8_destroy(s);
+        return NULL;
+    }
+    for (uint32_t r = 0, p = 0; r < c->m; r++) {
+        const uint32_t i = c->layer_rows[r];
+        s->deg[r] = c->row_ptr[i + 1] - c->row_ptr[i];
+        for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+            s->var[p++] = c->edge_var[e];
+    }
+    return s;
+}
+
+void cpu_simd_i8_destroy(cpu_simd_i8_state* s)
+{
+    if (!s)
+        return;
+    free(s->app);
+    free(s->c2v);
+    free(s->v);
+    free(s->mother);
+    free(s->deg);
+    free(s->var);
+    free(s);
+}
+
+SIMD_FN static inline __m256i lo16(__m256i x) { return _mm256_cvtepi8_epi16(_mm256_castsi256_si128(x)); }
+SIMD_FN static inline __m256i hi16(__m256i x) { return _mm256_cvtepi8_epi16(_mm256_extracti128_si256(x, 1)); }
+/* Two int16 halves (values within +-127) back to 32 bytes in frame order. */
+SIMD_FN static inline __m256i pack8(__m256i lo, __m256i hi)
+{
+    return _mm256_permute4x64_epi64(_mm256_packs_epi16(lo, hi), 0xD8);
+}
+
+/* ms_magnitude at int8 precision for 8 lanes: the same float operations (fminf, the
+ * normalisation or offset, floorf(m + 0.5) of a non-negative value, fminf with 127). */
+SIMD_FN static inline __m256i magnitude8(__m256i m32, int mode, __m256 scale, __m256 offset)
+{
+    __m256 m = _mm256_min_ps(_mm256_cvtepi32_ps(m32), _mm256_set1_ps(GPUFEC_LLR_LIMIT));
+    if (mode == 1)
+        m = _mm256_mul_ps(m, scale);
+    else if (mode == 2)
+        m = _mm256_max_ps(_mm256_sub_ps(m, offset), _mm256_setzero_ps());
+    const __m256i r = _mm256_cvttps_epi32(_mm256_add_ps(m, _mm256_set1_ps(0.5f))); /* >= 0.5: floor */
+    return _mm256_min_epi32(r, _mm256_set1_epi32((int)LDPC_I8_MAX));
+}
+
+/* The same for 16 int16 lanes. */
+SIMD_FN static inline __m256i magnitude16(__m256i m16, int mode, __m256 scale, __m256 offset)
+{
+    const __m256i lo = magnitude8(_mm256_cvtepi16_epi32(_mm256_castsi256_si128(m16)), mode, scale, offset);
+    const __m256i hi = magnitude8(_mm256_cvtepi16_epi32(_mm256_extracti128_si256(m16, 1)), mode, scale, offset);
+    return _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8);
+}
+
+/* Lanes whose hard decisions satisfy every check, as a bit mask (the sign of a posterior is its
+ * hard decision, so a row's parity is the sign of the XOR of its posteriors). */
+SIMD_FN static uint32_t lanes_converged(const ldpc_code* c, const __m256i* app)
+{
+    __m256i bad = _mm256_setzero_si256();
+    for (uint32_t i = 0; i < c->m; i++) {
+        __m256i parity = _mm256_setzero_si256();
+        for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+            parity = _mm256_xor_si256(parity, _mm256_load_si256(app + c->edge_var[e]));
+        bad = _mm256_or_si256(bad, parity);
+    }
+    return ~(uint32_t)_mm256_movemask_epi8(bad);
+}
+
+/* Per row, as the scalar rule (ms_push, ms_output_prec, ldpc_store): the minimum and second
+ * minimum of |v| (min2 = min(max(min1, m), min2) keeps the scalar's values), the position of
+ * the first minimum, the sign parity; then each edge's message and posterior. */
+SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
+                                 __m256i active)
+{
+    const int mode = ldpc_ms_mode(o->algorithm);
+    const __m256 scale = _mm256_set1_ps(o->normalization), offset = _mm256_set1_ps(decoder_offset_steps(o));
+    const __m256i hi127 = _mm256_set1_epi16(127), lo127 = _mm256_set1_epi16(-127);
+    /* The messages are kept in the order the rows are visited (layer order), not by edge
+     * number: a pass then streams through them instead of jumping between rows (DVB-S2's layer
+     * order visits rows 360 apart; by edge number that cost a cache miss per row). */
+    __m256i* c2v = s->c2v;
+    const uint32_t* var = s->var;
+    for (uint32_t r = 0, d = 0; r < c->m; r++, c2v += d, var += d) {
+        d = s->deg[r];
+        __m256i min1[2], min2[2], arg1[2], parity[2];
+        for (int h = 0; h < 2; h++) {
+            min1[h] = min2[h] = _mm256_set1_epi16(0x7fff);
+            arg1[h] = _mm256_set1_epi16(-1);
+            parity[h] = _mm256_setzero_si256();
+        }
+        for (uint32_t t = 0; t < d; t++) {
+            _mm_prefetch((const char*)(s->app + var[t + PREFETCH_AHEAD]), _MM_HINT_T0);
+            const __m256i a = _mm256_load_si256(s->app + var[t]), m8 = _mm256_load_si256(c2v + t);
+            const __m256i tv = _mm256_set1_epi16((short)t);
+            const __m256i v[2] = {_mm256_sub_epi16(lo16(a), lo16(m8)), _mm256_sub_epi16(hi16(a), hi16(m8))};
+            for (int h = 0; h < 2; h++) {
+                _mm256_store_si256(s->v + 2 * t + h, v[h]);
+                const __m256i m = _mm256_abs_epi16(v[h]);
+                parity[h] = _mm256_xor_si256(parity[h], v[h]);
+                arg1[h] = _mm256_blendv_epi8(arg1[h], tv, _mm256_cmpgt_epi16(min1[h], m));
+                min2[h] = _mm256_min_epi16(_mm256_max_epi16(min1[h], m), min2[h]);
+                min1[h] = _mm256_min_epi16(min1[h], m);
+            }
+        }
+        __m256i m1[2], m2[2];
+        for (int h = 0; h < 2; h++) {
+            m1[h] = magnitude16(min1[h], mode, scale, offset);
+            m2[h] = magnitude16(min2[h], mode, scale, offset);
+        }
+        for (uint32_t t = 0; t < d; t++) {
+            const __m256i tv = _mm256_set1_epi16((short)t);
+            __m256i out[2], post[2];
+            for (int h = 0; h < 2; h++) {
+                const __m256i v = _mm256_load_si256(s->v + 2 * t + h);
+                const __m256i m = _mm256_blendv_epi8(m1[h], m2[h], _mm256_cmpeq_epi16(arg1[h], tv));
+                const __m256i neg = _mm256_srai_epi16(_mm256_xor_si256(parity[h], v), 15);
+                out[h] = _mm256_sub_epi16(_mm256_xor_si256(m, neg), neg);
+                post[h] = _mm256_min_epi16(_mm256_max_epi16(_mm256_add_epi16(v, out[h]), lo127), hi127);
+            }
+            __m256i* ap = s->app + var[t];
+            _mm256_store_si256(c2v + t, _mm256_blendv_epi8(_mm256_load_si256(c2v + t), pack8(out[0], out[1]), active));
+            _mm256_store_si256(ap, _mm256_blendv_epi8(_mm256_load_si256(ap), pack8(post[0], post[1]), active));
+        }
+    }
+}
+
+/* The byte mask of the lanes in `bits`. */
+SIMD_FN static __m256i lane_mask(uint32_t bits)
+{
+    int8_t m[LANES8] __attribute__((aligned(32)));
+    for (int f = 0; f < LANES8; f++)
+        m[f] = (int8_t)((bits >> f) & 1u ? -1 : 0);
+    return _mm256_load_si256((const __m256i*)m);
+}
+
+SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o,
+                                 cpu_simd_i8_state* s, const float* llr, size_t nf, uint8_t* hard,
+                                 int32_t* iterations, uint8_t* converged)
+{
+    const uint32_t n_tx = map->n_tx;
+    int8_t* app = (int8_t*)s->app;
+    memset(app, 0, (size_t)c->n * LANES8);
+    /* ldpc_channel at int8, 8 values at a time: rintf (round to nearest even, the default
+     * mode), then clamped at +-127; the values are sanitised, never NaN. */
+    const __m256 inv_step = _mm256_set1_ps(decoder_inv_step(o)), hi = _mm256_set1_ps(LDPC_I8_MAX),
+                 lo = _mm256_set1_ps(-LDPC_I8_MAX);
+    for (size_t f = 0; f < nf; f++) {
+        tx_map_expand(map, llr + f * n_tx, s->mother);
+        for (uint32_t j = 0; j < c->n; j += 8) {
+            const __m256 x = _mm256_round_ps(_mm256_mul_ps(_mm256_loadu_ps(s->mother + j), inv_step),
+                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+            int32_t q[8];
+            _mm256_storeu_si256((__m256i*)q, _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(x, lo), hi)));
+            for (uint32_t k = 0; k < 8 && j + k < c->n; k++)
+                app[(size_t)(j + k) * LANES8 + f] = (int8_t)q[k];
+        }
+    }
+    memset(s->c2v, 0, (size_t)c->edges * sizeof(__m256i));
+    uint32_t active = nf == LANES8 ? 0xffffffffu : (1u << nf) - 1u, done_ok = 0;
+    int32_t iters[LANES8] = {0};
+    for (int it = 0; it < o->max_iterations; it++) {
+        layered_pass(c, o, s, lane_mask(active));
+        for (size_t f = 0; f < nf; f++)
+            iters[f] += (int32_t)((active >> f) & 1u);
+        if (o->early_termination && (it + 1) % o->syndrome_interval == 0) {
+            const uint32_t ok = lanes_converged(c, s->app) & active;
+            done_ok |= ok;
+            active &= ~ok;
+            if (!active)
+                break;
+        }
+    }
+    done_ok |= lanes_converged(c, s->app) & active;
+    for (uint32_t j = 0; j < c->n; j++) { /* a posterior's sign is its hard decision */
+        const uint32_t neg = (uint32_t)_mm256_movemask_epi8(_mm256_load_si256(s->app + j));
+        for (size_t f = 0; f < nf; f++)
+            hard[f * c->n + j] = (uint8_t)((neg >> f) & 1u);
+    }
+    for (size_t f = 0; f < nf; f++) {
+        if (iterations)
+            iterations[f] = iters[f];
+        if (converged)
+            converged[f] = (uint8_t)((done_ok >> f) & 1u);
+    }
+}
+
+void cpu_simd_i8_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
+                        const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations, uint8_t* converged)
+{
+    for (size_t f = 0; f < n_frames; f += LANES8) {
+        const size_t nf = n_frames - f < LANES8 ? n_frames - f : LANES8;
+        decode_group(c, map, o, s, llr + f * map->n_tx, nf, hard + f * c->n, iterations ? iterations + f : NULL,
+                     converged ? converged + f : NULL);
+    }
+}
+
+#else /* no x86 SIMD: the scalar decoder is used */
+
+cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c)
+{
+    (void)c;
+    return NULL;
+}
+void cpu_simd_i8_destroy(cpu_simd_i8_state* s) { (void)s; }
+void cpu_simd_i8_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
+                        const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations, uint8_t* converged)
+{
+    (void)c, (void)map, (void)o, (void)s, (void)llr, (void)n_frames, (void)hard, (void)iterations, (void)converged;
+}
+
+#endif
