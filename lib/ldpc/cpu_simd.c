@@ -35,7 +35,13 @@ struct cpu_simd_state {
     v8f* app;  /* n */
     v8f* c2v;  /* edges */
     v8f* v;    /* max_check_degree */
+    /* The rows as a pass visits them (layer order): degrees, and all rows' variables in one
+     * stream; the messages are kept in that order too (see cpu_simd_i8.c). */
+    uint32_t* deg;
+    uint32_t* var;
 };
+
+#define PREFETCH_AHEAD 16
 
 int cpu_simd_available(void) { return __builtin_cpu_supports("avx2"); }
 
@@ -48,9 +54,17 @@ cpu_simd_state* cpu_simd_create(const ldpc_code* c)
     s->app = aligned_alloc(32, ((size_t)c->n + 1) * sizeof(v8f));
     s->c2v = aligned_alloc(32, ((size_t)c->edges + 1) * sizeof(v8f));
     s->v = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(v8f));
-    if (!s->llr || !s->app || !s->c2v || !s->v) {
+    s->deg = malloc(((size_t)c->m + 1) * sizeof *s->deg);
+    s->var = calloc((size_t)c->edges + PREFETCH_AHEAD, sizeof *s->var);
+    if (!s->llr || !s->app || !s->c2v || !s->v || !s->deg || !s->var) {
         cpu_simd_destroy(s);
         return NULL;
+    }
+    for (uint32_t r = 0, p = 0; r < c->m; r++) {
+        const uint32_t i = c->layer_rows[r];
+        s->deg[r] = c->row_ptr[i + 1] - c->row_ptr[i];
+        for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+            s->var[p++] = c->edge_var[e];
     }
     return s;
 }
@@ -63,6 +77,8 @@ void cpu_simd_destroy(cpu_simd_state* s)
     free(s->app);
     free(s->c2v);
     free(s->v);
+    free(s->deg);
+    free(s->var);
     free(s);
 }
 
@@ -154,11 +170,12 @@ SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* 
     const int mode = ldpc_ms_mode(o->algorithm);
     const v8f scale = (v8f){0} + o->normalization, offset = (v8f){0} + o->offset, zero = {0};
     const v8f inf = (v8f){0} + INFINITY;
-    for (uint32_t r = 0; r < c->m; r++) {
-        const uint32_t i = c->layer_rows[r];
-        const uint32_t b = c->row_ptr[i], d = c->row_ptr[i + 1] - b;
-        const uint32_t* var = c->edge_var + b;
-        v8f* c2v = s->c2v + b;
+    v8f* c2v = s->c2v;
+    const uint32_t* var = s->var;
+    for (uint32_t r = 0, d = 0; r < c->m; r++, c2v += d, var += d) {
+        d = s->deg[r];
+        for (uint32_t t = 0; t < d; t++)
+            __builtin_prefetch(s->app + var[t + PREFETCH_AHEAD]);
         if (o->algorithm == GPUFEC_ALG_SPA) {
             spa_row(s, c2v, var, d, active, absmask);
             continue;
