@@ -119,41 +119,6 @@ static gpufec_status engine_alloc(engine* e)
     return GPUFEC_OK;
 }
 
-gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
-                           const char* detail, void** state, impl_caps* caps)
-{
-    engine* e = NULL;
-    gpufec_status st = engine_create(cfg, ops, plan, B, &e);
-    if (st != GPUFEC_OK)
-        return st;
-    *state = e;
-    caps->preferred_batch = (size_t)B * 2;
-    caps->writes_output = 1;
-    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s, chunks of %u frames", cfg->opts.device,
-                ops->describe(plan), detail[0] ? ", " : "", detail, B);
-    return GPUFEC_OK;
-}
-
-uint32_t engine_batch_for(const decoder_config* cfg, size_t per_frame, size_t budget, uint32_t lo, uint32_t hi)
-{
-    if (cfg->opts.max_batch)
-        return cfg->opts.max_batch;
-    size_t free_b = 0, total_b = 0;
-    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 4 < budget)
-        budget = free_b / 4;
-    else
-        (void)cudaGetLastError();
-    int sms = 0;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cfg->opts.device);
-    size_t b = budget / (per_frame ? per_frame : 1);
-    b = b < lo ? lo : b > hi ? hi : b;
-    if (sms > 0 && b >= (size_t)sms)
-        b -= b % (size_t)sms;
-    else if (b >= 32)
-        b &= ~(size_t)31;
-    return (uint32_t)(b ? b : 1);
-}
-
 gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
                             engine** out)
 {

@@ -51,16 +51,6 @@ gpufec_status engine_status(const decoder_config* cfg, cudaError_t err, const ch
 gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
                             engine** out);
 void engine_destroy(engine* e);
-/* engine_create, then what every GPU implementation reports: the engine as its state, twice B as
- * its preferred batch, output written by the plan; logged with the plan's description and
- * `detail` (may be empty). */
-gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
-                           const char* detail, void** state, impl_caps* caps);
-/* Frames per chunk for a plan needing `per_frame` workspace bytes: opts.max_batch when set, else
- * what `budget` bytes per slot hold (at most a quarter of the free memory, two slots), clamped to
- * [lo, hi], rounded down to a multiple of the SM count where that fits (the last wave of thread
- * blocks full), else to a multiple of 32 when at least 32. */
-uint32_t engine_batch_for(const decoder_config* cfg, size_t per_frame, size_t budget, uint32_t lo, uint32_t hi);
 uint32_t engine_batch(const engine* e);
 const void* engine_plan(const engine* e);
 

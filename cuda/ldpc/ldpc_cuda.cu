@@ -12,19 +12,46 @@ extern "C" {
 
 namespace {
 
-/* Frames per chunk for the soft plans: a budget of at most 1 GiB per slot, at least a warp, at
- * most 16384 frames (engine_batch_for). */
+/* Frames per chunk for the soft plans, from the device unless set: a budget of at most 1 GiB per
+ * slot and at most a quarter of the memory free now (two slots, room left for other contexts),
+ * at least a warp, at most 16384 frames; a multiple of the SM count where that still fits, so
+ * that the last wave of thread blocks is full. */
 uint32_t choose_batch(const decoder_config* cfg)
 {
+    if (cfg->opts.max_batch)
+        return cfg->opts.max_batch;
     const ldpc_code* c = ldpc_of(cfg->code);
-    const size_t per_frame = (size_t)4 * (c->edges + 3 * (size_t)c->n) + 2 * (size_t)c->n + 16;
-    return engine_batch_for(cfg, per_frame, (size_t)1 << 30, 32, 16384);
+    size_t free_b = 0, total_b = 0;
+    size_t budget = (size_t)1 << 30;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 4 < budget)
+        budget = free_b / 4;
+    else
+        (void)cudaGetLastError();
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cfg->opts.device);
+    size_t per_frame = (size_t)4 * (c->edges + 3 * (size_t)c->n) + 2 * (size_t)c->n + 16;
+    size_t b = budget / per_frame;
+    b = b < 32 ? 32 : b > 16384 ? 16384 : b;
+    if (sms > 0 && b >= (size_t)sms)
+        b -= b % (size_t)sms;
+    else
+        b &= ~(size_t)31;
+    return (uint32_t)(b ? b : 32);
 }
 
 gpufec_status start_engine(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
                            void** state, impl_caps* caps)
 {
-    return engine_start(cfg, ops, plan, B, gpufec_precision_name(cfg->opts.precision), state, caps);
+    engine* e = NULL;
+    gpufec_status st = engine_create(cfg, ops, plan, B, &e);
+    if (st != GPUFEC_OK)
+        return st;
+    *state = e;
+    caps->preferred_batch = (size_t)B * 2;
+    caps->writes_output = 1;
+    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, %s, chunks of %u frames", cfg->opts.device,
+                ops->describe(plan), gpufec_precision_name(cfg->opts.precision), B);
+    return GPUFEC_OK;
 }
 
 /* QC layered where the code has the view, else generic layered where the posteriors fit on chip,

@@ -329,7 +329,16 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     /* Frames per chunk: at most 256 MiB of workspace per slot. */
     uint32_t B = cfg->opts.max_batch ? cfg->opts.max_batch : (uint32_t)((size_t)256 << 20) / (uint32_t)(a.frame_floats * 4);
     B = B < 1 ? 1 : B > 4096 ? 4096 : B;
-    return engine_start(cfg, &turbo_plan_ops, p, B, "", state, caps);
+    engine* e = NULL;
+    st = engine_create(cfg, &turbo_plan_ops, p, B, &e);
+    if (st != GPUFEC_OK)
+        return st;
+    *state = e;
+    caps->preferred_batch = (size_t)B * 2;
+    caps->writes_output = 1;
+    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, chunks of %u frames", cfg->opts.device,
+                p->describe, B);
+    return GPUFEC_OK;
 }
 
 int accepts(const decoder_config* cfg, char* why, size_t why_len)
