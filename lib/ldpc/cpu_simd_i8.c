@@ -121,7 +121,7 @@ SIMD_FN static uint32_t lanes_converged(const ldpc_code* c, const __m256i* app)
  * minimum of |v| (min2 = min(max(min1, m), min2) keeps the scalar's values), the position of
  * the first minimum, the sign parity; then each edge's message and posterior. */
 SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
-                                 __m256i active)
+                                 __m256i active, int all_active)
 {
     const int mode = ldpc_ms_mode(o->algorithm);
     const __m256 scale = _mm256_set1_ps(o->normalization), offset = _mm256_set1_ps(decoder_offset_steps(o));
@@ -139,10 +139,11 @@ SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* 
             arg1[h] = _mm256_set1_epi16(-1);
             parity[h] = _mm256_setzero_si256();
         }
-        for (uint32_t t = 0; t < d; t++) {
+        const __m256i one = _mm256_set1_epi16(1);
+        __m256i tv = _mm256_setzero_si256(); /* the edge index t in every lane */
+        for (uint32_t t = 0; t < d; t++, tv = _mm256_add_epi16(tv, one)) {
             _mm_prefetch((const char*)(s->app + var[t + PREFETCH_AHEAD]), _MM_HINT_T0);
             const __m256i a = _mm256_load_si256(s->app + var[t]), m8 = _mm256_load_si256(c2v + t);
-            const __m256i tv = _mm256_set1_epi16((short)t);
             const __m256i v[2] = {_mm256_sub_epi16(lo16(a), lo16(m8)), _mm256_sub_epi16(hi16(a), hi16(m8))};
             for (int h = 0; h < 2; h++) {
                 _mm256_store_si256(s->v + 2 * t + h, v[h]);
@@ -158,8 +159,8 @@ SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* 
             m1[h] = magnitude16(min1[h], mode, scale, offset);
             m2[h] = magnitude16(min2[h], mode, scale, offset);
         }
-        for (uint32_t t = 0; t < d; t++) {
-            const __m256i tv = _mm256_set1_epi16((short)t);
+        tv = _mm256_setzero_si256();
+        for (uint32_t t = 0; t < d; t++, tv = _mm256_add_epi16(tv, one)) {
             __m256i out[2], post[2];
             for (int h = 0; h < 2; h++) {
                 const __m256i v = _mm256_load_si256(s->v + 2 * t + h);
@@ -169,8 +170,14 @@ SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* 
                 post[h] = _mm256_min_epi16(_mm256_max_epi16(_mm256_add_epi16(v, out[h]), lo127), hi127);
             }
             __m256i* ap = s->app + var[t];
-            _mm256_store_si256(c2v + t, _mm256_blendv_epi8(_mm256_load_si256(c2v + t), pack8(out[0], out[1]), active));
-            _mm256_store_si256(ap, _mm256_blendv_epi8(_mm256_load_si256(ap), pack8(post[0], post[1]), active));
+            const __m256i out8 = pack8(out[0], out[1]), post8 = pack8(post[0], post[1]);
+            if (all_active) { /* the common case: no frame of the group has stopped */
+                _mm256_store_si256(c2v + t, out8);
+                _mm256_store_si256(ap, post8);
+            } else {
+                _mm256_store_si256(c2v + t, _mm256_blendv_epi8(_mm256_load_si256(c2v + t), out8, active));
+                _mm256_store_si256(ap, _mm256_blendv_epi8(_mm256_load_si256(ap), post8, active));
+            }
         }
     }
 }
@@ -210,7 +217,7 @@ SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gp
     uint32_t active = nf == LANES8 ? 0xffffffffu : (1u << nf) - 1u, done_ok = 0;
     int32_t iters[LANES8] = {0};
     for (int it = 0; it < o->max_iterations; it++) {
-        layered_pass(c, o, s, lane_mask(active));
+        layered_pass(c, o, s, lane_mask(active), active == 0xffffffffu);
         for (size_t f = 0; f < nf; f++)
             iters[f] += (int32_t)((active >> f) & 1u);
         if (o->early_termination && (it + 1) % o->syndrome_interval == 0) {
