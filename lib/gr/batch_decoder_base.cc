@@ -7,13 +7,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 namespace gr {
 namespace gpufec {
 
-batch_decoder_base::batch_decoder_base(int max_batch, int stats_interval)
+batch_decoder_base::batch_decoder_base(int max_batch, int stats_interval, bool drop_failed)
     : d_max_batch(max_batch),
       d_stats_interval(stats_interval),
+      d_drop_failed(drop_failed),
       d_next_stats((uint64_t)std::max(stats_interval, 0))
 {
     if (max_batch < 0)
@@ -140,7 +142,9 @@ void batch_decoder_base::forecast(int noutput_items, gr_vector_int& ninput_items
     ninput_items_required[0] = (noutput_items / (int)d_out_len) * (int)d_llr_len;
 }
 
-void batch_decoder_base::decode_chunk(const void* in, int frames, uint8_t* out)
+/* Decodes `frames` frames into out; their iterations and flags land at [first_frame, ...) of
+ * the work call's arrays. */
+void batch_decoder_base::decode_chunk(const void* in, int frames, uint8_t* out, int64_t first_frame)
 {
     const size_t count = (size_t)frames * d_llr_len;
     const void* soft = nullptr;
@@ -158,12 +162,11 @@ void batch_decoder_base::decode_chunk(const void* in, int frames, uint8_t* out)
         volk_32f_s32f_multiply_32f(y, static_cast<const float*>(in), (float)d_sign * d_scale, (unsigned int)count);
         soft = y;
     }
-    d_iters.resize((size_t)frames);
-    d_converged.resize((size_t)frames);
+    int32_t* iters = d_iters.data() + first_frame;
+    uint8_t* converged = d_converged.data() + first_frame;
     gpufec_decoder_set_max_iterations(d_dec.get(), d_max_iterations.load());
     const auto t0 = std::chrono::steady_clock::now();
-    gpufec_status st =
-        gpufec_decoder_decode_soft(d_dec.get(), soft, (size_t)frames, out, d_iters.data(), d_converged.data());
+    gpufec_status st = gpufec_decoder_decode_soft(d_dec.get(), soft, (size_t)frames, out, iters, converged);
     // A GPU fault under backend auto is the library's to handle (it continues on the CPU, logged).
     throw_on_error(st, "decode");
     const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
@@ -171,8 +174,8 @@ void batch_decoder_base::decode_chunk(const void* in, int frames, uint8_t* out)
     // Frame by frame, so that the stats port posts exactly once per stats_interval frames, with
     // the counts up to that frame, whatever the batch size.
     for (int f = 0; f < frames; f++) {
-        d_failed += d_converged[f] ? 0 : 1;
-        d_iterations += (uint64_t)d_iters[f];
+        d_failed += converged[f] ? 0 : 1;
+        d_iterations += (uint64_t)iters[f];
         d_frames += 1;
         if (d_stats_interval > 0 && d_frames.load() >= d_next_stats) {
             post_stats();
@@ -183,21 +186,43 @@ void batch_decoder_base::decode_chunk(const void* in, int frames, uint8_t* out)
 
 void batch_decoder_base::move_tags(uint64_t consumed)
 {
-    // A tag on soft bit i of frame f goes to the output bit at the same fraction of frame f.
-    // packet_len tags count soft bits; they are rewritten to the output bits of the frames
-    // they cover, so downstream blocks see lengths of the stream they read.
+    // A tag on soft bit i of frame f goes to the output bit at the same fraction of frame f's
+    // output (tags of dropped frames go with them). packet_len tags count soft bits; they are
+    // rewritten to the output bits of the frames they cover, so downstream blocks see lengths
+    // of the stream they read.
     static const pmt::pmt_t length_key = pmt::mp("packet_len");
     std::vector<gr::tag_t> tags;
     const uint64_t r0 = nitems_read(0), w0 = nitems_written(0);
     get_tags_in_range(tags, 0, r0, r0 + consumed);
     for (gr::tag_t t : tags) {
         const uint64_t rel = t.offset - r0, frame = rel / d_llr_len, within = rel % d_llr_len;
-        t.offset = w0 + frame * d_out_len + within * d_out_len / d_llr_len;
+        const int64_t slot = d_out_frame[frame];
+        if (slot < 0)
+            continue;
+        t.offset = w0 + (uint64_t)slot * d_out_len + within * d_out_len / d_llr_len;
         if (pmt::eq(t.key, length_key) && pmt::is_integer(t.value)) {
             const long len = pmt::to_long(t.value);
             t.value = pmt::from_long(len / (long)d_llr_len * (long)d_out_len);
         }
         add_item_tag(0, t);
+    }
+}
+
+/* On the first output bit of every emitted frame: its number since the block started (counting
+ * dropped ones), its iterations, and whether it decoded (CRC or parity checks hold). */
+void batch_decoder_base::tag_frames(int frames)
+{
+    static const pmt::pmt_t k_frame = pmt::mp("gpufec_frame"), k_iter = pmt::mp("gpufec_iterations"),
+                            k_ok = pmt::mp("gpufec_ok");
+    const uint64_t w0 = nitems_written(0), first = d_frames.load() - (uint64_t)frames;
+    for (int f = 0; f < frames; f++) {
+        const int64_t slot = d_out_frame[(size_t)f];
+        if (slot < 0)
+            continue;
+        const uint64_t at = w0 + (uint64_t)slot * d_out_len;
+        add_item_tag(0, at, k_frame, pmt::from_uint64(first + (uint64_t)f));
+        add_item_tag(0, at, k_iter, pmt::from_long(d_iters[(size_t)f]));
+        add_item_tag(0, at, k_ok, pmt::from_bool(d_converged[(size_t)f] != 0));
     }
 }
 
@@ -223,13 +248,28 @@ int batch_decoder_base::general_work(int noutput_items,
     const size_t item = d_opts.input_type == GPUFEC_INPUT_INT8 ? sizeof(int8_t) : sizeof(float);
     uint8_t* out = static_cast<uint8_t*>(output_items[0]);
     const int chunk = d_max_batch > 0 ? d_max_batch : frames;
+    d_iters.resize((size_t)frames);
+    d_converged.resize((size_t)frames);
     for (int f = 0; f < frames; f += chunk) {
         const int nf = std::min(chunk, frames - f);
-        decode_chunk(in + (size_t)f * d_llr_len * item, nf, out + (size_t)f * d_out_len);
+        decode_chunk(in + (size_t)f * d_llr_len * item, nf, out + (size_t)f * d_out_len, f);
+    }
+    // Output slots: every frame in order, or with drop_failed only the decoded ones, moved up.
+    d_out_frame.resize((size_t)frames);
+    int64_t kept = 0;
+    for (int f = 0; f < frames; f++) {
+        if (d_drop_failed && !d_converged[(size_t)f]) {
+            d_out_frame[(size_t)f] = -1;
+            continue;
+        }
+        if (kept != f)
+            std::memmove(out + (size_t)kept * d_out_len, out + (size_t)f * d_out_len, d_out_len);
+        d_out_frame[(size_t)f] = kept++;
     }
     move_tags((uint64_t)frames * d_llr_len);
+    tag_frames(frames);
     consume_each(frames * (int)d_llr_len);
-    return frames * (int)d_out_len;
+    return (int)kept * (int)d_out_len;
 }
 
 } // namespace gpufec

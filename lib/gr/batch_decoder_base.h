@@ -30,7 +30,7 @@ public:
 protected:
     /* sign: -1 when a positive soft value means bit 1 (GNU Radio's demodulators), +1 for LLRs
      * ln P0/P1. scale: multiplies float soft bits; int8 soft bits are scaled by the library. */
-    batch_decoder_base(int max_batch, int stats_interval);
+    batch_decoder_base(int max_batch, int stats_interval, bool drop_failed = false);
     void setup(code_ptr code, const gpufec_decoder_opts& opts, int sign, float scale);
 
     void set_iteration_limit(int max_iterations); // applied before the next batch
@@ -51,6 +51,8 @@ private:
     gpufec_code_info d_info;
     uint32_t d_llr_len = 0, d_out_len = 0;
     int d_max_batch, d_stats_interval;
+    bool d_drop_failed;                 // failed frames are not emitted
+    std::vector<int64_t> d_out_frame;   // per frame of a work call: its output slot, -1 dropped
     uint64_t d_next_stats;
     int d_sign = -1;
     float d_scale = 1.0f;
@@ -59,15 +61,16 @@ private:
     std::atomic<double> d_decode_seconds{ 0.0 };
     host_buffer<float> d_llr; // pinned where the GPU is: the library's copies stay asynchronous
     host_buffer<int8_t> d_i8;
-    std::vector<int32_t> d_iters;
+    std::vector<int32_t> d_iters;       // of the work call's frames
     std::vector<uint8_t> d_converged;
 
     static constexpr int gpu_batch_hint = 256; // frames per call worth batching on the GPU
     static void log_callback(void* user, gpufec_log_level level, const char* message);
     void create_decoder(gpufec_backend backend);
-    void decode_chunk(const void* in, int frames, uint8_t* out);
+    void decode_chunk(const void* in, int frames, uint8_t* out, int64_t first_frame);
     void post_stats();
     void move_tags(uint64_t consumed);
+    void tag_frames(int frames);
 };
 
 } // namespace gpufec

@@ -20,7 +20,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                       int stats_interval,
                                       const std::string& schedule,
                                       const std::string& precision,
-                                      const std::string& input_type)
+                                      const std::string& input_type,
+                                      bool drop_failed)
 {
     return gnuradio::make_block_sptr<ldpc_decoder_impl>(code,
                                                         algorithm,
@@ -36,7 +37,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                                         stats_interval,
                                                         schedule,
                                                         precision,
-                                                        input_type);
+                                                        input_type,
+                                                        drop_failed);
 }
 
 ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
@@ -53,11 +55,12 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
                                      int stats_interval,
                                      const std::string& schedule,
                                      const std::string& precision,
-                                     const std::string& input_type)
+                                     const std::string& input_type,
+                                     bool drop_failed)
     : gr::block("ldpc_decoder",
                 gr::io_signature::make(1, 1, input_type == "int8" ? sizeof(int8_t) : sizeof(float)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
-      batch_decoder_base(max_batch, stats_interval)
+      batch_decoder_base(max_batch, stats_interval, drop_failed)
 {
     gpufec_decoder_opts opts;
     gpufec_decoder_opts_default(&opts);

@@ -26,7 +26,8 @@ public:
                       int stats_interval,
                       const std::string& schedule,
                       const std::string& precision,
-                      const std::string& input_type);
+                      const std::string& input_type,
+                      bool drop_failed);
 
     void set_max_iterations(int max_iterations) override { set_iteration_limit(max_iterations); }
     int max_iterations() const override { return iteration_limit(); }

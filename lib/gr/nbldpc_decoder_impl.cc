@@ -23,11 +23,12 @@ public:
                         float llr_scale,
                         int device,
                         int stats_interval,
-                        const std::string& input_type)
+                        const std::string& input_type,
+                        bool drop_failed)
         : gr::block("nbldpc_decoder",
                     gr::io_signature::make(1, 1, input_type == "int8" ? sizeof(int8_t) : sizeof(float)),
                     gr::io_signature::make(1, 1, sizeof(uint8_t))),
-          batch_decoder_base(max_batch, stats_interval)
+          batch_decoder_base(max_batch, stats_interval, drop_failed)
     {
         if (input_type != "int8" && input_type != "float")
             throw std::invalid_argument("gpufec: input_type '" + input_type + "' (float, int8)");
@@ -73,11 +74,12 @@ nbldpc_decoder::sptr nbldpc_decoder::make(const std::string& code,
                                           float llr_scale,
                                           int device,
                                           int stats_interval,
-                                          const std::string& input_type)
+                                          const std::string& input_type,
+                                          bool drop_failed)
 {
     return gnuradio::make_block_sptr<nbldpc_decoder_impl>(code, algorithm, max_iterations, schedule, backend,
                                                           max_batch, sign_convention, output_all_bits, llr_scale,
-                                                          device, stats_interval, input_type);
+                                                          device, stats_interval, input_type, drop_failed);
 }
 
 } // namespace gpufec

@@ -27,11 +27,12 @@ public:
                        int device,
                        int stats_interval,
                        const std::string& input_type,
-                       const std::string& arithmetic)
+                       const std::string& arithmetic,
+                       bool drop_failed)
         : gr::block("turbo_decoder",
                     gr::io_signature::make(1, 1, input_type == "int8" ? sizeof(int8_t) : sizeof(float)),
                     gr::io_signature::make(1, 1, sizeof(uint8_t))),
-          batch_decoder_base(max_batch, stats_interval)
+          batch_decoder_base(max_batch, stats_interval, drop_failed)
     {
         gpufec_decoder_opts opts;
         gpufec_decoder_opts_default(&opts);
@@ -82,12 +83,13 @@ turbo_decoder::sptr turbo_decoder::make(const std::string& code,
                                         int device,
                                         int stats_interval,
                                         const std::string& input_type,
-                                        const std::string& arithmetic)
+                                        const std::string& arithmetic,
+                                        bool drop_failed)
 {
     return gnuradio::make_block_sptr<turbo_decoder_impl>(code, algorithm, max_iterations, subblocks, guard, window,
                                                          extrinsic_scale, backend, max_batch, sign_convention,
                                                          output_all_bits, llr_scale, device, stats_interval,
-                                                         input_type, arithmetic);
+                                                         input_type, arithmetic, drop_failed);
 }
 
 } // namespace gpufec

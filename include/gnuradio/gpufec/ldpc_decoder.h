@@ -58,7 +58,8 @@ public:
                      int stats_interval = 0,
                      const std::string& schedule = "auto",
                      const std::string& precision = "float32",
-                     const std::string& input_type = "float");
+                     const std::string& input_type = "float",
+                     bool drop_failed = false);
 
     virtual void set_max_iterations(int max_iterations) = 0;
     virtual int max_iterations() const = 0;

@@ -36,7 +36,8 @@ public:
                      float llr_scale = 1.0f,
                      int device = 0,
                      int stats_interval = 0,
-                     const std::string& input_type = "float");
+                     const std::string& input_type = "float",
+                     bool drop_failed = false);
 
     virtual void set_max_iterations(int max_iterations) = 0;
     virtual int max_iterations() const = 0;

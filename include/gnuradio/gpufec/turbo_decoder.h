@@ -45,7 +45,8 @@ public:
                      int device = 0,
                      int stats_interval = 0,
                      const std::string& input_type = "float",
-                     const std::string& arithmetic = "auto");
+                     const std::string& arithmetic = "auto",
+                     bool drop_failed = false);
 
     virtual void set_max_iterations(int max_iterations) = 0;
     virtual int max_iterations() const = 0;

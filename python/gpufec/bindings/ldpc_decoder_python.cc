@@ -27,7 +27,8 @@ void bind_ldpc_decoder(py::module& m)
              py::arg("stats_interval") = 0,
              py::arg("schedule") = "auto",
              py::arg("precision") = "float32",
-             py::arg("input_type") = "float")
+             py::arg("input_type") = "float",
+             py::arg("drop_failed") = false)
         .def("set_max_iterations", &ldpc_decoder::set_max_iterations, py::arg("max_iterations"))
         .def("max_iterations", &ldpc_decoder::max_iterations)
         .def("frames", &ldpc_decoder::frames)

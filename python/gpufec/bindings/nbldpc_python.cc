@@ -32,7 +32,8 @@ void bind_nbldpc(py::module& m)
              py::arg("llr_scale") = 1.0f,
              py::arg("device") = 0,
              py::arg("stats_interval") = 0,
-             py::arg("input_type") = "float")
+             py::arg("input_type") = "float",
+             py::arg("drop_failed") = false)
         .def("set_max_iterations", &nbldpc_decoder::set_max_iterations, py::arg("max_iterations"))
         .def("max_iterations", &nbldpc_decoder::max_iterations)
         .def("frames", &nbldpc_decoder::frames)

@@ -36,7 +36,8 @@ void bind_turbo(py::module& m)
              py::arg("device") = 0,
              py::arg("stats_interval") = 0,
              py::arg("input_type") = "float",
-             py::arg("arithmetic") = "auto")
+             py::arg("arithmetic") = "auto",
+             py::arg("drop_failed") = false)
         .def("set_max_iterations", &turbo_decoder::set_max_iterations, py::arg("max_iterations"))
         .def("max_iterations", &turbo_decoder::max_iterations)
         .def("frames", &turbo_decoder::frames)

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""QA of what every family's decoder block tells downstream about each frame: the tags on the
+first output bit of a frame (gpufec_frame, gpufec_iterations, gpufec_ok) and drop_failed, on
+clean frames with two erased ones (an erased frame never decodes) among them."""
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+from gnuradio import gpufec
+from flowgraph_chain import random_bits
+
+FAMILIES = [  # encoder, decoder, code, decoder keywords
+    (gpufec.ldpc_encoder, gpufec.ldpc_decoder, "wifi-648-1_2", {}),
+    (gpufec.turbo_encoder, gpufec.turbo_decoder, "lte-turbo-256:crc=24a", {}),
+    (gpufec.nbldpc_encoder, gpufec.nbldpc_decoder, "nb-gf16-504", {}),
+]
+FRAMES, ERASED = 6, (2, 4)
+
+
+def encode(enc_make, code, bits):
+    tb = gr.top_block()
+    src, snk = blocks.vector_source_b(bits.tolist()), blocks.vector_sink_b()
+    tb.connect(src, enc_make(code), snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8)
+
+
+def decode(dec, soft):
+    tb = gr.top_block()
+    src, snk = blocks.vector_source_f(soft.tolist()), blocks.vector_sink_b()
+    tb.connect(src, dec, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8), snk.tags()
+
+
+class qa_frame_tags(gr_unittest.TestCase):
+    def run_family(self, enc_make, dec_make, code, kw, drop):
+        enc = enc_make(code)
+        n, k = enc.n(), enc.k()
+        bits = random_bits(FRAMES * k)
+        coded = encode(enc_make, code, bits)
+        soft = coded.astype(np.float32) * 8.0 - 4.0  # positive means 1, as GNU Radio's demodulators
+        for f in ERASED:
+            soft[f * n:(f + 1) * n] = 0.0
+        dec = dec_make(code, drop_failed=drop, **kw)
+        out, tags = decode(dec, soft)
+        kept = [f for f in range(FRAMES) if not (drop and f in ERASED)]
+        self.assertEqual(len(out), len(kept) * k, code)
+        for slot, f in enumerate(kept):
+            if f not in ERASED:
+                self.assertTrue(np.array_equal(out[slot * k:(slot + 1) * k], bits[f * k:(f + 1) * k]), (code, f))
+        by_key = {}
+        for t in tags:
+            by_key.setdefault(str(t.key), []).append(t)
+        frames = by_key.get("gpufec_frame", [])
+        self.assertEqual([t.offset for t in frames], [slot * k for slot in range(len(kept))], code)
+        self.assertEqual([pmt.to_uint64(t.value) for t in frames], kept, code)
+        ok = [pmt.to_bool(t.value) for t in by_key.get("gpufec_ok", [])]
+        self.assertEqual(ok, [f not in ERASED for f in kept], code)
+        iters = [pmt.to_long(t.value) for t in by_key.get("gpufec_iterations", [])]
+        self.assertEqual(len(iters), len(kept), code)
+        self.assertTrue(all(i >= 0 for i in iters), code)
+        self.assertEqual((dec.frames(), dec.failed_frames()), (FRAMES, len(ERASED)), code)
+
+    def test_tags_on_every_frame(self):
+        for enc_make, dec_make, code, kw in FAMILIES:
+            self.run_family(enc_make, dec_make, code, kw, drop=False)
+
+    def test_drop_failed(self):
+        for enc_make, dec_make, code, kw in FAMILIES:
+            self.run_family(enc_make, dec_make, code, kw, drop=True)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_frame_tags)
