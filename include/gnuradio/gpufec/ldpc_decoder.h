@@ -38,6 +38,10 @@ namespace gpufec {
  * blocks.float_to_char), which cross to the GPU 4x narrower: the LLR is value * llr_scale (after
  * float_to_char with scale s, use llr_scale = (LLR scale of the float stream) / s). The sign
  * convention applies to both.
+ *
+ * Every output frame's first bit carries the tags gpufec_frame (uint64, the frame's number since
+ * start), gpufec_iterations (long) and gpufec_ok (bool: its checks or CRC hold). drop_failed:
+ * emit only decoded frames (with their tags); frames() and failed_frames() count all.
  */
 class GPUFEC_GR_API ldpc_decoder : virtual public gr::block
 {

@@ -19,6 +19,10 @@ namespace gpufec {
  * frame counts as failed unless its decisions satisfy every GF(q) check. Soft-bit conventions,
  * input_type, llr_scale (FFT-BP wants true LLRs), backend, max_batch, stats_interval, framing and
  * tags are those of ldpc_decoder.
+ *
+ * Every output frame's first bit carries the tags gpufec_frame (uint64, the frame's number since
+ * start), gpufec_iterations (long) and gpufec_ok (bool: its checks or CRC hold). drop_failed:
+ * emit only decoded frames (with their tags); frames() and failed_frames() count all.
  */
 class GPUFEC_GR_API nbldpc_decoder : virtual public gr::block
 {

@@ -24,6 +24,10 @@ namespace gpufec {
  * true LLRs. arithmetic (`gpufec-info --params`): float, the reference (what the GPU runs);
  * int16 / int8, the CPU's fixed-point decoder (Max-Log-MAP, subblocks 1); auto (default): float on
  * the GPU, int16 on the CPU where it applies.
+ *
+ * Every output frame's first bit carries the tags gpufec_frame (uint64, the frame's number since
+ * start), gpufec_iterations (long) and gpufec_ok (bool: its checks or CRC hold). drop_failed:
+ * emit only decoded frames (with their tags); frames() and failed_frames() count all.
  */
 class GPUFEC_GR_API turbo_decoder : virtual public gr::block
 {
