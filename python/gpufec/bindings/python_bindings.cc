@@ -8,6 +8,7 @@ void bind_ldpc_encoder(py::module& m);
 void bind_ldpc_decoder(py::module& m);
 void bind_turbo(py::module& m);
 void bind_nbldpc(py::module& m);
+void bind_pdu_decoder(py::module& m);
 void bind_core(py::module& m);
 
 PYBIND11_MODULE(gpufec_python, m)
@@ -18,5 +19,6 @@ PYBIND11_MODULE(gpufec_python, m)
     bind_ldpc_decoder(m);
     bind_turbo(m);
     bind_nbldpc(m);
+    bind_pdu_decoder(m);
     bind_core(m);
 }

@@ -32,3 +32,12 @@ def chain(enc, dec, bits, noise_amplitude, input_type="float", pad=False):
     tb.run()
     out = np.array(snk.data(), dtype=np.uint8)
     return out[:len(bits)] if pad else out
+
+
+def encode(enc_make, code, bits):
+    """The encoder block's output for bits (enc_make: the block's factory)."""
+    tb = gr.top_block()
+    src, snk = blocks.vector_source_b(bits.tolist()), blocks.vector_sink_b()
+    tb.connect(src, enc_make(code), snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8)

@@ -7,7 +7,7 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest
 
 from gnuradio import gpufec
-from flowgraph_chain import random_bits
+from flowgraph_chain import encode, random_bits
 
 FAMILIES = [  # encoder, decoder, code, decoder keywords
     (gpufec.ldpc_encoder, gpufec.ldpc_decoder, "wifi-648-1_2", {}),
@@ -15,14 +15,6 @@ FAMILIES = [  # encoder, decoder, code, decoder keywords
     (gpufec.nbldpc_encoder, gpufec.nbldpc_decoder, "nb-gf16-504", {}),
 ]
 FRAMES, ERASED = 6, (2, 4)
-
-
-def encode(enc_make, code, bits):
-    tb = gr.top_block()
-    src, snk = blocks.vector_source_b(bits.tolist()), blocks.vector_sink_b()
-    tb.connect(src, enc_make(code), snk)
-    tb.run()
-    return np.array(snk.data(), dtype=np.uint8)
 
 
 def decode(dec, soft):

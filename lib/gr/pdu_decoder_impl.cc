@@ -1,0 +1,164 @@
+#include "c_handles.h"
+#include <gnuradio/gpufec/pdu_decoder.h>
+#include <gnuradio/io_signature.h>
+
+#include <atomic>
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+namespace gr {
+namespace gpufec {
+
+/* The message decoder: one C decoder context, fed one PDU at a time from the message handler
+ * (GNU Radio runs a block's handlers one at a time, so the context serves one thread). */
+class pdu_decoder_impl : public pdu_decoder
+{
+    code_ptr d_code;
+    decoder_ptr d_dec;
+    gpufec_decoder_opts d_float_opts, d_i8_opts;
+    decoder_ptr d_dec_i8; // made on the first s8vector PDU
+    uint32_t d_n = 0, d_out = 0;
+    int d_sign;
+    float d_scale;
+    std::atomic<uint64_t> d_frames{ 0 }, d_failed{ 0 };
+    std::vector<float> d_soft;
+    std::vector<int8_t> d_soft8;
+    std::vector<uint8_t> d_bits, d_ok;
+    std::vector<int32_t> d_iters;
+
+    static const pmt::pmt_t port() { return pmt::mp("pdus"); }
+
+    decoder_ptr make_decoder(const gpufec_decoder_opts& o)
+    {
+        gpufec_decoder* dec = nullptr;
+        gpufec_diag diag = { 0, "" };
+        throw_on_error(gpufec_decoder_opts_check(&o, d_code.get(), &diag), "options", &diag);
+        throw_on_error(gpufec_decoder_create(&dec, d_code.get(), &o), "decoder");
+        return decoder_ptr(dec);
+    }
+
+    void reply(pmt::pmt_t meta, const std::string& error)
+    {
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_error"), pmt::mp(error));
+        message_port_pub(port(), pmt::cons(meta, pmt::make_u8vector(0, 0)));
+    }
+
+    void handle(const pmt::pmt_t& msg)
+    {
+        if (!pmt::is_pair(msg))
+            return reply(pmt::make_dict(), "not a PDU (metadata . vector)");
+        pmt::pmt_t meta = pmt::car(msg), data = pmt::cdr(msg);
+        if (!pmt::is_dict(meta))
+            meta = pmt::make_dict();
+        const bool f32 = pmt::is_f32vector(data), s8 = pmt::is_s8vector(data);
+        if (!f32 && !s8)
+            return reply(meta, "the vector must be f32vector or s8vector soft bits");
+        const size_t len = pmt::length(data);
+        if (len == 0 || len % d_n)
+            return reply(meta, "length " + std::to_string(len) + " is not a whole number of frames of " +
+                                   std::to_string(d_n) + " soft bits");
+        const size_t frames = len / d_n;
+        const void* soft;
+        gpufec_decoder* dec = d_dec.get();
+        if (f32) {
+            size_t got = 0;
+            const float* x = pmt::f32vector_elements(data, got);
+            d_soft.resize(len);
+            const float mul = (float)d_sign * d_scale;
+            for (size_t i = 0; i < len; i++)
+                d_soft[i] = x[i] * mul;
+            soft = d_soft.data();
+        } else {
+            if (!d_dec_i8)
+                d_dec_i8 = make_decoder(d_i8_opts);
+            dec = d_dec_i8.get();
+            size_t got = 0;
+            const int8_t* x = pmt::s8vector_elements(data, got);
+            d_soft8.resize(len);
+            for (size_t i = 0; i < len; i++) // positive means 1: negate, saturating
+                d_soft8[i] = d_sign < 0 ? (x[i] == -128 ? (int8_t)127 : (int8_t)-x[i]) : x[i];
+            soft = d_soft8.data();
+        }
+        d_bits.resize(frames * d_out);
+        d_ok.resize(frames);
+        d_iters.resize(frames);
+        const gpufec_status st = gpufec_decoder_decode_soft(dec, soft, frames, d_bits.data(), d_iters.data(),
+                                                            d_ok.data());
+        if (st != GPUFEC_OK) // a message handler must not throw: the PDU says what went wrong
+            return reply(meta, std::string("decoding failed: ") + gpufec_status_str(st));
+        long failed = 0;
+        for (size_t f = 0; f < frames; f++)
+            failed += d_ok[f] ? 0 : 1;
+        d_frames += frames;
+        d_failed += (uint64_t)failed;
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_frames"), pmt::from_long((long)frames));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_failed"), pmt::from_long(failed));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_ok"), pmt::init_u8vector(frames, d_ok.data()));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_iterations"), pmt::init_s32vector(frames, d_iters.data()));
+        message_port_pub(port(), pmt::cons(meta, pmt::init_u8vector(d_bits.size(), d_bits.data())));
+    }
+
+public:
+    pdu_decoder_impl(const std::string& code, const std::string& options, const std::string& sign_convention,
+                     float llr_scale, bool output_all_bits)
+        : gr::block("pdu_decoder", gr::io_signature::make(0, 0, 0), gr::io_signature::make(0, 0, 0)),
+          d_code(open_code(code)),
+          d_sign(sign_from_name(sign_convention)),
+          d_scale(llr_scale)
+    {
+        if (!(llr_scale > 0.0f) || !std::isfinite(llr_scale))
+            throw std::invalid_argument("gpufec: llr_scale must be a positive number");
+        gpufec_decoder_opts_default(&d_float_opts);
+        std::string text = options;
+        for (char& ch : text)
+            if (ch == ',')
+                ch = ' ';
+        std::istringstream words(text);
+        std::string word;
+        while (words >> word) {
+            const size_t eq = word.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw std::invalid_argument("gpufec: options: '" + word + "' is not name=value");
+            gpufec_diag diag = { 0, "" };
+            throw_on_error(gpufec_decoder_opts_set(&d_float_opts, word.substr(0, eq).c_str(),
+                                                   word.substr(eq + 1).c_str(), &diag),
+                           "options", &diag);
+        }
+        d_float_opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
+        d_float_opts.input_type = GPUFEC_INPUT_FLOAT32;
+        d_i8_opts = d_float_opts;
+        d_i8_opts.input_type = GPUFEC_INPUT_INT8;
+        d_i8_opts.input_scale = llr_scale;
+        d_dec = make_decoder(d_float_opts);
+        gpufec_decoder_frame_sizes(d_dec.get(), &d_n, &d_out);
+        message_port_register_in(port());
+        message_port_register_out(port());
+        set_msg_handler(port(), [this](const pmt::pmt_t& msg) { handle(msg); });
+    }
+
+    uint64_t frames() const override { return d_frames.load(); }
+    uint64_t failed_frames() const override { return d_failed.load(); }
+    std::string backend() const override
+    {
+        gpufec_backend b = GPUFEC_BACKEND_CPU;
+        gpufec_decoder_backend(d_dec.get(), &b);
+        return gpufec_backend_name(b);
+    }
+    int n() const override { return (int)d_n; }
+    int k() const override
+    {
+        gpufec_code_info info;
+        gpufec_code_get_info(d_code.get(), &info);
+        return (int)info.k;
+    }
+};
+
+pdu_decoder::sptr pdu_decoder::make(const std::string& code, const std::string& options,
+                                    const std::string& sign_convention, float llr_scale, bool output_all_bits)
+{
+    return gnuradio::make_block_sptr<pdu_decoder_impl>(code, options, sign_convention, llr_scale, output_all_bits);
+}
+
+} // namespace gpufec
+} // namespace gr

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""QA of the message decoder for every family: PDUs of soft bits (float and byte) in, PDUs of
+bits and per-frame metadata out; erased frames flagged; malformed PDUs answered with
+gpufec_error instead of stopping the flowgraph; bad options name the option."""
+import time
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+from gnuradio import gpufec
+from flowgraph_chain import encode, random_bits
+
+FAMILIES = [  # encoder, code, options
+    (gpufec.ldpc_encoder, "wifi-648-1_2", "algorithm=nms max_iterations=20"),
+    (gpufec.turbo_encoder, "lte-turbo-256:crc=24a", "turbo_algorithm=maxlogmap max_iterations=6"),
+    (gpufec.nbldpc_encoder, "nb-gf16-504", "nb_algorithm=min-max, schedule=layered"),
+]
+
+
+def exchange(dec, pdus):
+    """Posts the PDUs to dec and returns what it sent back, in order."""
+    tb = gr.top_block()
+    dbg = blocks.message_debug()
+    tb.msg_connect(dec, "pdus", dbg, "store")
+    tb.start()
+    for p in pdus:
+        dec.to_basic_block()._post(pmt.mp("pdus"), p)
+    deadline = time.time() + 30
+    while dbg.num_messages() < len(pdus) and time.time() < deadline:
+        time.sleep(0.01)
+    tb.stop()
+    tb.wait()
+    return [dbg.get_message(i) for i in range(dbg.num_messages())]
+
+
+class qa_pdu_decoder(gr_unittest.TestCase):
+    def test_every_family(self):
+        for enc_make, code, options in FAMILIES:
+            enc = enc_make(code)
+            n, k, frames = enc.n(), enc.k(), 3
+            bits = random_bits(frames * k)
+            soft = encode(enc_make, code, bits).astype(np.float32) * 8.0 - 4.0  # positive means 1
+            soft[n:2 * n] = 0.0  # frame 1 erased
+            dec = gpufec.pdu_decoder(code, options)
+            self.assertEqual((dec.n(), dec.k()), (n, k), code)
+            meta = pmt.dict_add(pmt.make_dict(), pmt.mp("packet"), pmt.from_long(7))
+            byte_soft = np.clip(np.round(soft * 8), -127, 127).astype(np.int8)
+            replies = exchange(dec, [pmt.cons(meta, pmt.init_f32vector(len(soft), soft.tolist())),
+                                     pmt.cons(meta, pmt.init_s8vector(len(byte_soft), byte_soft.tolist()))])
+            self.assertEqual(len(replies), 2, code)
+            for reply in replies:
+                m, data = pmt.car(reply), pmt.cdr(reply)
+                out = np.array(pmt.u8vector_elements(data), dtype=np.uint8)
+                self.assertEqual(len(out), frames * k, code)
+                for f in (0, 2):
+                    self.assertTrue(np.array_equal(out[f * k:(f + 1) * k], bits[f * k:(f + 1) * k]), (code, f))
+                self.assertEqual(pmt.to_long(pmt.dict_ref(m, pmt.mp("packet"), pmt.PMT_NIL)), 7)
+                self.assertEqual(pmt.to_long(pmt.dict_ref(m, pmt.mp("gpufec_frames"), pmt.PMT_NIL)), frames)
+                self.assertEqual(pmt.to_long(pmt.dict_ref(m, pmt.mp("gpufec_failed"), pmt.PMT_NIL)), 1)
+                ok = pmt.u8vector_elements(pmt.dict_ref(m, pmt.mp("gpufec_ok"), pmt.PMT_NIL))
+                self.assertEqual(list(ok), [1, 0, 1], code)
+                iters = pmt.s32vector_elements(pmt.dict_ref(m, pmt.mp("gpufec_iterations"), pmt.PMT_NIL))
+                self.assertEqual(len(iters), frames, code)
+                self.assertTrue(all(i >= 0 for i in iters), code)
+            self.assertEqual((dec.frames(), dec.failed_frames()), (2 * frames, 2), code)
+
+    def test_malformed_pdus_are_answered(self):
+        dec = gpufec.pdu_decoder("wifi-648-1_2")
+        replies = exchange(dec, [pmt.cons(pmt.make_dict(), pmt.init_f32vector(100, [1.0] * 100)),
+                                 pmt.cons(pmt.make_dict(), pmt.init_u8vector(648, [0] * 648)),
+                                 pmt.mp("not a pdu")])
+        self.assertEqual(len(replies), 3)
+        for reply in replies:
+            error = pmt.dict_ref(pmt.car(reply), pmt.mp("gpufec_error"), pmt.PMT_NIL)
+            self.assertTrue(pmt.is_symbol(error), pmt.write_string(reply))
+            self.assertEqual(pmt.length(pmt.cdr(reply)), 0)
+        self.assertIn("whole number of frames", pmt.symbol_to_string(
+            pmt.dict_ref(pmt.car(replies[0]), pmt.mp("gpufec_error"), pmt.PMT_NIL)))
+
+    def test_bad_options_name_the_option(self):
+        for options, word in [("algorithm=nmss", "algorithm"), ("max_iterations", "name=value"),
+                              ("nb_algorithm=min-max max_iterations=0", "max_iterations")]:
+            with self.assertRaises(Exception) as ctx:
+                gpufec.pdu_decoder("wifi-648-1_2", options)
+            self.assertIn(word, str(ctx.exception))
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_pdu_decoder)
