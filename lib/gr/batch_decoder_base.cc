@@ -236,12 +236,57 @@ void batch_decoder_base::post_stats()
     message_port_pub(pmt::mp("stats"), d);
 }
 
+/* Where frames start. Without packet_len tags: every n soft bits from the stream's first sample
+ * (a frame-aligned stream). A packet_len tag (a tagged stream, as correlate_access_code_ff_ts
+ * makes) starts a packet: frames start at the tag and every n soft bits after it within the
+ * packet; what is left of a packet that cannot fill a frame, and anything between packets, is
+ * skipped (consumed here, counted in d_skipped). Returns the frames to decode now (0: none; the
+ * input may have been partly consumed). */
+int batch_decoder_base::frames_to_decode(int ninput, int noutput)
+{
+    static const pmt::pmt_t length_key = pmt::mp("packet_len");
+    const int64_t n = d_llr_len;
+    const uint64_t r0 = nitems_read(0);
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, r0, r0 + (uint64_t)ninput, length_key);
+    uint64_t next = r0 + (uint64_t)ninput; // the next packet start after r0, else the input's end
+    for (const gr::tag_t& t : tags) {
+        if (t.offset == r0 && pmt::is_integer(t.value))
+            d_packet_left = std::max<int64_t>(0, pmt::to_long(t.value));
+        else if (t.offset > r0 && t.offset < next)
+            next = t.offset;
+    }
+    const int64_t span = (int64_t)(next - r0); // items before the next packet starts
+    int64_t limit = span, skip = 0;
+    if (d_packet_left == 0) // between packets
+        skip = span;
+    else if (d_packet_left > 0)
+        limit = std::min(limit, d_packet_left);
+    const int64_t frames = skip ? 0 : std::min<int64_t>(limit / n, noutput / (int)d_out_len);
+    if (!skip && frames == 0) {
+        if (d_packet_left > 0 && d_packet_left < n) // the packet's tail: no whole frame
+            skip = std::min(d_packet_left, span);
+        else if (next < r0 + (uint64_t)ninput && span < n) // a packet starts before a frame fills
+            skip = span;
+    }
+    if (skip > 0) {
+        consume_each((int)skip);
+        d_skipped += (uint64_t)skip;
+        if (d_packet_left > 0)
+            d_packet_left -= std::min(d_packet_left, skip);
+        return 0;
+    }
+    if (d_packet_left > 0)
+        d_packet_left -= frames * n;
+    return (int)frames;
+}
+
 int batch_decoder_base::general_work(int noutput_items,
                                      gr_vector_int& ninput_items,
                                      gr_vector_const_void_star& input_items,
                                      gr_vector_void_star& output_items)
 {
-    const int frames = std::min(ninput_items[0] / (int)d_llr_len, noutput_items / (int)d_out_len);
+    const int frames = frames_to_decode(ninput_items[0], noutput_items);
     if (frames <= 0)
         return 0;
     const char* in = static_cast<const char*>(input_items[0]);

@@ -52,6 +52,9 @@ private:
     uint32_t d_llr_len = 0, d_out_len = 0;
     int d_max_batch, d_stats_interval;
     bool d_drop_failed;                 // failed frames are not emitted
+    int64_t d_packet_left = -1;         // soft bits left in the current packet_len packet; -1: no
+                                        // packet seen (frames from the first sample), 0: between
+    uint64_t d_skipped = 0;             // soft bits skipped: packet tails, gaps between packets
     std::vector<int64_t> d_out_frame;   // per frame of a work call: its output slot, -1 dropped
     uint64_t d_next_stats;
     int d_sign = -1;
@@ -71,6 +74,7 @@ private:
     void post_stats();
     void move_tags(uint64_t consumed);
     void tag_frames(int frames);
+    int frames_to_decode(int ninput, int noutput);
 };
 
 } // namespace gpufec

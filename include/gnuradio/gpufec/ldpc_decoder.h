@@ -14,8 +14,11 @@ namespace gpufec {
  *
  * Every complete frame present at a work() call is decoded, in batches of at most max_batch
  * frames (0: all of them in one call, the backend splits them as it likes); a complete frame
- * is never held back waiting for more input. The input must be frame-aligned: frames are counted
- * from the first sample, and a shifted stream decodes every frame wrong. Tags move with their
+ * is never held back waiting for more input. The input is frame-aligned (frames are counted
+ * from the first sample; a shifted stream decodes every frame wrong) or a tagged stream: a
+ * packet_len tag starts a packet, frames start at it and every n soft bits after it, and a
+ * packet's tail that cannot fill a frame and anything between packets are skipped (all decoder
+ * blocks share this framing). Tags move with their
  * frame; packet_len tags are rewritten from soft bits to output bits. A frame of nothing but
  * erasures (0 or NaN) counts as failed.
  *

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""QA of what every family's decoder block tells downstream about each frame: the tags on the
-first output bit of a frame (gpufec_frame, gpufec_iterations, gpufec_ok) and drop_failed, on
-clean frames with two erased ones (an erased frame never decodes) among them."""
+"""QA of how every family's decoder block frames its input and what it tells downstream about each
+frame: the tags on the first output bit of a frame (gpufec_frame, gpufec_iterations, gpufec_ok)
+and drop_failed, on clean frames with two erased ones (an erased frame never decodes) among
+them; tagged streams (packet_len), whose packets set where frames start, with packet tails and
+gaps between packets skipped."""
 import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest
@@ -61,6 +63,37 @@ class qa_frame_tags(gr_unittest.TestCase):
     def test_drop_failed(self):
         for enc_make, dec_make, code, kw in FAMILIES:
             self.run_family(enc_make, dec_make, code, kw, drop=True)
+
+    def test_tagged_stream_sets_frame_starts(self):
+        """junk (7) | packet A: packet_len 2n+3 (two frames and a 3-value tail) | packet B:
+        packet_len n | junk (5) | packet C: packet_len n - 1 (no whole frame). Frames A0, A1, B0
+        come out; the packet_len tags become 2k and k (C's is dropped with it)."""
+        for enc_make, dec_make, code, kw in FAMILIES:
+            enc = enc_make(code)
+            n, k = enc.n(), enc.k()
+            bits = random_bits(4 * k)
+            soft = encode(enc_make, code, bits).astype(np.float32) * 8.0 - 4.0
+            junk = lambda m: np.full(m, 4.0, dtype=np.float32)  # noqa: E731
+            frame = lambda f: soft[f * n:(f + 1) * n]  # noqa: E731
+            parts = [junk(7), frame(0), frame(1), junk(3), frame(2), junk(5), frame(3)[:n - 1]]
+            starts = np.cumsum([0] + [len(p) for p in parts])
+            stream = np.concatenate(parts)
+            tags = [gr.tag_utils.python_to_tag((int(starts[1]), pmt.mp("packet_len"), pmt.from_long(2 * n + 3))),
+                    gr.tag_utils.python_to_tag((int(starts[4]), pmt.mp("packet_len"), pmt.from_long(n))),
+                    gr.tag_utils.python_to_tag((int(starts[6]), pmt.mp("packet_len"), pmt.from_long(n - 1)))]
+            tb = gr.top_block()
+            src = blocks.vector_source_f(stream.tolist(), False, 1, tags)
+            dec = dec_make(code, **kw)
+            snk = blocks.vector_sink_b()
+            tb.connect(src, dec, snk)
+            tb.run()
+            out = np.array(snk.data(), dtype=np.uint8)
+            self.assertEqual(len(out), 3 * k, code)
+            self.assertTrue(np.array_equal(out, bits[:3 * k]), code)
+            lengths = [(t.offset, pmt.to_long(t.value)) for t in snk.tags()
+                       if pmt.symbol_to_string(t.key) == "packet_len"]
+            self.assertEqual(lengths, [(0, 2 * k), (2 * k, k)], code)
+            self.assertEqual((dec.frames(), dec.failed_frames()), (3, 0), code)
 
 
 if __name__ == "__main__":
