@@ -97,6 +97,10 @@ inline code_ptr open_nbldpc_code(const std::string& name)
                         "GF(q) LDPC codes: nb-qc-gf32-744, nb-gf<q>-<bits>, FILE.kn or FILE.nbalist");
 }
 
+/* Decoder options from "name=value" words separated by spaces or commas (the library's names;
+ * fec_decoder_def.cc). */
+gpufec_decoder_opts opts_from_text(const std::string& options);
+
 /* "positive_one" (GNU Radio's soft demodulators: a positive value means bit 1) -> -1,
  * "positive_zero" (LLR ln P0/P1) -> +1. */
 inline int sign_from_name(const std::string& convention)

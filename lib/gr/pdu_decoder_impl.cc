@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <cmath>
-#include <sstream>
 #include <vector>
 
 namespace gr {
@@ -109,22 +108,7 @@ public:
     {
         if (!(llr_scale > 0.0f) || !std::isfinite(llr_scale))
             throw std::invalid_argument("gpufec: llr_scale must be a positive number");
-        gpufec_decoder_opts_default(&d_float_opts);
-        std::string text = options;
-        for (char& ch : text)
-            if (ch == ',')
-                ch = ' ';
-        std::istringstream words(text);
-        std::string word;
-        while (words >> word) {
-            const size_t eq = word.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw std::invalid_argument("gpufec: options: '" + word + "' is not name=value");
-            gpufec_diag diag = { 0, "" };
-            throw_on_error(gpufec_decoder_opts_set(&d_float_opts, word.substr(0, eq).c_str(),
-                                                   word.substr(eq + 1).c_str(), &diag),
-                           "options", &diag);
-        }
+        d_float_opts = opts_from_text(options);
         d_float_opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
         d_float_opts.input_type = GPUFEC_INPUT_FLOAT32;
         d_i8_opts = d_float_opts;

@@ -9,6 +9,7 @@ void bind_ldpc_decoder(py::module& m);
 void bind_turbo(py::module& m);
 void bind_nbldpc(py::module& m);
 void bind_pdu_decoder(py::module& m);
+void bind_fec_def(py::module& m);
 void bind_core(py::module& m);
 
 PYBIND11_MODULE(gpufec_python, m)
@@ -20,5 +21,6 @@ PYBIND11_MODULE(gpufec_python, m)
     bind_turbo(m);
     bind_nbldpc(m);
     bind_pdu_decoder(m);
+    bind_fec_def(m);
     bind_core(m);
 }
