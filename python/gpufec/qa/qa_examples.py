@@ -39,7 +39,7 @@ class qa_examples(unittest.TestCase):
             text = open(py).read()
             self.assertIn("gpufec.ldpc_encoder('mackay-1008-504')", text)
             self.assertIn("gpufec.ldpc_decoder('mackay-1008-504', 'nms', 20, 0.75, 0.5, 'auto', 0,", text)
-            self.assertIn("'auto', 'float32', 'float')", text)  # schedule, precision, input type (defaults)
+            self.assertIn("'auto', 'float32', 'float', False)", text)  # schedule, precision, input type, drop_failed (defaults)
             r = subprocess.run([sys.executable, py], capture_output=True, text=True, timeout=300)
             self.assertEqual(r.returncode, 0, r.stderr)
 
