@@ -98,7 +98,40 @@ public:
     }
 };
 
+class fec_encoder_def_impl : public fec_encoder_def
+{
+    code_ptr d_code;
+    uint32_t d_n = 0, d_k = 0;
+
+public:
+    explicit fec_encoder_def_impl(const std::string& code)
+        : fec_encoder_def("gpufec_encoder_def"), d_code(open_code(code))
+    {
+        gpufec_code_info ci;
+        gpufec_code_get_info(d_code.get(), &ci);
+        d_n = ci.n;
+        d_k = ci.k;
+    }
+    double rate() override { return (double)d_k / (double)d_n; }
+    int get_input_size() override { return (int)d_k; }
+    int get_output_size() override { return (int)d_n; }
+    bool set_frame_size(unsigned int frame_size) override { return frame_size == d_k; }
+    void generic_work(void* in_buffer, void* out_buffer) override
+    {
+        if (gpufec_code_encode(d_code.get(), static_cast<const uint8_t*>(in_buffer), 1,
+                               static_cast<uint8_t*>(out_buffer)) != GPUFEC_OK) {
+            std::fill(static_cast<uint8_t*>(out_buffer), static_cast<uint8_t*>(out_buffer) + d_n, 0);
+            d_logger->error("encoding failed; the frame is output as zeros");
+        }
+    }
+};
+
 } // namespace
+
+gr::fec::generic_encoder::sptr fec_encoder_def::make(const std::string& code)
+{
+    return std::make_shared<fec_encoder_def_impl>(code);
+}
 
 gr::fec::generic_decoder::sptr fec_decoder_def::make(const std::string& code, const std::string& options,
                                                      const std::string& info, const std::string& sign_convention,

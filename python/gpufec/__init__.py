@@ -2,8 +2,8 @@
 backend that gives the same answers.
 
 Blocks: ldpc_encoder, ldpc_decoder, turbo_encoder, turbo_decoder, nbldpc_encoder, nbldpc_decoder,
-pdu_decoder. gr-fec definitions: ldpc_decoder_def, turbo_decoder_def, nbldpc_decoder_def (and
-fec_decoder_def.make). Helpers: builtin_codes(), code_info(name), cuda_available().
+pdu_decoder. gr-fec definitions: ldpc_decoder_def, turbo_decoder_def, nbldpc_decoder_def,
+ldpc_encoder_def (and fec_decoder_def.make, fec_encoder_def.make). Helpers: builtin_codes(), code_info(name), cuda_available().
 """
 from .gpufec_python import *  # noqa: F401,F403
 
@@ -36,3 +36,12 @@ def nbldpc_decoder_def(code, algorithm="min-max", max_iterations=15, backend="au
     return fec_decoder_def.make(code, _options(dict(nb_algorithm=algorithm, max_iterations=max_iterations,
                                                     backend=backend, **options)),
                                 "code", sign_convention, llr_scale)
+
+
+def ldpc_encoder_def(code):
+    """A gr-fec encoder definition (fec.extended_encoder and friends) for a gr-gpufec code; its
+    frames decode with ldpc_decoder_def(code, info="code") (the default)."""
+    return fec_encoder_def.make(code)
+
+
+turbo_encoder_def = nbldpc_encoder_def = ldpc_encoder_def

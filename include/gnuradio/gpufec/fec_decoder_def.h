@@ -2,6 +2,7 @@
 #define INCLUDED_GPUFEC_FEC_DECODER_DEF_H
 
 #include <gnuradio/fec/generic_decoder.h>
+#include <gnuradio/fec/generic_encoder.h>
 #include <gnuradio/gpufec/api.h>
 
 #include <string>
@@ -35,6 +36,21 @@ public:
 
 protected:
     explicit fec_decoder_def(const std::string& name) : gr::fec::generic_decoder(name) {}
+};
+
+/*!
+ * \brief The matching gr-fec encoder definition (gr::fec::generic_encoder): k bits in, the n
+ * transmitted bits of the code's encoder out (bytes 0/1), one frame per call, for
+ * fec.extended_encoder and friends. Any gr-gpufec code; decoded by fec_decoder_def with
+ * info = "code".
+ */
+class GPUFEC_GR_API fec_encoder_def : public gr::fec::generic_encoder
+{
+public:
+    static gr::fec::generic_encoder::sptr make(const std::string& code);
+
+protected:
+    explicit fec_encoder_def(const std::string& name) : gr::fec::generic_encoder(name) {}
 };
 
 } // namespace gpufec

@@ -16,4 +16,8 @@ void bind_fec_def(py::module& m)
         "fec.decoder, fec.tagged_decoder and fec.async_decoder.")
         .def_static("make", &def::make, py::arg("code"), py::arg("options") = "", py::arg("info") = "code",
                     py::arg("sign_convention") = "positive_one", py::arg("llr_scale") = 1.0f);
+    using edef = ::gr::gpufec::fec_encoder_def;
+    py::class_<edef, gr::fec::generic_encoder, std::shared_ptr<edef>>(
+        m, "fec_encoder_def", "A gr-fec encoder definition (generic_encoder) for any gr-gpufec code.")
+        .def_static("make", &edef::make, py::arg("code"));
 }

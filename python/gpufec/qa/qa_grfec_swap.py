@@ -161,6 +161,18 @@ class qa_grfec_swap(gr_unittest.TestCase):
                                timeout=120, env=env)
             self.assertEqual(r.returncode, 0, r.stderr[-2000:])
 
+    def test_our_encoder_definition(self):
+        """gpufec.ldpc_encoder_def in fec.extended_encoder, decoded by gpufec.ldpc_decoder_def and
+        by the gpufec decoder block: the same bits back (a DVB-S2 short code, 5G NR with
+        puncturing)."""
+        for code in ("dvbs2-short-1_2", "5gnr-bg2-z24"):
+            enc_def = gpufec.ldpc_encoder_def(code)
+            k = fec.get_encoder_input_size(enc_def)
+            self.assertEqual(k, gpufec.code_info(code)["k"])
+            bits = random_bits(3 * k)
+            out = run(enc_def, gpufec.ldpc_decoder_def(code, backend="cpu"), bits, 0.0)
+            self.assertTrue(np.array_equal(out, bits), code)
+
     def test_bad_arguments(self):
         for kw, word in [({"info": "middle"}, "info"), ({"algorithm": "nope"}, "algorithm")]:
             with self.assertRaises(Exception) as ctx:
