@@ -15,6 +15,21 @@
 #define GPUFEC_SIMD_X86 1
 #endif
 
+int cpu_simd_visit_order(const ldpc_code* c, uint32_t pad, uint32_t** deg, uint32_t** var)
+{
+    *deg = malloc(((size_t)c->m + 1) * sizeof **deg);
+    *var = calloc((size_t)c->edges + pad, sizeof **var);
+    if (!*deg || !*var)
+        return 0;
+    for (uint32_t r = 0, p = 0; r < c->m; r++) {
+        const uint32_t i = c->layer_rows[r];
+        (*deg)[r] = c->row_ptr[i + 1] - c->row_ptr[i];
+        for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+            (*var)[p++] = c->edge_var[e];
+    }
+    return 1;
+}
+
 #ifdef GPUFEC_SIMD_X86
 
 typedef float v8f __attribute__((vector_size(32), aligned(32)));
@@ -35,10 +50,7 @@ struct cpu_simd_state {
     v8f* app;  /* n */
     v8f* c2v;  /* edges */
     v8f* v;    /* max_check_degree */
-    /* The rows as a pass visits them (layer order): degrees, and all rows' variables in one
-     * stream; the messages are kept in that order too (see cpu_simd_i8.c). */
-    uint32_t* deg;
-    uint32_t* var;
+    uint32_t *deg, *var; /* cpu_simd_visit_order */
 };
 
 #define PREFETCH_AHEAD 16
@@ -54,17 +66,9 @@ cpu_simd_state* cpu_simd_create(const ldpc_code* c)
     s->app = aligned_alloc(32, ((size_t)c->n + 1) * sizeof(v8f));
     s->c2v = aligned_alloc(32, ((size_t)c->edges + 1) * sizeof(v8f));
     s->v = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(v8f));
-    s->deg = malloc(((size_t)c->m + 1) * sizeof *s->deg);
-    s->var = calloc((size_t)c->edges + PREFETCH_AHEAD, sizeof *s->var);
-    if (!s->llr || !s->app || !s->c2v || !s->v || !s->deg || !s->var) {
+    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, &s->deg, &s->var) || !s->llr || !s->app || !s->c2v || !s->v) {
         cpu_simd_destroy(s);
         return NULL;
-    }
-    for (uint32_t r = 0, p = 0; r < c->m; r++) {
-        const uint32_t i = c->layer_rows[r];
-        s->deg[r] = c->row_ptr[i + 1] - c->row_ptr[i];
-        for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
-            s->var[p++] = c->edge_var[e];
     }
     return s;
 }

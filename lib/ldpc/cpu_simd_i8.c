@@ -28,11 +28,7 @@ struct cpu_simd_i8_state {
     __m256i* c2v; /* edges */
     __m256i* v;   /* 2 max_check_degree: a check's inputs, low and high halves */
     float* mother; /* n + 8: one frame's channel values */
-    /* The rows as a pass visits them (layer order): each row's degree, and the variables of all
-     * rows in one stream (plus PREFETCH_AHEAD padding), so that the index reads are sequential
-     * and the scattered posterior reads can be prefetched a few edges ahead. */
-    uint32_t* deg;
-    uint32_t* var;
+    uint32_t *deg, *var; /* cpu_simd_visit_order: index reads sequential, posteriors prefetched */
 };
 
 #define PREFETCH_AHEAD 16
@@ -46,17 +42,9 @@ cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c)
     s->c2v = aligned_alloc(32, ((size_t)c->edges + 1) * sizeof(__m256i));
     s->v = aligned_alloc(32, (2 * (size_t)c->max_check_degree + 2) * sizeof(__m256i));
     s->mother = malloc(((size_t)c->n + 8) * sizeof(float));
-    s->deg = malloc(((size_t)c->m + 1) * sizeof *s->deg);
-    s->var = calloc((size_t)c->edges + PREFETCH_AHEAD, sizeof *s->var);
-    if (!s->app || !s->c2v || !s->v || !s->mother || !s->deg || !s->var) {
+    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, &s->deg, &s->var) || !s->app || !s->c2v || !s->v || !s->mother) {
         cpu_simd_i8_destroy(s);
         return NULL;
-    }
-    for (uint32_t r = 0, p = 0; r < c->m; r++) {
-        const uint32_t i = c->layer_rows[r];
-        s->deg[r] = c->row_ptr[i + 1] - c->row_ptr[i];
-        for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
-            s->var[p++] = c->edge_var[e];
     }
     return s;
 }
