@@ -9,8 +9,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
+import pmt
 from gnuradio import analog, blocks, fec, gr, gr_unittest
 
 from gnuradio import gpufec
@@ -152,14 +154,26 @@ class qa_grfec_swap(gr_unittest.TestCase):
         env = dict(os.environ)
         build = os.environ.get("GPUFEC_BUILD_DIR", "")
         env["GRC_BLOCKS_PATH"] = (os.path.join(build, "grc") if build else "") + os.pathsep + env.get("GRC_BLOCKS_PATH", "")
-        with tempfile.TemporaryDirectory() as out:
-            path = os.path.join(out, "swap.grc")
-            open(path, "w").write(text)
-            r = subprocess.run(["grcc", "-o", out, path], capture_output=True, text=True, env=env)
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            r = subprocess.run([sys.executable, os.path.join(out, "swap_test.py")], capture_output=True, text=True,
-                               timeout=120, env=env)
-            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        # The same flowgraph with our encoder definition and the any-code decoder definition on a
+        # turbo code.
+        turbo = (text.replace("variable_ldpc_encoder_H_def\n  parameters: {H: H, ndim: '0'}",
+                              "variable_gpufec_encoder_def\n  parameters: {code: lte-turbo-1024}")
+                 .replace("variable_gpufec_ldpc_decoder_def\n  parameters: {code: '%s', algorithm: nms, "
+                          "max_iterations: '20', info: last, backend: cpu}" % ALIST,
+                          "variable_gpufec_decoder_def\n  parameters: {code: lte-turbo-1024, options: "
+                          "'backend=cpu max_iterations=4', info: code}")
+                 .replace("num_items: '4200'", "num_items: '4096'"))
+        self.assertIn("variable_gpufec_encoder_def", turbo)
+        self.assertIn("variable_gpufec_decoder_def", turbo)
+        for name, grc in (("swap", text), ("turbo", turbo)):
+            with tempfile.TemporaryDirectory() as out:
+                path = os.path.join(out, name + ".grc")
+                open(path, "w").write(grc)
+                r = subprocess.run(["grcc", "-o", out, path], capture_output=True, text=True, env=env)
+                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+                r = subprocess.run([sys.executable, os.path.join(out, "swap_test.py")], capture_output=True,
+                                   text=True, timeout=120, env=env)
+                self.assertEqual(r.returncode, 0, name + ": " + r.stderr[-2000:])
 
     def test_our_encoder_definition(self):
         """gpufec.ldpc_encoder_def in fec.extended_encoder, decoded by gpufec.ldpc_decoder_def and
@@ -172,6 +186,42 @@ class qa_grfec_swap(gr_unittest.TestCase):
             bits = random_bits(3 * k)
             out = run(enc_def, gpufec.ldpc_decoder_def(code, backend="cpu"), bits, 0.0)
             self.assertTrue(np.array_equal(out, bits), code)
+
+    def test_tagged_and_async_decoders(self):
+        """fec.tagged_decoder (a packet_len per frame) and fec.async_decoder (a message per frame)
+        with our definition: the same bits back."""
+        code = "wifi-648-1_2"
+        dec_def = gpufec.ldpc_decoder_def(code, backend="cpu")
+        enc = gpufec.ldpc_encoder(code)
+        n, k = enc.n(), enc.k()
+        bits = random_bits(3 * k)
+        tb = gr.top_block()
+        src, snk = blocks.vector_source_b(bits.tolist()), blocks.vector_sink_b()
+        tb.connect(src, enc, snk)
+        tb.run()
+        soft = np.array(snk.data(), dtype=np.float32) * 2.0 - 1.0
+        tags = [gr.tag_utils.python_to_tag((f * n, pmt.intern("packet_len"), pmt.from_long(n))) for f in range(3)]
+        tb = gr.top_block()
+        src, snk = blocks.vector_source_f(soft.tolist(), False, 1, tags), blocks.vector_sink_b()
+        tb.connect(src, fec.tagged_decoder(dec_def, gr.sizeof_float, gr.sizeof_char, "packet_len", 1500), snk)
+        tb.run()
+        self.assertTrue(np.array_equal(np.array(snk.data(), dtype=np.uint8), bits))
+        tb = gr.top_block()
+        adec, dbg = fec.async_decoder(dec_def, False, True, 1500), blocks.message_debug()
+        tb.msg_connect(adec, "out", dbg, "store")
+        tb.start()
+        for f in range(3):
+            adec.to_basic_block()._post(pmt.intern("in"),
+                                        pmt.cons(pmt.make_dict(), pmt.init_f32vector(n, soft[f * n:(f + 1) * n].tolist())))
+        deadline = time.time() + 30
+        while dbg.num_messages() < 3 and time.time() < deadline:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(dbg.num_messages(), 3)
+        got = np.concatenate([np.array(pmt.u8vector_elements(pmt.cdr(dbg.get_message(i))), dtype=np.uint8)
+                              for i in range(3)])
+        self.assertTrue(np.array_equal(got, bits))
 
     def test_bad_arguments(self):
         for kw, word in [({"info": "middle"}, "info"), ({"algorithm": "nope"}, "algorithm")]:
