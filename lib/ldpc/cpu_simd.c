@@ -50,6 +50,7 @@ struct cpu_simd_state {
     v8f* app;  /* n */
     v8f* c2v;  /* edges */
     v8f* v;    /* max_check_degree */
+    v8f* term; /* max_check_degree: SPA's tanh terms, computed once per edge */
     uint32_t *deg, *var; /* cpu_simd_visit_order */
 };
 
@@ -66,7 +67,9 @@ cpu_simd_state* cpu_simd_create(const ldpc_code* c)
     s->app = aligned_alloc(32, ((size_t)c->n + 1) * sizeof(v8f));
     s->c2v = aligned_alloc(32, ((size_t)c->edges + 1) * sizeof(v8f));
     s->v = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(v8f));
-    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, &s->deg, &s->var) || !s->llr || !s->app || !s->c2v || !s->v) {
+    s->term = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(v8f));
+    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, &s->deg, &s->var) || !s->llr || !s->app || !s->c2v || !s->v ||
+        !s->term) {
         cpu_simd_destroy(s);
         return NULL;
     }
@@ -81,6 +84,7 @@ void cpu_simd_destroy(cpu_simd_state* s)
     free(s->app);
     free(s->c2v);
     free(s->v);
+    free(s->term);
     free(s->deg);
     free(s->var);
     free(s);
@@ -147,13 +151,14 @@ SIMD_FN static void spa_row(cpu_simd_state* s, v8f* c2v, const uint32_t* var, ui
         v8f v = s->app[var[t]] - c2v[t];
         s->v[t] = v;
         v8f term = v_spa_term(v, absmask);
+        s->term[t] = term;
         v8i z = (v8i)(term == 0.0f);
         zeros -= z;
         prod = sel(z, prod, prod * term);
     }
     for (uint32_t t = 0; t < d; t++) {
         v8f v = s->v[t];
-        v8f term = v_spa_term(v, absmask);
+        v8f term = s->term[t];
         v8i tz = (v8i)(term == 0.0f);
         v8f p = sel(zeros == 0, prod / term, sel((zeros == 1) & tz, prod, (v8f){0}));
         v8i none = (zeros > 1) | ((zeros == 1) & ~tz);
