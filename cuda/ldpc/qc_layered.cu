@@ -33,6 +33,9 @@ struct qc_args {
     int32_t* iters;
     uint8_t* conv;
     uint32_t* gstate; /* global message state (when not in shared memory) */
+    uint32_t* gpost;  /* packed int8: posteriors in global memory (GPOST), n words per group */
+    const uint8_t* mag_tab; /* packed int8: ms_magnitude of 0..127 */
+    uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
     int max_iterations, early, interval, mode;
     float scale, offset, inv_step;
 };
@@ -128,8 +131,8 @@ __host__ __device__ inline size_t qc_table_bytes(uint32_t entries, uint32_t laye
 __device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, bool* skip)
 {
     *skip = (e.y >> 16) == lane + 1;
-    uint32_t u = lane + (e.y & 0xffffu);
-    return e.x + (u >= z ? u - z : u);
+    const uint32_t u = lane + (e.y & 0xffffu);
+    return e.x + min(u, u - z); /* u - z wraps to a huge value when u < z */
 }
 
 /* The stored message of position t from the row's old state. */
@@ -208,14 +211,14 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
             v[t] = app[jv[t]];
         }
     const int om1 = (int)old.m1, om2 = (int)old.m2;
-    int min1 = 0x7fffffff, min2 = 0x7fffffff;
+    int min1 = 127, min2 = 127; /* ms_init_prec */
     uint32_t arg1 = 0xffffffffu, parity = 0;
 #pragma unroll
     for (int t = 0; t < DB; t++)
         if (t < (int)d && !((skipped >> t) & 1u)) {
             const int mag = (uint32_t)t == old.arg ? om2 : om1;
-            v[t] -= (old.signs >> t) & 1u ? -mag : mag;
-            const int m = abs(v[t]);
+            v[t] = max(-128, min(127, v[t] - ((old.signs >> t) & 1u ? -mag : mag))); /* ldpc_i8_sat */
+            const int m = min(abs(v[t]), 127);
             parity ^= (uint32_t)(v[t] < 0);
             if (m < min1) {
                 min2 = min1;
@@ -233,7 +236,7 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
             const uint32_t neg = parity ^ (uint32_t)(v[t] < 0);
             const int mag = (uint32_t)t == arg1 ? m2 : m1;
             ns.signs |= neg << t;
-            app[jv[t]] = (int8_t)max(-127, min(127, v[t] + (neg ? -mag : mag)));
+            app[jv[t]] = (int8_t)max(-128, min(127, v[t] + (neg ? -mag : mag)));
         }
     return ns;
 }
@@ -245,12 +248,14 @@ __device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, con
                                                uint32_t d, uint32_t lane, const row_state& old)
 {
     ms_acc acc;
-    ms_init(&acc);
+    ms_init_prec(&acc, PREC);
     for (uint32_t t = 0; t < d; t++) {
         bool skip;
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
-        if (!skip)
-            ms_push(&acc, post_load(app, j) - old_message(old, t), t);
+        if (!skip) {
+            const float v = ldpc_extrinsic(post_load(app, j), old_message(old, t), PREC);
+            ms_push(&acc, PREC == LDPC_PREC_I8 ? fmaxf(v, -LDPC_I8_MAX) : v, t);
+        }
     }
     row_state ns = new_row_state(a, acc.min1, acc.min2, acc.arg1, PREC);
     for (uint32_t t = 0; t < d; t++) {
@@ -258,7 +263,7 @@ __device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, con
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
         if (skip)
             continue;
-        const float v = post_load(app, j) - old_message(old, t);
+        const float v = ldpc_extrinsic(post_load(app, j), old_message(old, t), PREC);
         const uint32_t neg = acc.parity ^ (uint32_t)(v < 0.0f);
         const float mag = t == ns.arg ? ns.m2 : ns.m1;
         ns.signs |= neg << t;
@@ -366,16 +371,19 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
     }
 }
 
+#include "qc_packed_kernel.cuh"
+
 } // namespace
 
 struct qc_plan {
     const decoder_config* cfg;
     qc_args args; /* device tables filled; per-launch fields set by qc_launch */
     int prec, words, ssmem, half_post;
-    size_t smem, gstate_bytes;
+    int packed, packed_sv, packed_gpost; /* int8: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
+    size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
     char describe[160];
-    void* dev[8];
+    void* dev[9];
     tx_map_dev map;
 };
 
@@ -391,6 +399,12 @@ qc_kernel_fn pick_ssmem(bool ssmem)
 
 qc_kernel_fn pick_kernel(const qc_plan* p)
 {
+    if (p->packed == 2)
+        return p->packed_sv == 1 ? (p->packed_gpost ? k_qc_packed<lanes_h2, 1, true> : k_qc_packed<lanes_h2, 1, false>)
+                                 : (p->packed_gpost ? k_qc_packed<lanes_h2, 2, true> : k_qc_packed<lanes_h2, 2, false>);
+    if (p->packed == 4)
+        return p->packed_sv == 1 ? (p->packed_gpost ? k_qc_packed<lanes_b4, 1, true> : k_qc_packed<lanes_b4, 1, false>)
+                                 : (p->packed_gpost ? k_qc_packed<lanes_b4, 2, true> : k_qc_packed<lanes_b4, 2, false>);
     const bool sm = p->ssmem != 0;
     switch (p->prec) {
     case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2>(sm)
@@ -426,7 +440,16 @@ void qc_destroy(void* plan)
     free(p);
 }
 
-size_t qc_state_bytes(const void* plan, uint32_t B) { return ((const qc_plan*)plan)->gstate_bytes * B; }
+uint32_t qc_units(const qc_plan* p, uint32_t frames)
+{
+    return p->packed ? (frames + p->packed - 1) / p->packed : frames;
+}
+
+size_t qc_state_bytes(const void* plan, uint32_t B)
+{
+    const qc_plan* p = (const qc_plan*)plan;
+    return (p->gstate_bytes + p->gpost_bytes) * qc_units(p, B);
+}
 const char* qc_describe(const void* plan) { return ((const qc_plan*)plan)->describe; }
 
 cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t stream)
@@ -438,8 +461,10 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     a.iters = ch->iterations;
     a.conv = ch->converged;
     a.gstate = (uint32_t*)ch->state;
+    a.gpost = (uint32_t*)((unsigned char*)ch->state + p->gstate_bytes * qc_units(p, ch->B));
+    a.nframes = ch->nf;
     a.max_iterations = p->cfg->opts.max_iterations; /* may change between calls */
-    pick_kernel(p)<<<ch->nf, p->threads, p->smem, stream>>>(a);
+    pick_kernel(p)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
     return cudaGetLastError();
 }
 
@@ -504,6 +529,18 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     p->smem = tables + post + (p->ssmem ? state : 0);
     p->gstate_bytes = p->ssmem ? 0 : state;
     p->threads = (z + 31) & ~31u;
+    /* int8: two frames per word (half2) unless disabled or bytes asked for; the row state in
+     * global memory (prefetched a layer ahead), the posteriors on chip where a group's fit,
+     * else in global memory. */
+    if (p->prec == LDPC_PREC_I8 && !(o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8) &&
+        c->qv_max_entries <= PACKED_MAX_DEGREE && p->threads <= PACKED_MAX_THREADS) {
+        p->packed = o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES ? 4 : 2;
+        p->packed_sv = packed_state_vec(packed_sign_words(32 / p->packed, c->qv_max_entries));
+        p->packed_gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 > (size_t)optin;
+        p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : (size_t)c->n * 4);
+        p->gstate_bytes = (size_t)c->m * p->packed_sv * 16;
+        p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
+    }
 
     /* Host tables: entries, internal positions of inputs, fillers and outputs. */
     uint2* ents = (uint2*)malloc((size_t)entries * sizeof *ents);
@@ -545,6 +582,19 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         (err = upload(&p->dev[6], out_int, n_out)) != cudaSuccess ||
         (err = upload(&p->dev[7], rep, n_rep)) != cudaSuccess || (err = tx_map_upload(map, &p->map)) != cudaSuccess)
         goto done;
+    if (p->packed) { /* the outgoing magnitudes by the rule's own function: int8, binary16 */
+        uint8_t tab[PACKED_TABLE_BYTES];
+        const float off = decoder_offset_steps(o);
+        for (uint32_t m = 0; m < 128; m++) {
+            const uint32_t q =
+                (uint32_t)ms_magnitude((float)m, ldpc_ms_mode(o->algorithm), o->normalization, off, LDPC_PREC_I8);
+            const uint16_t hb = (uint16_t)lanes_h2::half_bits(q);
+            tab[m] = (uint8_t)q;
+            memcpy(tab + 128 + 2 * m, &hb, 2);
+        }
+        if ((err = upload(&p->dev[8], tab, PACKED_TABLE_BYTES)) != cudaSuccess)
+            goto done;
+    }
     {
         qc_args& a = p->args;
         a.ents = (const uint2*)p->dev[0];
@@ -555,6 +605,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.fill_int = (const uint32_t*)p->dev[5];
         a.out_int = (const uint32_t*)p->dev[6];
         a.rep = (const uint2*)p->dev[7];
+        a.mag_tab = (const uint8_t*)p->dev[8];
         a.map = p->map.view();
         a.n_rep = n_rep;
         a.z = z;
@@ -573,10 +624,17 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.inv_step = decoder_inv_step(o);
     }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
-    snprintf(p->describe, sizeof p->describe,
-             "QC layered (Z=%u, %u layers), %s posteriors, %d-byte row state in %s memory",
-             z, c->qv_layers, p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
-             W * 4, p->ssmem ? "shared" : "global");
+    if (p->packed)
+        snprintf(p->describe, sizeof p->describe,
+                 "QC layered (Z=%u, %u layers), int8 rule, %d frames per word (%s), posteriors in %s memory, "
+                 "%d-byte row state per group in global memory",
+                 z, c->qv_layers, p->packed, p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
+                 p->packed_sv * 16);
+    else
+        snprintf(p->describe, sizeof p->describe,
+                 "QC layered (Z=%u, %u layers), %s posteriors, %d-byte row state in %s memory", z, c->qv_layers,
+                 p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
+                 W * 4, p->ssmem ? "shared" : "global");
 done:
     free(ents);
     free(inv);

@@ -129,6 +129,8 @@ typedef struct {
 #define GPUFEC_CUDA_TURBO_CKPT_SHARED 16u  /* turbo: window checkpoints in shared memory */
 #define GPUFEC_CUDA_TURBO_FRAME_GLOBAL 32u /* turbo: frame arrays in global memory */
 #define GPUFEC_CUDA_TURBO_FRAME_SHARED 64u /* turbo: frame arrays in shared memory where they fit */
+#define GPUFEC_CUDA_NO_PACKED_I8 128u      /* QC kernel at int8: one frame per thread, not 2 per word */
+#define GPUFEC_CUDA_PACKED_BYTES 256u      /* QC kernel at int8: 4 frames per word in bytes, not 2 in half2 */
 
 typedef struct gpufec_decoder gpufec_decoder;
 

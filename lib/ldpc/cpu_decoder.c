@@ -101,8 +101,9 @@ static void update_check(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_s
     float* c2v = s->c2v + b;
     float* v = s->v2c;
     const uint32_t* var = c->edge_var + b;
+    const int prec = (int)o->precision;
     for (uint32_t t = 0; t < d; t++)
-        v[t] = s->app[var[t]] - c2v[t];
+        v[t] = ldpc_extrinsic(s->app[var[t]], c2v[t], prec);
     if (o->algorithm == GPUFEC_ALG_SPA) {
         spa_acc acc;
         spa_init(&acc);
@@ -114,18 +115,18 @@ static void update_check(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_s
         for (uint32_t t = 0; t < d; t++)
             c2v[t] = spa_output(&acc, term[t]);
     } else {
-        const int mode = ldpc_ms_mode(o->algorithm), prec = (int)o->precision;
+        const int mode = ldpc_ms_mode(o->algorithm);
         const float offset = decoder_offset_steps(o);
         ms_acc acc;
-        ms_init(&acc);
-        for (uint32_t t = 0; t < d; t++)
-            ms_push(&acc, v[t], t);
+        ms_init_prec(&acc, prec);
+        for (uint32_t t = 0; t < d; t++) /* int8: magnitudes min(|v|, 127), ldpc_i8_sat */
+            ms_push(&acc, prec == LDPC_PREC_I8 ? fmaxf(v[t], -LDPC_I8_MAX) : v[t], t);
         for (uint32_t t = 0; t < d; t++)
             c2v[t] = ms_output_prec(&acc, v[t], t, mode, o->normalization, offset, prec);
     }
     if (layered)
         for (uint32_t t = 0; t < d; t++)
-            s->app[var[t]] = ldpc_store(v[t] + c2v[t], (int)o->precision);
+            s->app[var[t]] = ldpc_store(v[t] + c2v[t], prec);
 }
 
 static void update_variables(const ldpc_code* c, cpu_state* s)

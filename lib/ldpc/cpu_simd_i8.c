@@ -1,13 +1,13 @@
 /* Vectorised CPU path at int8 precision: row-layered MS / NMS / OMS with 32 frames per AVX2
  * register of stored values.
  *
- * The int8 rules of ldpc_rules.h (posteriors and messages in whole quantisation steps, clamped
- * at +-127; an outgoing magnitude rounded half up after the normalisation or offset) need one
- * more bit in between (a posterior less a message spans +-254), so the arithmetic runs in 16-bit
- * lanes (AVX2 intrinsics, two registers per 32 frames) and only storage is 8-bit: every value is an exact integer there as in the scalar
- * decoder's floats, and the two per-row magnitudes go through the same float operations, so the
- * results are bit-exact with the scalar int8 decoder (and with the GPU's int8 kernels, which are
- * tested against it), iteration counts included. */
+ * The int8 rules of ldpc_rules.h (posteriors and messages in whole quantisation steps; sums
+ * and differences saturating at the byte range, ldpc_i8_sat; an outgoing magnitude rounded half
+ * up after the normalisation or offset) are what the saturating byte instructions compute, so
+ * every edge update is a handful of AVX2 instructions for 32 frames; only the two magnitudes per
+ * row go through float, with the same operations as the scalar rule. The results are bit-exact
+ * with the scalar int8 decoder (and with the GPU's int8 kernels, tested against it), iteration
+ * counts included. */
 #include "cpu_simd.h"
 #include "ldpc_rules.h"
 
@@ -26,7 +26,7 @@
 struct cpu_simd_i8_state {
     __m256i* app; /* n */
     __m256i* c2v; /* edges */
-    __m256i* v;   /* 2 max_check_degree: a check's inputs, low and high halves */
+    __m256i* v;   /* max_check_degree: a check's inputs */
     float* mother; /* n + 8: one frame's channel values */
     uint32_t *deg, *var; /* cpu_simd_visit_order: index reads sequential, posteriors prefetched */
 };
@@ -35,12 +35,14 @@ struct cpu_simd_i8_state {
 
 cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c)
 {
+    if (c->max_check_degree > 254) /* edge positions are compared as bytes */
+        return NULL;
     cpu_simd_i8_state* s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->app = aligned_alloc(32, ((size_t)c->n + 1) * sizeof(__m256i));
     s->c2v = aligned_alloc(32, ((size_t)c->edges + 1) * sizeof(__m256i));
-    s->v = aligned_alloc(32, (2 * (size_t)c->max_check_degree + 2) * sizeof(__m256i));
+    s->v = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(__m256i));
     s->mother = malloc(((size_t)c->n + 8) * sizeof(float));
     if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, &s->deg, &s->var) || !s->app || !s->c2v || !s->v || !s->mother) {
         cpu_simd_i8_destroy(s);
@@ -62,14 +64,6 @@ void cpu_simd_i8_destroy(cpu_simd_i8_state* s)
     free(s);
 }
 
-SIMD_FN static inline __m256i lo16(__m256i x) { return _mm256_cvtepi8_epi16(_mm256_castsi256_si128(x)); }
-SIMD_FN static inline __m256i hi16(__m256i x) { return _mm256_cvtepi8_epi16(_mm256_extracti128_si256(x, 1)); }
-/* Two int16 halves (values within +-127) back to 32 bytes in frame order. */
-SIMD_FN static inline __m256i pack8(__m256i lo, __m256i hi)
-{
-    return _mm256_permute4x64_epi64(_mm256_packs_epi16(lo, hi), 0xD8);
-}
-
 /* ms_magnitude at int8 precision for 8 lanes: the same float operations (fminf, the
  * normalisation or offset, floorf(m + 0.5) of a non-negative value, fminf with 127). */
 SIMD_FN static inline __m256i magnitude8(__m256i m32, int mode, __m256 scale, __m256 offset)
@@ -83,12 +77,18 @@ SIMD_FN static inline __m256i magnitude8(__m256i m32, int mode, __m256 scale, __
     return _mm256_min_epi32(r, _mm256_set1_epi32((int)LDPC_I8_MAX));
 }
 
-/* The same for 16 int16 lanes. */
-SIMD_FN static inline __m256i magnitude16(__m256i m16, int mode, __m256 scale, __m256 offset)
+/* The same for 32 byte lanes holding 0..127, back in lane order. */
+SIMD_FN static inline __m256i magnitude_bytes(__m256i m8, int mode, __m256 scale, __m256 offset)
 {
-    const __m256i lo = magnitude8(_mm256_cvtepi16_epi32(_mm256_castsi256_si128(m16)), mode, scale, offset);
-    const __m256i hi = magnitude8(_mm256_cvtepi16_epi32(_mm256_extracti128_si256(m16, 1)), mode, scale, offset);
-    return _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8);
+    const __m128i lo = _mm256_castsi256_si128(m8), hi = _mm256_extracti128_si256(m8, 1);
+    const __m256i q0 = magnitude8(_mm256_cvtepu8_epi32(lo), mode, scale, offset);
+    const __m256i q1 = magnitude8(_mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8)), mode, scale, offset);
+    const __m256i q2 = magnitude8(_mm256_cvtepu8_epi32(hi), mode, scale, offset);
+    const __m256i q3 = magnitude8(_mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8)), mode, scale, offset);
+    /* packs work within 128-bit halves: the words come out as (q0 lo, q1 lo, q0 hi, q1 hi) */
+    const __m256i w01 = _mm256_permute4x64_epi64(_mm256_packs_epi32(q0, q1), 0xD8);
+    const __m256i w23 = _mm256_permute4x64_epi64(_mm256_packs_epi32(q2, q3), 0xD8);
+    return _mm256_permute4x64_epi64(_mm256_packs_epi16(w01, w23), 0xD8);
 }
 
 /* Lanes whose hard decisions satisfy every check, as a bit mask (the sign of a posterior is its
@@ -105,15 +105,16 @@ SIMD_FN static uint32_t lanes_converged(const ldpc_code* c, const __m256i* app)
     return ~(uint32_t)_mm256_movemask_epi8(bad);
 }
 
-/* Per row, as the scalar rule (ms_push, ms_output_prec, ldpc_store): the minimum and second
- * minimum of |v| (min2 = min(max(min1, m), min2) keeps the scalar's values), the position of
- * the first minimum, the sign parity; then each edge's message and posterior. */
+/* Per row, as the scalar rule (ldpc_extrinsic, ms_push, ms_output_prec, ldpc_store): the
+ * minimum and second minimum of min(|v|, 127) (min2 = min(max(min1, m), min2) keeps the
+ * scalar's values), the position of the first minimum, the sign parity; then each edge's
+ * message and posterior. All in saturating byte arithmetic, 32 frames per instruction. */
 SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
                                  __m256i active, int all_active)
 {
     const int mode = ldpc_ms_mode(o->algorithm);
     const __m256 scale = _mm256_set1_ps(o->normalization), offset = _mm256_set1_ps(decoder_offset_steps(o));
-    const __m256i hi127 = _mm256_set1_epi16(127), lo127 = _mm256_set1_epi16(-127);
+    const __m256i max127 = _mm256_set1_epi8(127), zero = _mm256_setzero_si256(), one = _mm256_set1_epi8(1);
     /* The messages are kept in the order the rows are visited (layer order), not by edge
      * number: a pass then streams through them instead of jumping between rows (DVB-S2's layer
      * order visits rows 360 apart; by edge number that cost a cache miss per row). */
@@ -121,50 +122,33 @@ SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* 
     const uint32_t* var = s->var;
     for (uint32_t r = 0, d = 0; r < c->m; r++, c2v += d, var += d) {
         d = s->deg[r];
-        __m256i min1[2], min2[2], arg1[2], parity[2];
-        for (int h = 0; h < 2; h++) {
-            min1[h] = min2[h] = _mm256_set1_epi16(0x7fff);
-            arg1[h] = _mm256_set1_epi16(-1);
-            parity[h] = _mm256_setzero_si256();
-        }
-        const __m256i one = _mm256_set1_epi16(1);
-        __m256i tv = _mm256_setzero_si256(); /* the edge index t in every lane */
-        for (uint32_t t = 0; t < d; t++, tv = _mm256_add_epi16(tv, one)) {
+        __m256i min1 = max127, min2 = max127, arg1 = _mm256_set1_epi8(-1), parity = zero;
+        __m256i tv = zero; /* the edge index t in every lane */
+        for (uint32_t t = 0; t < d; t++, tv = _mm256_add_epi8(tv, one)) {
             _mm_prefetch((const char*)(s->app + var[t + PREFETCH_AHEAD]), _MM_HINT_T0);
-            const __m256i a = _mm256_load_si256(s->app + var[t]), m8 = _mm256_load_si256(c2v + t);
-            const __m256i v[2] = {_mm256_sub_epi16(lo16(a), lo16(m8)), _mm256_sub_epi16(hi16(a), hi16(m8))};
-            for (int h = 0; h < 2; h++) {
-                _mm256_store_si256(s->v + 2 * t + h, v[h]);
-                const __m256i m = _mm256_abs_epi16(v[h]);
-                parity[h] = _mm256_xor_si256(parity[h], v[h]);
-                arg1[h] = _mm256_blendv_epi8(arg1[h], tv, _mm256_cmpgt_epi16(min1[h], m));
-                min2[h] = _mm256_min_epi16(_mm256_max_epi16(min1[h], m), min2[h]);
-                min1[h] = _mm256_min_epi16(min1[h], m);
-            }
+            const __m256i v = _mm256_subs_epi8(_mm256_load_si256(s->app + var[t]), _mm256_load_si256(c2v + t));
+            _mm256_store_si256(s->v + t, v);
+            const __m256i m = _mm256_min_epu8(_mm256_abs_epi8(v), max127); /* |-128| is 0x80 */
+            parity = _mm256_xor_si256(parity, v);
+            arg1 = _mm256_blendv_epi8(arg1, tv, _mm256_cmpgt_epi8(min1, m));
+            min2 = _mm256_min_epi8(_mm256_max_epi8(min1, m), min2);
+            min1 = _mm256_min_epi8(min1, m);
         }
-        __m256i m1[2], m2[2];
-        for (int h = 0; h < 2; h++) {
-            m1[h] = magnitude16(min1[h], mode, scale, offset);
-            m2[h] = magnitude16(min2[h], mode, scale, offset);
-        }
-        tv = _mm256_setzero_si256();
-        for (uint32_t t = 0; t < d; t++, tv = _mm256_add_epi16(tv, one)) {
-            __m256i out[2], post[2];
-            for (int h = 0; h < 2; h++) {
-                const __m256i v = _mm256_load_si256(s->v + 2 * t + h);
-                const __m256i m = _mm256_blendv_epi8(m1[h], m2[h], _mm256_cmpeq_epi16(arg1[h], tv));
-                const __m256i neg = _mm256_srai_epi16(_mm256_xor_si256(parity[h], v), 15);
-                out[h] = _mm256_sub_epi16(_mm256_xor_si256(m, neg), neg);
-                post[h] = _mm256_min_epi16(_mm256_max_epi16(_mm256_add_epi16(v, out[h]), lo127), hi127);
-            }
+        const __m256i m1 = magnitude_bytes(min1, mode, scale, offset), m2 = magnitude_bytes(min2, mode, scale, offset);
+        tv = zero;
+        for (uint32_t t = 0; t < d; t++, tv = _mm256_add_epi8(tv, one)) {
+            const __m256i v = _mm256_load_si256(s->v + t);
+            const __m256i m = _mm256_blendv_epi8(m1, m2, _mm256_cmpeq_epi8(arg1, tv));
+            const __m256i neg = _mm256_cmpgt_epi8(zero, _mm256_xor_si256(parity, v));
+            const __m256i out = _mm256_sub_epi8(_mm256_xor_si256(m, neg), neg);
+            const __m256i post = _mm256_adds_epi8(v, out);
             __m256i* ap = s->app + var[t];
-            const __m256i out8 = pack8(out[0], out[1]), post8 = pack8(post[0], post[1]);
             if (all_active) { /* the common case: no frame of the group has stopped */
-                _mm256_store_si256(c2v + t, out8);
-                _mm256_store_si256(ap, post8);
+                _mm256_store_si256(c2v + t, out);
+                _mm256_store_si256(ap, post);
             } else {
-                _mm256_store_si256(c2v + t, _mm256_blendv_epi8(_mm256_load_si256(c2v + t), out8, active));
-                _mm256_store_si256(ap, _mm256_blendv_epi8(_mm256_load_si256(ap), post8, active));
+                _mm256_store_si256(c2v + t, _mm256_blendv_epi8(_mm256_load_si256(c2v + t), out, active));
+                _mm256_store_si256(ap, _mm256_blendv_epi8(_mm256_load_si256(ap), post, active));
             }
         }
     }

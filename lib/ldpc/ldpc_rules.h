@@ -122,10 +122,33 @@ GPUFEC_HD float ldpc_round_half(float x)
 GPUFEC_HD float ldpc_store(float x, int prec)
 {
     if (prec == LDPC_PREC_I8)
-        return fminf(fmaxf(x, -LDPC_I8_MAX), LDPC_I8_MAX);
+        return fminf(fmaxf(x, -128.0f), LDPC_I8_MAX);
     if (prec == LDPC_PREC_F16)
         return ldpc_round_half(x);
     return x;
+}
+
+/* ms_init at a storage precision. int8 starts both minima at 127, the largest magnitude it
+ * sees (ldpc_i8_sat), so that they fit a byte: the same results except in a row of degree one,
+ * whose message is then ms_magnitude(127). */
+GPUFEC_HD void ms_init_prec(ms_acc* a, int prec)
+{
+    ms_init(a);
+    if (prec == LDPC_PREC_I8)
+        a->min1 = a->min2 = LDPC_I8_MAX;
+}
+
+/* int8: a posterior less a message (the extrinsic value a check sees) and a posterior updated
+ * with a message saturate at the two's complement byte range [-128, 127], as the saturating byte
+ * instructions do (AVX2 subs/adds_epi8, CUDA __vsubss4/__vaddss4), so that several frames share
+ * one register with no wider intermediate; a magnitude entering the minima is min(|v|, 127)
+ * (__vabsss4). Channel values and message magnitudes stay within +-127. */
+GPUFEC_HD float ldpc_i8_sat(float x) { return fminf(fmaxf(x, -128.0f), LDPC_I8_MAX); }
+
+/* The value a check row sees from a posterior and its old message, at a storage precision. */
+GPUFEC_HD float ldpc_extrinsic(float app, float msg, int prec)
+{
+    return prec == LDPC_PREC_I8 ? ldpc_i8_sat(app - msg) : app - msg;
 }
 
 /* A sanitised channel LLR as the decoder starts from it; int8 counts steps of 1 / inv_step. */

@@ -6,6 +6,8 @@
 /* When set, the code transmits every position once plus this many repeats, in a random order:
  * the transmission map's sums must agree on both backends too. */
 static uint32_t repeat_extra = 0;
+/* GPUFEC_CUDA_* flags for the GPU decoder (the kernel variants a flag selects are each tested). */
+static uint32_t tuning = 0;
 
 static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
                       size_t frames, double max_frame_share, gpufec_precision prec)
@@ -48,6 +50,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     o.backend = GPUFEC_BACKEND_CPU;
     CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
     o.backend = GPUFEC_BACKEND_CUDA;
+    o.cuda_tuning = tuning;
     o.max_batch = 96; /* several launches, last one partial */
     CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
     CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "cpu decode");
@@ -443,6 +446,22 @@ int main(int argc, char** argv)
         if (precs[p] != GPUFEC_PRECISION_FLOAT32)
             compare_p("dvbs2-normal-1_2", GPUFEC_ALG_NMS, L, 1.2, 64, 0.0, precs[p]);
     }
+    /* int8 runs several frames per word (qc_packed_kernel.cuh: two in half2, or four in bytes):
+     * a partial last group, frames of a group converging at different iterations (early stop
+     * freezes them), rows longer than one sign word (5G NR, two state vectors), Z = 384 threads,
+     * posteriors in global memory (DVB-S2 normal); and the one-frame int8 kernel, still
+     * selectable, on the same cases. */
+    const uint32_t variants[] = {0, GPUFEC_CUDA_PACKED_BYTES, GPUFEC_CUDA_NO_PACKED_I8};
+    for (int variant = 0; variant < 3; variant++) {
+        tuning = variants[variant];
+        const gpufec_precision I8 = GPUFEC_PRECISION_INT8;
+        compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.6, quick ? 31 : 203, 0.0, I8);
+        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 18 : 97, 0.0, I8);
+        compare_p("wifi-1944-5_6", GPUFEC_ALG_MS, L, 4.0, quick ? 41 : 301, 0.0, I8);
+        if (!quick)
+            compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, I8);
+    }
+    tuning = 0;
     /* Repetition (the transmission map's sums) in every kernel family: QC layered (the loader's
      * repeated-position pass), generic layered (messages on chip, a long code), flooding and
      * bit-sliced hard decision. */

@@ -1,0 +1,413 @@
+/* The QC layered min-sum kernel at int8 with several frames per 32-bit word (included by
+ * qc_layered.cu, which owns qc_args and the plan). One thread block decodes a group of frames,
+ * one thread per lane of a layer as in k_qc_layered; every posterior, message and minimum is a
+ * word holding one value per frame, so one instruction stream advances every frame of the group.
+ * Two word layouts (the lane policies below), one kernel:
+ *   - lanes_h2: two frames per word in half2, using the native half2 instructions (HADD2,
+ *     HMNMX2, HSET2). Every value of the int8 rule is an integer in [-255, 255], exact in fp16,
+ *     so the float16 arithmetic computes exactly the int8 rule. The default.
+ *   - lanes_b4: four frames per word in bytes, with the byte-SIMD intrinsics (__vsubss4,
+ *     __vabsss4, ...), which the GPU emulates with several instructions each.
+ * The saturating arithmetic is the int8 rule of ldpc_rules.h (ldpc_i8_sat, ms_init_prec), so
+ * the decisions equal the CPU's at int8, iteration counts included: a frame that has converged
+ * is frozen (its lanes no longer written) while the others go on.
+ *
+ * Row state per group: M1, M2 (the two stored magnitudes per frame), ARG (the position of the
+ * first minimum per frame) and sign words (bit t of a frame's lane: the sign of its message on
+ * edge t; a lane of B bits holds B edges), in global memory laid out [layer][uint4 k][lane] so
+ * that a warp's loads are contiguous. The outgoing magnitude (ms_magnitude) comes from a table
+ * built on the host with the rule's own function, one lookup per frame and row. */
+#ifndef GPUFEC_QC_PACKED_KERNEL_CUH
+#define GPUFEC_QC_PACKED_KERNEL_CUH
+
+#include <cuda_fp16.h>
+
+#define PACKED_MAX_DEGREE 40u
+#define PACKED_MAX_THREADS 384u /* two groups per SM at most 85 registers: 5G NR's largest Z */
+
+/* Four int8 frames per word. */
+struct lanes_b4 {
+    static constexpr uint32_t FR = 4, BITS = 8, SIGN = 0x80808080u;
+    static constexpr uint32_t MAX127 = 0x7f7f7f7fu, NONE = 0xffffffffu;
+    static __device__ __forceinline__ uint32_t pos(uint32_t t) { return t * 0x01010101u; }
+    static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return __vsubss4(a, b); }
+    static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return __vaddss4(a, b); }
+    static __device__ __forceinline__ uint32_t mag(uint32_t v) { return __vabsss4(v); } /* min(|v|, 127) */
+    static __device__ __forceinline__ uint32_t lt(uint32_t a, uint32_t b) { return __vcmpgtu4(b, a); }
+    static __device__ __forceinline__ uint32_t eq(uint32_t a, uint32_t b) { return __vcmpeq4(a, b); }
+    static __device__ __forceinline__ uint32_t vmin(uint32_t a, uint32_t b) { return __vminu4(a, b); }
+    static __device__ __forceinline__ uint32_t vmax(uint32_t a, uint32_t b) { return __vmaxu4(a, b); }
+    /* mag negated in the lanes whose SIGN bit is set in neg (two's complement) */
+    static __device__ __forceinline__ uint32_t apply_sign(uint32_t mag, uint32_t neg)
+    {
+        const uint32_t m = ((neg & SIGN) >> 7) * 0xffu;
+        return __vsub4(mag ^ m, m);
+    }
+    static __device__ __forceinline__ uint32_t table_magnitude(const uint8_t* tab, uint32_t m)
+    {
+        return (uint32_t)tab[m & 0xffu] | (uint32_t)tab[(m >> 8) & 0xffu] << 8 |
+               (uint32_t)tab[(m >> 16) & 0xffu] << 16 | (uint32_t)tab[m >> 24] << 24;
+    }
+    static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
+    {
+        reinterpret_cast<int8_t*>(app)[p * 4 + f] = (int8_t)q;
+    }
+    static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
+    {
+        return (uint8_t)(reinterpret_cast<const int8_t*>(app)[p * 4 + f] < 0);
+    }
+};
+
+/* Two int8-rule frames per word in half2 (integers, exact). The values never become -0 (the
+ * channel values are converted from integers; a sum is -0 only from -0 operands, and x - x is
+ * +0), so a sign bit is the sign of the value. */
+struct lanes_h2 {
+    static constexpr uint32_t FR = 2, BITS = 16, SIGN = 0x80008000u;
+    static constexpr uint32_t MAX127 = 0x57f057f0u, NONE = 0xffffffffu; /* 127.0; NaN: equals nothing */
+    static __device__ __forceinline__ __half2 h(uint32_t x) { return *reinterpret_cast<__half2*>(&x); }
+    static __device__ __forceinline__ uint32_t u(__half2 x) { return *reinterpret_cast<uint32_t*>(&x); }
+    /* t (below 2048) as binary16 bits in both halves, computed with integer operations so that
+     * an unrolled loop's positions are constants */
+    static __host__ __device__ constexpr uint32_t pos(uint32_t t)
+    {
+        return half_bits(t) * 0x00010001u;
+    }
+    static __host__ __device__ constexpr uint32_t half_bits(uint32_t t)
+    {
+        return t == 0 ? 0u : ((exp2_floor(t) + 15u) << 10) | ((t << (10u - exp2_floor(t))) & 0x3ffu);
+    }
+    static __host__ __device__ constexpr uint32_t exp2_floor(uint32_t t) { return t > 1 ? 1u + exp2_floor(t >> 1) : 0u; }
+    static constexpr uint32_t M128 = 0xd800d800u, P1024 = 0x64006400u; /* -128.0, 1024.0 */
+    static __device__ __forceinline__ uint32_t sat(__half2 x) { return u(__hmin2(__hmax2(x, h(M128)), h(MAX127))); }
+    static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return sat(__hsub2(h(a), h(b))); }
+    static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return sat(__hadd2(h(a), h(b))); }
+    static __device__ __forceinline__ uint32_t mag(uint32_t v)
+    {
+        return u(__hmin2(h(v & 0x7fff7fffu), h(MAX127)));
+    }
+    static __device__ __forceinline__ uint32_t lt(uint32_t a, uint32_t b) { return __hlt2_mask(h(a), h(b)); }
+    static __device__ __forceinline__ uint32_t eq(uint32_t a, uint32_t b) { return __heq2_mask(h(a), h(b)); }
+    static __device__ __forceinline__ uint32_t vmin(uint32_t a, uint32_t b) { return u(__hmin2(h(a), h(b))); }
+    static __device__ __forceinline__ uint32_t vmax(uint32_t a, uint32_t b) { return u(__hmax2(h(a), h(b))); }
+    static __device__ __forceinline__ uint32_t apply_sign(uint32_t mag, uint32_t neg) { return mag ^ (neg & SIGN); }
+    /* 1024 + m (m an integer below 1024) has m in its low ten bits: both indices in one add */
+    static __device__ __forceinline__ uint32_t table_magnitude(const uint8_t* tab, uint32_t m)
+    {
+        const uint32_t i = u(__hadd2(h(m), h(P1024))) & 0x03ff03ffu;
+        const uint16_t* t16 = reinterpret_cast<const uint16_t*>(tab + 128);
+        return (uint32_t)t16[i & 0xffffu] | (uint32_t)t16[i >> 16] << 16;
+    }
+    static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
+    {
+        reinterpret_cast<__half*>(app)[p * 2 + f] = __int2half_rn((int)q); /* never -0 (rintf can give it) */
+    }
+    static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
+    {
+        return (uint8_t)(reinterpret_cast<const uint16_t*>(app)[p * 2 + f] >> 15);
+    }
+};
+
+/* Magnitude tables: 128 bytes (the int8 values), then 128 half-precision bit patterns. */
+#define PACKED_TABLE_BYTES 384u
+
+/* Sign words per row for a lane width and a maximum row degree; uint4 per row state. */
+__host__ __device__ constexpr int packed_sign_words(uint32_t bits, uint32_t maxd) { return (int)((maxd + bits - 1) / bits); }
+__host__ __device__ constexpr int packed_state_vec(int sw) { return sw <= 1 ? 1 : 2; }
+
+template <class L> struct packed_acc {
+    uint32_t min1, min2, arg, parity;
+    __device__ __forceinline__ void init()
+    {
+        min1 = min2 = L::MAX127; /* ms_init_prec */
+        arg = L::NONE;
+        parity = 0;
+    }
+    /* ms_push on every frame: a strictly smaller magnitude takes min1 and the position. */
+    __device__ __forceinline__ void push(uint32_t v, uint32_t T)
+    {
+        const uint32_t m = L::mag(v), lower = L::lt(m, min1);
+        min2 = L::vmin(min2, L::vmax(min1, m));
+        min1 = L::vmin(min1, m);
+        arg = (arg & ~lower) | (T & lower);
+        parity ^= v;
+    }
+};
+
+/* The row state as registers. */
+struct packed_row {
+    uint32_t m1, m2, arg;
+    uint32_t s[5];
+};
+
+template <int SV> __device__ __forceinline__ packed_row packed_load(const uint4* st)
+{
+    packed_row r = {st[0].x, st[0].y, st[0].z, {st[0].w, 0, 0, 0, 0}};
+    if (SV > 1) {
+        r.s[1] = st[1].x;
+        r.s[2] = st[1].y;
+        r.s[3] = st[1].z;
+        r.s[4] = st[1].w;
+    }
+    return r;
+}
+
+/* The new state where `live`, the old one elsewhere (frozen frames). */
+template <int SV>
+__device__ __forceinline__ void packed_store(uint4* st, const packed_row& o, const packed_row& n, uint32_t live)
+{
+#define PK_SEL(x, y) (((x) & live) | ((y) & ~live))
+    st[0] = make_uint4(PK_SEL(n.m1, o.m1), PK_SEL(n.m2, o.m2), PK_SEL(n.arg, o.arg), PK_SEL(n.s[0], o.s[0]));
+    if (SV > 1)
+        st[1] = make_uint4(PK_SEL(n.s[1], o.s[1]), PK_SEL(n.s[2], o.s[2]), PK_SEL(n.s[3], o.s[3]),
+                           PK_SEL(n.s[4], o.s[4]));
+#undef PK_SEL
+}
+
+/* The stored message of an edge from a row's old state: M2 where T (the edge's position) is the
+ * frame's first minimum, else M1, with bit b of each lane of the sign word sw. */
+template <class L>
+__device__ __forceinline__ uint32_t packed_message(const packed_row& o, uint32_t sw, uint32_t b, uint32_t T)
+{
+    const uint32_t e = L::eq(o.arg, T);
+    const uint32_t mag = (o.m2 & e) | (o.m1 & ~e);
+    return L::apply_sign(mag, sw << (L::BITS - 1 - b));
+}
+
+/* The outgoing message of an edge; its sign bits (bit b of each lane) are added to *sw. */
+template <class L>
+__device__ __forceinline__ uint32_t packed_output(const packed_acc<L>& c, const packed_row& n, uint32_t v, uint32_t b,
+                                                  uint32_t T, uint32_t* sw)
+{
+    const uint32_t e = L::eq(c.arg, T);
+    const uint32_t mag = (n.m2 & e) | (n.m1 & ~e);
+    const uint32_t neg = (c.parity ^ v) & L::SIGN;
+    *sw |= neg >> (L::BITS - 1 - b);
+    return L::apply_sign(mag, neg);
+}
+
+/* One row of degree d <= DB: the extrinsic words stay in registers between the two passes, and
+ * the addresses up to 8 edges (longer rows derive them again: a broadcast shared load and a few
+ * operations, cheaper than the occupancy 16 more registers would cost). */
+template <class L, int SV, int DB>
+__device__ __forceinline__ void packed_row_small(const qc_args& a, uint32_t* app, const uint8_t* tab,
+                                                 const uint2* ents, uint32_t e0, uint32_t d, uint32_t lane,
+                                                 uint32_t live, uint4* st)
+{
+    const packed_row old = packed_load<SV>(st);
+    constexpr int DJ = DB <= 8 ? DB : 1; /* addresses kept up to 8 edges, else derived again */
+    uint32_t v[DB], jv[DJ];
+    uint32_t skipped = 0;
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        if (t < (int)d) {
+            bool skip;
+            const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
+            if (DB <= 8)
+                jv[t % DJ] = j;
+            v[t] = app[j];
+            skipped |= (uint32_t)skip << t;
+        }
+    packed_acc<L> c;
+    c.init();
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        if (t < (int)d && !((skipped >> t) & 1u)) {
+            const uint32_t T = L::pos((uint32_t)t);
+            v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T));
+            c.push(v[t], T);
+        }
+    packed_row ns = {L::table_magnitude(tab, c.min1), L::table_magnitude(tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        if (t < (int)d && !((skipped >> t) & 1u)) {
+            bool skip;
+            const uint32_t j = DB <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &skip);
+            const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &ns.s[t / L::BITS]);
+            uint32_t post = L::add_sat(v[t], out);
+            if (live != 0xffffffffu) /* frozen frames keep their posteriors (unchanged since pass 1) */
+                post = (post & live) | (app[j] & ~live);
+            app[j] = post;
+        }
+    packed_store<SV>(st, old, ns, live);
+}
+
+/* Longer rows: no per-edge registers; the second pass reloads each posterior (no other row of
+ * the layer touches it) and recomputes its extrinsic word. Edges go by sign word (w, unrolled:
+ * registers are not indexed at run time) and bit b within it. */
+template <class L, int SV>
+__device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app, const uint8_t* tab,
+                                                 const uint2* ents, uint32_t e0, uint32_t d, uint32_t lane,
+                                                 uint32_t live, uint4* st)
+{
+    constexpr int SWN = SV > 1 ? 5 : 1;
+    const packed_row old = packed_load<SV>(st);
+    packed_acc<L> c;
+    c.init();
+#pragma unroll
+    for (int w = 0; w < SWN; w++)
+        for (uint32_t b = 0, t = w * L::BITS; b < L::BITS && t < d; b++, t++) {
+            bool skip;
+            const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
+            if (!skip)
+                c.push(L::sub_sat(app[j], packed_message<L>(old, old.s[w], b, T)), T);
+        }
+    packed_row ns = {L::table_magnitude(tab, c.min1), L::table_magnitude(tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
+#pragma unroll
+    for (int w = 0; w < SWN; w++)
+        for (uint32_t b = 0, t = w * L::BITS; b < L::BITS && t < d; b++, t++) {
+            bool skip;
+            const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
+            if (skip)
+                continue;
+            const uint32_t ap = app[j], v = L::sub_sat(ap, packed_message<L>(old, old.s[w], b, T));
+            const uint32_t post = L::add_sat(v, packed_output<L>(c, ns, v, b, T, &ns.s[w]));
+            app[j] = (post & live) | (ap & ~live);
+        }
+    packed_store<SV>(st, old, ns, live);
+}
+
+/* Lanes all ones for frames f < nf. */
+template <class L> __device__ __forceinline__ uint32_t packed_frames_mask(uint32_t nf)
+{
+    return nf >= L::FR ? 0xffffffffu : (1u << (L::BITS * nf)) - 1u;
+}
+
+/* GPOST: posteriors in global memory (a.gpost, n words per group), for codes whose n words do
+ * not fit shared memory (DVB-S2 normal frames); they stay mostly in L2. */
+template <class L, int SV, bool GPOST>
+__global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_packed(qc_args a)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ uint32_t s_flags[3]; /* loaded frames; two syndrome words used alternately */
+    uint2* ents = reinterpret_cast<uint2*>(smem);
+    uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
+    uint8_t* ncolor = reinterpret_cast<uint8_t*>(ent_ptr + a.layers + 1);
+    uint8_t* tab = smem + qc_table_bytes(a.entries, a.layers);
+    const uint32_t g = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
+    uint32_t* app = GPOST ? a.gpost + (size_t)g * a.n : reinterpret_cast<uint32_t*>(tab + PACKED_TABLE_BYTES);
+    uint4* state = reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SV * a.z;
+    const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
+
+    for (uint32_t t = tid; t < a.entries; t += nt)
+        ents[t] = a.ents[t];
+    for (uint32_t t = tid; t <= a.layers; t += nt)
+        ent_ptr[t] = a.ent_ptr[t];
+    for (uint32_t t = tid; t < a.layers; t += nt)
+        ncolor[t] = a.color ? a.ncolor[t] : 1;
+    for (uint32_t t = tid; t < PACKED_TABLE_BYTES; t += nt)
+        tab[t] = a.mag_tab[t];
+    for (uint32_t p = tid; p < a.n; p += nt)
+        app[p] = 0u; /* punctured positions stay erasures (+0 in both layouts) */
+    for (uint32_t r = tid; r < a.layers * SV * a.z; r += nt)
+        state[r] = make_uint4(0u, 0u, 0u, 0u); /* every stored message +0 */
+    if (tid < 3)
+        s_flags[tid] = 0;
+    __syncthreads();
+    uint32_t loaded = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+        const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
+        for (uint32_t t = tid; t < a.n_tx; t += nt) {
+            const float v = soft_sanitize(in[t]);
+            loaded |= (uint32_t)!soft_is_erasure(v) << f;
+            const int32_t p = a.tx_int[t];
+            if (p >= 0)
+                L::put(app, (size_t)p, f, ldpc_channel(v, LDPC_PREC_I8, a.inv_step));
+        }
+        for (uint32_t r = tid; r < a.n_rep; r += nt)
+            L::put(app, a.rep[r].x, f, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), LDPC_PREC_I8, a.inv_step));
+        for (uint32_t t = tid; t < a.n_fill; t += nt)
+            L::put(app, a.fill_int[t], f, ldpc_channel(GPUFEC_LLR_LIMIT, LDPC_PREC_I8, a.inv_step));
+    }
+    if (loaded)
+        atomicOr(&s_flags[0], loaded);
+    __syncthreads();
+    const uint32_t has_info = s_flags[0];
+
+    const uint32_t lane = tid;
+    const bool has_row = lane < a.z;
+    uint4 next[SV];
+#pragma unroll
+    for (int k = 0; k < SV; k++)
+        next[k] = has_row ? state[k * a.z + lane] : make_uint4(0u, 0u, 0u, 0u);
+    uint32_t live = packed_frames_mask<L>(nf), ok = 0, sflag = 1;
+    int it = 0, iters[L::FR] = {};
+    while (it < a.max_iterations) {
+        for (uint32_t l = 0; l < a.layers; l++) {
+            const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
+            const uint32_t colors = ncolor[l];
+            const uint32_t my_color = colors > 1 && has_row ? a.color[l * a.z + lane] : 0;
+            uint4 cur[SV];
+            const uint32_t nl = l + 1 < a.layers ? l + 1 : 0;
+#pragma unroll
+            for (int k = 0; k < SV; k++) {
+                cur[k] = next[k];
+                if (has_row)
+                    next[k] = state[((size_t)nl * SV + k) * a.z + lane];
+            }
+            for (uint32_t col = 0; col < colors; col++) {
+                if (has_row && my_color == col) {
+                    if (d <= 4)
+                        packed_row_small<L, SV, 4>(a, app, tab, ents, e0, d, lane, live, cur);
+                    else if (d <= 8)
+                        packed_row_small<L, SV, 8>(a, app, tab, ents, e0, d, lane, live, cur);
+                    else if (L::BITS >= 16 && d <= 16)
+                        packed_row_small<L, SV, L::BITS >= 16 ? 16 : 8>(a, app, tab, ents, e0, d, lane, live, cur);
+                    else
+                        packed_row_large<L, SV>(a, app, tab, ents, e0, d, lane, live, cur);
+#pragma unroll
+                    for (int k = 0; k < SV; k++)
+                        state[((size_t)l * SV + k) * a.z + lane] = cur[k];
+                }
+                __syncthreads();
+            }
+        }
+        it++;
+        if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
+            uint32_t bad = 0;
+            for (uint32_t l = 0; l < a.layers && has_row; l++) {
+                uint32_t parity = 0;
+                for (uint32_t t = ent_ptr[l]; t < ent_ptr[l + 1]; t++) {
+                    bool skip;
+                    const uint32_t j = ent_var(ents[t], lane, a.z, &skip);
+                    if (!skip)
+                        parity ^= app[j];
+                }
+                bad |= parity & L::SIGN; /* the signs are the hard decisions */
+            }
+            if (bad)
+                atomicOr(&s_flags[sflag], bad);
+            __syncthreads();
+            const uint32_t any_bad = s_flags[sflag];
+            if (tid == 0)
+                s_flags[sflag ^ 3u] = 0; /* the word the next check uses (1 <-> 2) */
+            sflag ^= 3u;
+            uint32_t conv = 0; /* lanes of the live frames whose syndrome is zero */
+            for (uint32_t f = 0; f < L::FR; f++)
+                if (!((any_bad >> (L::BITS * f + L::BITS - 1)) & 1u))
+                    conv |= (L::BITS == 32 ? 0xffffffffu : ((1u << L::BITS) - 1u)) << (L::BITS * f);
+            conv &= live;
+            const bool last = it == a.max_iterations;
+            const uint32_t stop = a.early || last ? conv : 0u;
+            ok |= stop;
+            for (uint32_t f = 0; f < L::FR; f++)
+                if (((live >> (L::BITS * f)) & 1u) && (((stop >> (L::BITS * f)) & 1u) || last))
+                    iters[f] = it;
+            if (a.early) {
+                live &= ~conv;
+                if (!live)
+                    break;
+            }
+        }
+    }
+    for (uint32_t f = 0; f < nf; f++) {
+        uint8_t* out = a.out + (size_t)(f0 + f) * a.n_out;
+        for (uint32_t t = tid; t < a.n_out; t += nt)
+            out[t] = L::hard(app, a.out_int[t], f);
+    }
+    if (tid < nf) {
+        a.iters[f0 + tid] = iters[tid];
+        a.conv[f0 + tid] = (uint8_t)(((ok >> (L::BITS * tid)) & 1u) && ((has_info >> tid) & 1u)); /* erased: never */
+    }
+}
+
+#endif
