@@ -14,9 +14,10 @@ namespace {
 
 /* Frames per chunk for the soft plans, from the device unless set: a budget of at most 1 GiB per
  * slot and at most a quarter of the memory free now (two slots, room left for other contexts),
- * at least a warp, at most 16384 frames; a multiple of the SM count where that still fits, so
- * that the last wave of thread blocks is full. */
-uint32_t choose_batch(const decoder_config* cfg)
+ * at least a warp, at most 16384 frames; a multiple of `wave` (frames one full wave of thread
+ * blocks decodes; the SM count when not known) where that still fits, so that the last wave is
+ * full. `per_frame`: the plan's workspace per frame, 0 for an estimate. */
+uint32_t choose_batch(const decoder_config* cfg, size_t per_frame, uint32_t wave)
 {
     if (cfg->opts.max_batch)
         return cfg->opts.max_batch;
@@ -27,13 +28,19 @@ uint32_t choose_batch(const decoder_config* cfg)
         budget = free_b / 4;
     else
         (void)cudaGetLastError();
-    int sms = 0;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cfg->opts.device);
-    size_t per_frame = (size_t)4 * (c->edges + 3 * (size_t)c->n) + 2 * (size_t)c->n + 16;
+    if (!wave) {
+        int sms = 0;
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cfg->opts.device);
+        wave = sms > 0 ? (uint32_t)sms : 32;
+    }
+    if (per_frame)
+        per_frame += (size_t)8 * cfg->code->tx.n_tx + 2 * (size_t)c->n + 16; /* soft bits in, widened, out */
+    else
+        per_frame = (size_t)4 * (c->edges + 3 * (size_t)c->n) + 2 * (size_t)c->n + 16;
     size_t b = budget / per_frame;
     b = b < 32 ? 32 : b > 16384 ? 16384 : b;
-    if (sms > 0 && b >= (size_t)sms)
-        b -= b % (size_t)sms;
+    if (b >= wave)
+        b -= b % wave;
     else
         b &= ~(size_t)31;
     return (uint32_t)(b ? b : 32);
@@ -59,12 +66,14 @@ gpufec_status start_engine(const decoder_config* cfg, const engine_plan_ops* ops
 gpufec_status soft_create(const decoder_config* cfg, void** state, impl_caps* caps)
 {
     ENGINE_CHECK(cfg, cudaSetDevice(cfg->opts.device), "cudaSetDevice");
-    const uint32_t B = choose_batch(cfg);
+    const uint32_t B = choose_batch(cfg, 0, 0);
     char why[160] = "";
     gpufec_status st = GPUFEC_OK;
     void* plan = qc_plan_create(cfg, why, sizeof why, &st);
     if (plan)
-        return start_engine(cfg, &qc_plan_ops, plan, B, state, caps);
+        return start_engine(cfg, &qc_plan_ops, plan,
+                            choose_batch(cfg, qc_state_bytes_per_frame(plan), qc_wave_frames(plan, cfg->opts.device)),
+                            state, caps);
     if (st != GPUFEC_OK) {
         decoder_log(cfg, GPUFEC_LOG_ERROR, "QC layered kernel: %s", why);
         return st;

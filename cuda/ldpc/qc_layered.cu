@@ -380,6 +380,7 @@ struct qc_plan {
     qc_args args; /* device tables filled; per-launch fields set by qc_launch */
     int prec, words, ssmem, half_post;
     int packed, packed_sv, packed_gpost; /* int8: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
+    uint32_t packed_dmax;                /* the longest row */
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
     char describe[160];
@@ -397,14 +398,26 @@ qc_kernel_fn pick_ssmem(bool ssmem)
     return ssmem ? k_qc_layered<PREC, PostT, W, true> : k_qc_layered<PREC, PostT, W, false>;
 }
 
+template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan* p)
+{
+    return p->packed_gpost ? k_qc_packed<L, SV, true, DMAX> : k_qc_packed<L, SV, false, DMAX>;
+}
+
+/* The kernel built for the code's longest row: one sign word (state vector) while the rows fit
+ * a lane's bits. */
+template <class L> qc_kernel_fn pick_packed(const qc_plan* p)
+{
+    if (p->packed_dmax <= 8)
+        return pick_packed_post<L, 1, 8>(p);
+    if (p->packed_dmax <= L::BITS)
+        return pick_packed_post<L, 1, 16>(p);
+    return p->packed_dmax <= 16 ? pick_packed_post<L, 2, 16>(p) : pick_packed_post<L, 2, PACKED_MAX_DEGREE>(p);
+}
+
 qc_kernel_fn pick_kernel(const qc_plan* p)
 {
-    if (p->packed == 2)
-        return p->packed_sv == 1 ? (p->packed_gpost ? k_qc_packed<lanes_h2, 1, true> : k_qc_packed<lanes_h2, 1, false>)
-                                 : (p->packed_gpost ? k_qc_packed<lanes_h2, 2, true> : k_qc_packed<lanes_h2, 2, false>);
-    if (p->packed == 4)
-        return p->packed_sv == 1 ? (p->packed_gpost ? k_qc_packed<lanes_b4, 1, true> : k_qc_packed<lanes_b4, 1, false>)
-                                 : (p->packed_gpost ? k_qc_packed<lanes_b4, 2, true> : k_qc_packed<lanes_b4, 2, false>);
+    if (p->packed)
+        return p->packed == 2 ? pick_packed<lanes_h2>(p) : pick_packed<lanes_b4>(p);
     const bool sm = p->ssmem != 0;
     switch (p->prec) {
     case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2>(sm)
@@ -472,6 +485,25 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
 
 const engine_plan_ops qc_plan_ops = {qc_describe, qc_state_bytes, qc_launch, qc_destroy};
 
+size_t qc_state_bytes_per_frame(const void* plan)
+{
+    const qc_plan* p = (const qc_plan*)plan;
+    return p->packed ? (qc_state_bytes(plan, 4096) + 4095) / 4096 : 0;
+}
+
+uint32_t qc_wave_frames(const void* plan, int device)
+{
+    const qc_plan* p = (const qc_plan*)plan;
+    int sms = 0, blocks = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, pick_kernel(p), (int)p->threads, p->smem) != cudaSuccess ||
+        blocks < 1 || sms < 1) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return (uint32_t)(sms * blocks) * (p->packed ? (uint32_t)p->packed : 1u);
+}
+
 void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufec_status* st)
 {
     const ldpc_code* c = ldpc_of(cfg->code);
@@ -536,6 +568,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         c->qv_max_entries <= PACKED_MAX_DEGREE && p->threads <= PACKED_MAX_THREADS) {
         p->packed = o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES ? 4 : 2;
         p->packed_sv = packed_state_vec(packed_sign_words(32 / p->packed, c->qv_max_entries));
+        p->packed_dmax = c->qv_max_entries;
         p->packed_gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 > (size_t)optin;
         p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : (size_t)c->n * 4);
         p->gstate_bytes = (size_t)c->m * p->packed_sv * 16;

@@ -24,6 +24,9 @@
 
 #define PACKED_MAX_DEGREE 40u
 #define PACKED_MAX_THREADS 384u /* two groups per SM at most 85 registers: 5G NR's largest Z */
+#ifndef PACKED_MIN_BLOCKS_SHORT
+#define PACKED_MIN_BLOCKS_SHORT 3 /* short rows: at most 56 registers, three groups per SM */
+#endif
 
 /* Four int8 frames per word. */
 struct lanes_b4 {
@@ -274,8 +277,11 @@ template <class L> __device__ __forceinline__ uint32_t packed_frames_mask(uint32
 
 /* GPOST: posteriors in global memory (a.gpost, n words per group), for codes whose n words do
  * not fit shared memory (DVB-S2 normal frames); they stay mostly in L2. */
-template <class L, int SV, bool GPOST>
-__global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_packed(qc_args a)
+/* DMAX: the longest row the kernel is built for (8, 16 or PACKED_MAX_DEGREE), so that a code
+ * of short rows gets a kernel without the long-row paths and their registers (more groups per
+ * SM). */
+template <class L, int SV, bool GPOST, int DMAX>
+__global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLOCKS_SHORT : 2) k_qc_packed(qc_args a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ uint32_t s_flags[3]; /* loaded frames; two syndrome words used alternately */
@@ -348,12 +354,14 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_packed(qc_args a)
                 if (has_row && my_color == col) {
                     if (d <= 4)
                         packed_row_small<L, SV, 4>(a, app, tab, ents, e0, d, lane, live, cur);
-                    else if (d <= 8)
+                    else if (DMAX <= 8 || d <= 8)
                         packed_row_small<L, SV, 8>(a, app, tab, ents, e0, d, lane, live, cur);
-                    else if (L::BITS >= 16 && d <= 16)
-                        packed_row_small<L, SV, L::BITS >= 16 ? 16 : 8>(a, app, tab, ents, e0, d, lane, live, cur);
-                    else
-                        packed_row_large<L, SV>(a, app, tab, ents, e0, d, lane, live, cur);
+                    else if constexpr (DMAX > 8) {
+                        if (L::BITS >= 16 && d <= 16)
+                            packed_row_small<L, SV, L::BITS >= 16 ? 16 : 8>(a, app, tab, ents, e0, d, lane, live, cur);
+                        else
+                            packed_row_large<L, SV>(a, app, tab, ents, e0, d, lane, live, cur);
+                    }
 #pragma unroll
                     for (int k = 0; k < SV; k++)
                         state[((size_t)l * SV + k) * a.z + lane] = cur[k];
