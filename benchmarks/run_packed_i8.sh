@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# int8 QC layered on the GPU (issue 12): two frames per word in half2 (the default), four per
-# word in bytes (--cuda-tuning 256, GPUFEC_CUDA_PACKED_BYTES) and one frame per thread
+# int8 QC layered on the GPU (issue 12): two frames per word in half2 (--cuda-tuning 512,
+# GPUFEC_CUDA_PACKED_HALF2), four per word in bytes (--cuda-tuning 256, GPUFEC_CUDA_PACKED_BYTES;
+# the default picks half2 for rows up to 16 edges, else bytes) and one frame per thread
 # (--cuda-tuning 128, GPUFEC_CUDA_NO_PACKED_I8), NMS-10 (norm 0.75), early stop off, on
 # the codes issue 12 names; then an early-stopped operating point. Runs on the GPU machine.
 # Usage: bash benchmarks/run_h2_i8.sh [BENCH_BINARY_DIR]   (gpufec-bench there or in apps/)
@@ -22,7 +23,7 @@ table="$out/packed_i8_table.md"
 row() { # id code kernel(h2|b4|one) input frames extra...
   local id=$1 code=$2 kern=$3 input=$4 frames=$5
   shift 5
-  local tune=0
+  local tune=512
   [ "$kern" = one ] && tune=128
   [ "$kern" = b4 ] && tune=256
   "$bench" --code "$code" --decoder nms --iterations 10 --backend cuda --precision int8 --input "$input" \
@@ -48,9 +49,10 @@ row dvbs2n_h2_in8 dvbs2-normal-1_2 h2 int8 4096
 row nr384_h2_in8 5gnr-bg1-z384 h2 int8 8192
 row nr384_h2_single 5gnr-bg1-z384 h2 float32 1 --repeat 21
 row nr384_one_single 5gnr-bg1-z384 one float32 1 --repeat 21
-# Operating points: early stop (syndrome every iteration), int8 input, at the SNR where the int8
-# decoder's FER is near 1e-3 (docs/performance.md, int8 error-rate table).
-row dvbs2n_h2_es dvbs2-normal-1_2 h2 int8 4096 --early-stop --ebn0 1.1
-row nr384_h2_es 5gnr-bg1-z384 h2 int8 8192 --early-stop --ebn0 1.6
+# Operating points: early stop (syndrome every iteration), int8 input, near the SNR where the
+# int8 decoder's FER is 1e-3 (benchmarks/int8_fer.sh: DVB-S2 normal 1/2 1.9e-3 at 2.7 dB; 5G NR
+# BG1 Z=384 1.2e-2 at 1.4 dB and 2e-5 at 1.6 dB).
+row dvbs2n_h2_es dvbs2-normal-1_2 h2 int8 4096 --early-stop --ebn0 2.7
+row nr384_b4_es 5gnr-bg1-z384 b4 int8 8192 --early-stop --ebn0 1.5
 cat "$table"
 grep -h "ceilings" "$out"/dvbs2n_h2.txt | head -1

@@ -130,7 +130,9 @@ typedef struct {
 #define GPUFEC_CUDA_TURBO_FRAME_GLOBAL 32u /* turbo: frame arrays in global memory */
 #define GPUFEC_CUDA_TURBO_FRAME_SHARED 64u /* turbo: frame arrays in shared memory where they fit */
 #define GPUFEC_CUDA_NO_PACKED_I8 128u      /* QC kernel at int8: one frame per thread, not 2 per word */
-#define GPUFEC_CUDA_PACKED_BYTES 256u      /* QC kernel at int8: 4 frames per word in bytes, not 2 in half2 */
+#define GPUFEC_CUDA_PACKED_BYTES 256u      /* QC kernel at int8: 4 frames per word in bytes */
+#define GPUFEC_CUDA_PACKED_HALF2 512u      /* QC kernel at int8: 2 frames per word in half2 (default: half2 for
+                                              rows up to 16 edges, bytes for longer rows) */
 
 typedef struct gpufec_decoder gpufec_decoder;
 

@@ -451,7 +451,7 @@ int main(int argc, char** argv)
      * freezes them), rows longer than one sign word (5G NR, two state vectors), Z = 384 threads,
      * posteriors in global memory (DVB-S2 normal); and the one-frame int8 kernel, still
      * selectable, on the same cases. */
-    const uint32_t variants[] = {0, GPUFEC_CUDA_PACKED_BYTES, GPUFEC_CUDA_NO_PACKED_I8};
+    const uint32_t variants[] = {GPUFEC_CUDA_PACKED_HALF2, GPUFEC_CUDA_PACKED_BYTES, GPUFEC_CUDA_NO_PACKED_I8};
     for (int variant = 0; variant < 3; variant++) {
         tuning = variants[variant];
         const gpufec_precision I8 = GPUFEC_PRECISION_INT8;
