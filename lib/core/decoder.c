@@ -327,6 +327,11 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
         dec->hard = h;
         dec->hard_frames = chunk;
     }
+    /* Output positions in one run (systematic codes: the information bits first) are copied
+     * whole. */
+    int run = cfg->out_len > 0;
+    for (uint32_t t = 1; t < cfg->out_len && run; t++)
+        run = cfg->out_pos[t] == cfg->out_pos[0] + t;
     for (size_t f = 0; f < n_frames; f += chunk) {
         size_t nf = n_frames - f < chunk ? n_frames - f : chunk;
         const char* in = (const char*)llr + f * n_tx * soft_input_bytes(cfg->opts.input_type);
@@ -334,9 +339,15 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
                                             converged ? converged + f : NULL);
         if (st)
             return st;
-        for (size_t g = 0; g < nf; g++)
-            for (uint32_t t = 0; t < cfg->out_len; t++)
-                bits[(f + g) * cfg->out_len + t] = dec->hard[g * n_full + cfg->out_pos[t]];
+        for (size_t g = 0; g < nf; g++) {
+            uint8_t* dst = bits + (f + g) * cfg->out_len;
+            const uint8_t* src = dec->hard + g * n_full;
+            if (run)
+                memcpy(dst, src + cfg->out_pos[0], cfg->out_len);
+            else
+                for (uint32_t t = 0; t < cfg->out_len; t++)
+                    dst[t] = src[cfg->out_pos[t]];
+        }
     }
     return GPUFEC_OK;
 }

@@ -89,6 +89,12 @@ gpufec_status tx_map_build(tx_map* m, uint32_t n_full, const uint32_t* tx_pos, u
 void tx_map_expand(const tx_map* m, const float* frame, float* mother)
 {
     const tx_map_view v = tx_map_host_view(m);
+    if (!v.src && !v.rep_ptr) { /* identity: a loop the compiler vectorises (a tenth of the int8
+                                   CPU decoder's time went to the general one) */
+        for (uint32_t j = 0; j < m->n_full; j++)
+            mother[j] = soft_sanitize(frame[j]);
+        return;
+    }
     for (uint32_t j = 0; j < m->n_full; j++)
         mother[j] = tx_map_value(v, j, frame);
 }

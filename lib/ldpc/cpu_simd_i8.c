@@ -64,31 +64,83 @@ void cpu_simd_i8_destroy(cpu_simd_i8_state* s)
     free(s);
 }
 
-/* ms_magnitude at int8 precision for 8 lanes: the same float operations (fminf, the
- * normalisation or offset, floorf(m + 0.5) of a non-negative value, fminf with 127). */
-SIMD_FN static inline __m256i magnitude8(__m256i m32, int mode, __m256 scale, __m256 offset)
+/* ms_magnitude at int8 for 32 byte lanes holding 0..127. The rule's function is tabulated on
+ * the host for the 128 possible minima, and the table is matched against forms that take a few
+ * byte or 16-bit instructions: the identity (MS), a saturating subtraction (OMS with a whole
+ * number of steps after rounding), (a m + b) >> 8 (NMS: 0.75 is (192 m + 128) >> 8). Every form
+ * is used only if it reproduces all 128 entries, so the result is the rule's, bit for bit; a
+ * table that matches none goes through the lookup, 16 entries per shuffle. */
+enum { MAG_IDENTITY, MAG_SUBTRACT, MAG_AFFINE, MAG_TABLE };
+
+typedef struct {
+    int form;
+    uint8_t sub;     /* MAG_SUBTRACT */
+    uint16_t a, b;   /* MAG_AFFINE */
+    uint8_t tab[128];
+} mag_rule;
+
+static void mag_rule_init(mag_rule* r, const gpufec_decoder_opts* o)
 {
-    __m256 m = _mm256_min_ps(_mm256_cvtepi32_ps(m32), _mm256_set1_ps(GPUFEC_LLR_LIMIT));
-    if (mode == 1)
-        m = _mm256_mul_ps(m, scale);
-    else if (mode == 2)
-        m = _mm256_max_ps(_mm256_sub_ps(m, offset), _mm256_setzero_ps());
-    const __m256i r = _mm256_cvttps_epi32(_mm256_add_ps(m, _mm256_set1_ps(0.5f))); /* >= 0.5: floor */
-    return _mm256_min_epi32(r, _mm256_set1_epi32((int)LDPC_I8_MAX));
+    const int mode = ldpc_ms_mode(o->algorithm);
+    const float offset = decoder_offset_steps(o);
+    for (int m = 0; m < 128; m++)
+        r->tab[m] = (uint8_t)ms_magnitude((float)m, mode, o->normalization, offset, LDPC_PREC_I8);
+    int ident = 1, sub_ok = 1;
+    const int k = 127 - r->tab[127]; /* the subtraction the largest entry implies */
+    for (int m = 0; m < 128; m++) {
+        ident &= r->tab[m] == m;
+        sub_ok &= k >= 0 && r->tab[m] == (m > k ? m - k : 0);
+    }
+    if (ident) {
+        r->form = MAG_IDENTITY;
+        return;
+    }
+    if (sub_ok) {
+        r->form = MAG_SUBTRACT;
+        r->sub = (uint8_t)k;
+        return;
+    }
+    const int a0 = (r->tab[127] * 256 + 63) / 127; /* the slope the largest entry implies */
+    for (int a = a0 > 3 ? a0 - 3 : 0; a <= a0 + 3 && a <= 256; a++)
+        for (int bi = 0; bi < 256; bi++) { /* b = 128 (rounding half up) first */
+            const int b = (bi + 128) & 255;
+            int ok = 1;
+            for (int m = 0; m < 128 && ok; m++)
+                ok = r->tab[m] == ((a * m + b) >> 8);
+            if (ok) {
+                r->form = MAG_AFFINE;
+                r->a = (uint16_t)a;
+                r->b = (uint16_t)b;
+                return;
+            }
+        }
+    r->form = MAG_TABLE;
 }
 
-/* The same for 32 byte lanes holding 0..127, back in lane order. */
-SIMD_FN static inline __m256i magnitude_bytes(__m256i m8, int mode, __m256 scale, __m256 offset)
+SIMD_FN static inline __m256i magnitude_bytes(__m256i m8, const mag_rule* r)
 {
-    const __m128i lo = _mm256_castsi256_si128(m8), hi = _mm256_extracti128_si256(m8, 1);
-    const __m256i q0 = magnitude8(_mm256_cvtepu8_epi32(lo), mode, scale, offset);
-    const __m256i q1 = magnitude8(_mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8)), mode, scale, offset);
-    const __m256i q2 = magnitude8(_mm256_cvtepu8_epi32(hi), mode, scale, offset);
-    const __m256i q3 = magnitude8(_mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8)), mode, scale, offset);
-    /* packs work within 128-bit halves: the words come out as (q0 lo, q1 lo, q0 hi, q1 hi) */
-    const __m256i w01 = _mm256_permute4x64_epi64(_mm256_packs_epi32(q0, q1), 0xD8);
-    const __m256i w23 = _mm256_permute4x64_epi64(_mm256_packs_epi32(q2, q3), 0xD8);
-    return _mm256_permute4x64_epi64(_mm256_packs_epi16(w01, w23), 0xD8);
+    switch (r->form) {
+    case MAG_IDENTITY: return m8;
+    case MAG_SUBTRACT: return _mm256_subs_epu8(m8, _mm256_set1_epi8((char)r->sub));
+    case MAG_AFFINE: {
+        const __m256i a = _mm256_set1_epi16((short)r->a), b = _mm256_set1_epi16((short)r->b);
+        const __m256i lo = _mm256_unpacklo_epi8(m8, _mm256_setzero_si256());
+        const __m256i hi = _mm256_unpackhi_epi8(m8, _mm256_setzero_si256());
+        const __m256i ql = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(lo, a), b), 8);
+        const __m256i qh = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(hi, a), b), 8);
+        return _mm256_packus_epi16(ql, qh); /* unpack and pack stay within 128-bit halves */
+    }
+    default: {
+        __m256i q = _mm256_setzero_si256();
+        const __m256i low = _mm256_and_si256(m8, _mm256_set1_epi8(0x0f));
+        const __m256i high = _mm256_and_si256(_mm256_srli_epi16(m8, 4), _mm256_set1_epi8(0x0f));
+        for (int c = 0; c < 8; c++) {
+            const __m256i t = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(r->tab + 16 * c)));
+            q = _mm256_blendv_epi8(q, _mm256_shuffle_epi8(t, low), _mm256_cmpeq_epi8(high, _mm256_set1_epi8((char)c)));
+        }
+        return q;
+    }
+    }
 }
 
 /* Lanes whose hard decisions satisfy every check, as a bit mask (the sign of a posterior is its
@@ -109,11 +161,9 @@ SIMD_FN static uint32_t lanes_converged(const ldpc_code* c, const __m256i* app)
  * minimum and second minimum of min(|v|, 127) (min2 = min(max(min1, m), min2) keeps the
  * scalar's values), the position of the first minimum, the sign parity; then each edge's
  * message and posterior. All in saturating byte arithmetic, 32 frames per instruction. */
-SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
+SIMD_FN static void layered_pass(const ldpc_code* c, const mag_rule* mag, cpu_simd_i8_state* s,
                                  __m256i active, int all_active)
 {
-    const int mode = ldpc_ms_mode(o->algorithm);
-    const __m256 scale = _mm256_set1_ps(o->normalization), offset = _mm256_set1_ps(decoder_offset_steps(o));
     const __m256i max127 = _mm256_set1_epi8(127), zero = _mm256_setzero_si256(), one = _mm256_set1_epi8(1);
     /* The messages are kept in the order the rows are visited (layer order), not by edge
      * number: a pass then streams through them instead of jumping between rows (DVB-S2's layer
@@ -134,7 +184,7 @@ SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* 
             min2 = _mm256_min_epi8(_mm256_max_epi8(min1, m), min2);
             min1 = _mm256_min_epi8(min1, m);
         }
-        const __m256i m1 = magnitude_bytes(min1, mode, scale, offset), m2 = magnitude_bytes(min2, mode, scale, offset);
+        const __m256i m1 = magnitude_bytes(min1, mag), m2 = magnitude_bytes(min2, mag);
         tv = zero;
         for (uint32_t t = 0; t < d; t++, tv = _mm256_add_epi8(tv, one)) {
             const __m256i v = _mm256_load_si256(s->v + t);
@@ -163,7 +213,7 @@ SIMD_FN static __m256i lane_mask(uint32_t bits)
     return _mm256_load_si256((const __m256i*)m);
 }
 
-SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o,
+SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, const mag_rule* mag,
                                  cpu_simd_i8_state* s, const float* llr, size_t nf, uint8_t* hard,
                                  int32_t* iterations, uint8_t* converged)
 {
@@ -189,7 +239,7 @@ SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gp
     uint32_t active = nf == LANES8 ? 0xffffffffu : (1u << nf) - 1u, done_ok = 0;
     int32_t iters[LANES8] = {0};
     for (int it = 0; it < o->max_iterations; it++) {
-        layered_pass(c, o, s, lane_mask(active), active == 0xffffffffu);
+        layered_pass(c, mag, s, lane_mask(active), active == 0xffffffffu);
         for (size_t f = 0; f < nf; f++)
             iters[f] += (int32_t)((active >> f) & 1u);
         if (o->early_termination && (it + 1) % o->syndrome_interval == 0) {
@@ -217,9 +267,11 @@ SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gp
 void cpu_simd_i8_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
                         const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations, uint8_t* converged)
 {
+    mag_rule mag;
+    mag_rule_init(&mag, o);
     for (size_t f = 0; f < n_frames; f += LANES8) {
         const size_t nf = n_frames - f < LANES8 ? n_frames - f : LANES8;
-        decode_group(c, map, o, s, llr + f * map->n_tx, nf, hard + f * c->n, iterations ? iterations + f : NULL,
+        decode_group(c, map, o, &mag, s, llr + f * map->n_tx, nf, hard + f * c->n, iterations ? iterations + f : NULL,
                      converged ? converged + f : NULL);
     }
 }

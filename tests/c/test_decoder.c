@@ -391,6 +391,31 @@ static void test_simd_matches_scalar(void)
                 gpufec_decoder_destroy(vec);
                 gpufec_decoder_destroy(sca);
             }
+        /* int8 NMS with other normalisations: the vector path's magnitude takes another form
+         * (0.7: (179 m + 153) >> 8; 0.9: no short form, the table lookup) */
+        const float norms[] = {0.7f, 0.9f};
+        for (int ni = 0; ni < 2; ni++) {
+            gpufec_decoder_opts o;
+            gpufec_decoder_opts_default(&o);
+            o.backend = GPUFEC_BACKEND_CPU;
+            o.algorithm = GPUFEC_ALG_NMS;
+            o.normalization = norms[ni];
+            o.precision = GPUFEC_PRECISION_INT8;
+            o.schedule = GPUFEC_SCHEDULE_LAYERED;
+            o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
+            o.max_iterations = 12;
+            gpufec_decoder *vec = NULL, *sca = NULL;
+            gpufec_decoder_create(&vec, c, &o);
+            o.cpu_simd = 0;
+            gpufec_decoder_create(&sca, c, &o);
+            gpufec_decoder_decode(vec, llr, F, a, ia, oa);
+            gpufec_decoder_decode(sca, llr, F, b, ib, ob);
+            CHECK(memcmp(a, b, F * info.n_full) == 0 && memcmp(ia, ib, sizeof ia) == 0 &&
+                      memcmp(oa, ob, sizeof oa) == 0,
+                  "%s int8 nms norm %.2f: vector and scalar paths differ", codes[ci], (double)norms[ni]);
+            gpufec_decoder_destroy(vec);
+            gpufec_decoder_destroy(sca);
+        }
         free(u);
         free(tx);
         free(llr);
