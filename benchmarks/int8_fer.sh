@@ -34,7 +34,7 @@ print(f"| {sys.argv[2]} | {sys.argv[3]} | {pts} |")
 PY
   done
 }
-curve dvbs2-normal-1_2 0.9:1.3:0.1
+curve dvbs2-normal-1_2 1.5:2.7:0.2
 curve 5gnr-bg1-z384 0.8:1.8:0.2
 curve wifi-1944-1_2 1.6:2.8:0.3
 curve dvbs2-short-3_4 2.8:3.8:0.2
