@@ -15,6 +15,11 @@ GRC = os.path.join(SRC, "examples", "ldpc_awgn_demo.grc")
 EXAMPLES = sorted(os.path.join(SRC, "examples", f) for f in os.listdir(os.path.join(SRC, "examples"))
                   if f.endswith(".grc"))
 HAVE_CPP = all(shutil.which(t) for t in ("grcc", "g++", "pkg-config"))
+# Examples whose stock GNU Radio blocks have no working C++ template in 3.10.5 (FFT Filter,
+# Rotator, Vector Insert, Symbol Sync, the QT GUI sinks) say so in their description and are
+# generated as Python only; every other example must generate a C++ program that compiles and
+# runs.
+PYTHON_ONLY = [g for g in EXAMPLES if "Python output only" in open(g).read()]
 
 
 def grc_env():
@@ -81,8 +86,10 @@ class qa_examples(unittest.TestCase):
 
     @unittest.skipUnless(HAVE_CPP, "grcc, g++ or pkg-config missing")
     def test_every_example_generates_compilable_cpp(self):
-        self.assertGreater(len(EXAMPLES), 0)
+        self.assertGreater(len(EXAMPLES), len(PYTHON_ONLY))
         for grc in EXAMPLES:
+            if grc in PYTHON_ONLY:
+                continue
             with tempfile.TemporaryDirectory() as out:
                 exe, source, lib = self.compile_cpp(grc, out)
                 self.assertNotIn("make('", source)  # C++ has no single-quoted strings
@@ -129,6 +136,43 @@ class qa_examples(unittest.TestCase):
                 py = self.compile_grc(path, out)
                 r = subprocess.run([sys.executable, py], capture_output=True, text=True, timeout=300)
                 self.assertEqual(r.returncode, 0, f"{alg} {hidden}: {r.stderr[-2000:]}")
+
+    @unittest.skipIf(shutil.which("grcc") is None, "grcc not installed")
+    def test_every_example_generates_python(self):
+        for grc in EXAMPLES:
+            with tempfile.TemporaryDirectory() as out:
+                self.compile_grc(grc, out)
+
+    @unittest.skipIf(shutil.which("grcc") is None, "grcc not installed")
+    def test_packet_link_grc_pair(self):
+        """packet_tx.grc writes the IQ file through the channel at its default Eb/N0 (12 dB);
+        packet_rx.grc, generated with its QT GUI views (run on Qt's offscreen platform, headless),
+        decodes at least 99% of the packets."""
+        with tempfile.TemporaryDirectory() as out:
+            tx_dir, rx_dir = os.path.join(out, "tx"), os.path.join(out, "rx")
+            os.mkdir(tx_dir)
+            os.mkdir(rx_dir)
+            tx = self.compile_grc(os.path.join(SRC, "examples", "packet_tx.grc"), tx_dir)
+            rx = self.compile_grc(os.path.join(SRC, "examples", "packet_rx.grc"), rx_dir)
+            iq, info, dec = (os.path.join(out, f) for f in ("link.cf32", "link.info", "link.decoded"))
+            r = subprocess.run([sys.executable, tx, "-o", iq, "-i", info], capture_output=True, text=True,
+                               timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            script = ("import sys\nfrom PyQt5 import Qt\napp = Qt.QApplication(['rx'])\n"
+                      f"sys.path.insert(0, {rx_dir!r})\nimport packet_rx\n"
+                      f"tb = packet_rx.packet_rx(iq_file={iq!r}, out_file={dec!r}, samp_rate=4e6)\n"
+                      "tb.start()\ntb.wait()\ntb.stop()\n")
+            env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+            r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            import numpy as np
+            k = 324
+            sent_bits = np.fromfile(info, dtype=np.uint8)
+            got_bits = np.fromfile(dec, dtype=np.uint8)
+            sent = {sent_bits[p * k:(p + 1) * k].tobytes() for p in range(len(sent_bits) // k)}
+            got = sum(got_bits[f * k:(f + 1) * k].tobytes() in sent for f in range(len(got_bits) // k))
+            self.assertEqual(len(sent_bits) // k, 500)
+            self.assertGreaterEqual(got, 495, f"{got} of 500 packets")
 
     def test_file_rx_example(self):
         """The file-based receiver (issue 13): at the Eb/N0 its documentation states (12 dB, the
