@@ -28,6 +28,8 @@ struct cpu_simd_i8_state {
     __m256i* c2v; /* edges */
     __m256i* v;   /* max_check_degree: a check's inputs */
     float* mother; /* n + 8: one frame's channel values */
+    int8_t* q;     /* 32 n: the group's quantised channel values, frame by frame */
+    uint32_t* signs; /* n: the sign bits of the posteriors (hard decisions) of the 32 lanes */
     uint32_t *deg, *var; /* cpu_simd_visit_order: index reads sequential, posteriors prefetched */
 };
 
@@ -44,7 +46,10 @@ cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c)
     s->c2v = aligned_alloc(32, ((size_t)c->edges + 1) * sizeof(__m256i));
     s->v = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(__m256i));
     s->mother = malloc(((size_t)c->n + 8) * sizeof(float));
-    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, &s->deg, &s->var) || !s->app || !s->c2v || !s->v || !s->mother) {
+    s->q = malloc((size_t)c->n * LANES8 + 32);
+    s->signs = malloc(((size_t)c->n + 1) * sizeof(uint32_t));
+    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, &s->deg, &s->var) || !s->app || !s->c2v || !s->v || !s->mother ||
+        !s->q || !s->signs) {
         cpu_simd_i8_destroy(s);
         return NULL;
     }
@@ -59,6 +64,8 @@ void cpu_simd_i8_destroy(cpu_simd_i8_state* s)
     free(s->c2v);
     free(s->v);
     free(s->mother);
+    free(s->q);
+    free(s->signs);
     free(s->deg);
     free(s->var);
     free(s);
@@ -224,15 +231,27 @@ SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gp
      * mode), then clamped at +-127; the values are sanitised, never NaN. */
     const __m256 inv_step = _mm256_set1_ps(decoder_inv_step(o)), hi = _mm256_set1_ps(LDPC_I8_MAX),
                  lo = _mm256_set1_ps(-LDPC_I8_MAX);
-    for (size_t f = 0; f < nf; f++) {
+    const uint32_t n = c->n;
+    for (size_t f = 0; f < nf; f++) { /* each frame quantised into its own row of q */
         tx_map_expand(map, llr + f * n_tx, s->mother);
-        for (uint32_t j = 0; j < c->n; j += 8) {
+        int8_t* row = s->q + f * n;
+        for (uint32_t j = 0; j < n; j += 8) {
             const __m256 x = _mm256_round_ps(_mm256_mul_ps(_mm256_loadu_ps(s->mother + j), inv_step),
                                              _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
             int32_t q[8];
             _mm256_storeu_si256((__m256i*)q, _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(x, lo), hi)));
-            for (uint32_t k = 0; k < 8 && j + k < c->n; k++)
-                app[(size_t)(j + k) * LANES8 + f] = (int8_t)q[k];
+            for (uint32_t k = 0; k < 8 && j + k < n; k++)
+                row[j + k] = (int8_t)q[k];
+        }
+    }
+    /* Rows to lanes, 64 positions at a time: the scattered byte stores stay within 2 KB (the
+     * frame-by-frame order scattered them over the whole 32 n bytes, once per frame). */
+    for (uint32_t j0 = 0; j0 < n; j0 += 64) {
+        const uint32_t j1 = j0 + 64 < n ? j0 + 64 : n;
+        for (size_t f = 0; f < nf; f++) {
+            const int8_t* row = s->q + f * n;
+            for (uint32_t j = j0; j < j1; j++)
+                app[(size_t)j * LANES8 + f] = row[j];
         }
     }
     memset(s->c2v, 0, (size_t)c->edges * sizeof(__m256i));
@@ -251,11 +270,11 @@ SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gp
         }
     }
     done_ok |= lanes_converged(c, s->app) & active;
-    for (uint32_t j = 0; j < c->n; j++) { /* a posterior's sign is its hard decision */
-        const uint32_t neg = (uint32_t)_mm256_movemask_epi8(_mm256_load_si256(s->app + j));
-        for (size_t f = 0; f < nf; f++)
-            hard[f * c->n + j] = (uint8_t)((neg >> f) & 1u);
-    }
+    for (uint32_t j = 0; j < n; j++) /* a posterior's sign is its hard decision */
+        s->signs[j] = (uint32_t)_mm256_movemask_epi8(_mm256_load_si256(s->app + j));
+    for (size_t f = 0; f < nf; f++) /* frame by frame: the stores run along each frame */
+        for (uint32_t j = 0; j < n; j++)
+            hard[f * n + j] = (uint8_t)((s->signs[j] >> f) & 1u);
     for (size_t f = 0; f < nf; f++) {
         if (iterations)
             iterations[f] = iters[f];
