@@ -217,14 +217,18 @@ int main(int argc, char** argv)
     double d2d = 0, h2d = 0;
     if (used == GPUFEC_BACKEND_CUDA && gpufec_cuda_bandwidth(a.o.device, &d2d, &h2d) != GPUFEC_OK)
         d2d = h2d = 0;
-    /* Kernel-only: one chunk (at most 512 frames, below every chunk size the backend picks), so
-     * the kernel's events are not overlapped by another chunk's work; median of the repeats. */
+    /* Kernel-only: one chunk (the backend's chunk: half its preferred batch, whole waves of
+     * thread blocks), so the kernel's events are not overlapped by another chunk's work; median
+     * of the repeats. */
     int kframes = a.frames < 512 ? a.frames : 512;
     if (used == GPUFEC_BACKEND_CUDA) {
         gpufec_decoder* kd = NULL;
         uint32_t il, ol;
         double* ks = calloc((size_t)a.repeat, sizeof *ks);
         if (gpufec_decoder_create(&kd, code, &a.o) == GPUFEC_OK) {
+            size_t pref = 0;
+            if (gpufec_decoder_preferred_batch(kd, &pref) == GPUFEC_OK && pref >= 2)
+                kframes = a.frames < (int)(pref / 2) ? a.frames : (int)(pref / 2);
             gpufec_decoder_frame_sizes(kd, &il, &ol);
             uint8_t* ko = NULL;
             gpufec_host_alloc((void**)&ko, (size_t)kframes * ol);

@@ -187,6 +187,11 @@ GPUFEC_API gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec);
 GPUFEC_API gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* llr_len,
                                                     uint32_t* out_len);
 
+/* Frames per decode call that keep the implementation busiest (the CUDA backend: two chunks,
+ * each a whole number of waves of its thread blocks; the CPU vector paths: whole groups); 0 when
+ * it has no preference. Calls of any size work. */
+GPUFEC_API gpufec_status gpufec_decoder_preferred_batch(const gpufec_decoder* dec, size_t* frames);
+
 /* The backend actually in use (AUTO resolved). */
 GPUFEC_API gpufec_status gpufec_decoder_backend(const gpufec_decoder* dec, gpufec_backend* backend);
 

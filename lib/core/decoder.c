@@ -284,6 +284,14 @@ gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* ll
     return GPUFEC_OK;
 }
 
+gpufec_status gpufec_decoder_preferred_batch(const gpufec_decoder* dec, size_t* frames)
+{
+    if (!dec || !frames)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *frames = dec->caps.preferred_batch;
+    return GPUFEC_OK;
+}
+
 gpufec_status gpufec_decoder_backend(const gpufec_decoder* dec, gpufec_backend* backend)
 {
     if (!dec || !backend)

@@ -828,10 +828,29 @@ static void test_params(void)
               o.seed == 18446744073709551615ull, "seed exact at 2^64-1");
 }
 
+/* gpufec_decoder_preferred_batch: argument checks; the CPU int8 vector path prefers whole
+ * groups of 32 frames (or has no preference: 0), never a size the decoder cannot take. */
+static void test_preferred_batch(void)
+{
+    gpufec_code* c = open_test_code("wifi-648-1_2");
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.backend = GPUFEC_BACKEND_CPU;
+    gpufec_decoder* d = NULL;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create");
+    size_t pref = 12345;
+    CHECK(gpufec_decoder_preferred_batch(NULL, &pref) == GPUFEC_ERR_INVALID_ARGUMENT, "NULL decoder");
+    CHECK(gpufec_decoder_preferred_batch(d, NULL) == GPUFEC_ERR_INVALID_ARGUMENT, "NULL result");
+    CHECK(gpufec_decoder_preferred_batch(d, &pref) == GPUFEC_OK && pref != 12345, "preferred batch");
+    gpufec_decoder_destroy(d);
+    gpufec_code_destroy(c);
+}
+
 int main(void)
 {
     test_rng_init();
     test_round_half();
+    test_preferred_batch();
     test_precision();
     test_layer_view();
     test_options();
