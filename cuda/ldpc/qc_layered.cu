@@ -561,20 +561,22 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     p->smem = tables + post + (p->ssmem ? state : 0);
     p->gstate_bytes = p->ssmem ? 0 : state;
     p->threads = (z + 31) & ~31u;
-    /* int8: several frames per word unless disabled: two in half2 for rows up to 16 edges (one
-     * sign word), four in bytes for longer rows (measured on the H100: half2 faster on DVB-S2
-     * and Wi-Fi, bytes on 5G NR BG1, docs/performance.md); the row state in global memory
-     * (prefetched a layer ahead), the posteriors on chip where a group's fit, else in global
-     * memory. */
+    /* int8: several frames per word unless disabled: two in half2 where the rows have up to
+     * 16 edges (one sign word) and a group's posteriors fit on chip, else four in bytes (measured
+     * on the H100, docs/performance.md: half2 ahead on Wi-Fi, bytes on 5G NR BG1's long rows and
+     * on DVB-S2 normal frames, whose posteriors live in L2, level on DVB-S2 short); the row state
+     * in global memory (prefetched a layer ahead), the posteriors on chip where a group's fit,
+     * else in global memory. */
     if (p->prec == LDPC_PREC_I8 && !(o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8) &&
         c->qv_max_entries <= PACKED_MAX_DEGREE && p->threads <= PACKED_MAX_THREADS) {
+        const int gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 > (size_t)optin;
         p->packed = o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES   ? 4
                     : o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2 ? 2
-                    : c->qv_max_entries <= 16                   ? 2
+                    : c->qv_max_entries <= 16 && !gpost         ? 2
                                                                 : 4;
         p->packed_sv = packed_state_vec(packed_sign_words(32 / p->packed, c->qv_max_entries));
         p->packed_dmax = c->qv_max_entries;
-        p->packed_gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 > (size_t)optin;
+        p->packed_gpost = gpost;
         p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : (size_t)c->n * 4);
         p->gstate_bytes = (size_t)c->m * p->packed_sv * 16;
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;

@@ -132,7 +132,7 @@ typedef struct {
 #define GPUFEC_CUDA_NO_PACKED_I8 128u      /* QC kernel at int8: one frame per thread, not 2 per word */
 #define GPUFEC_CUDA_PACKED_BYTES 256u      /* QC kernel at int8: 4 frames per word in bytes */
 #define GPUFEC_CUDA_PACKED_HALF2 512u      /* QC kernel at int8: 2 frames per word in half2 (default: half2 for
-                                              rows up to 16 edges, bytes for longer rows) */
+                                              rows up to 16 edges whose group fits on chip, else bytes) */
 
 typedef struct gpufec_decoder gpufec_decoder;
 
