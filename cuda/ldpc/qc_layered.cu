@@ -128,6 +128,19 @@ __host__ __device__ inline size_t qc_table_bytes(uint32_t entries, uint32_t laye
     return ((size_t)entries * 8 + (size_t)(layers + 1) * 4 + layers + 15) & ~(size_t)15;
 }
 
+/* The per-layer tables from global into shared memory (both QC kernels); no colour table: one
+ * colour per layer. */
+__device__ __forceinline__ void qc_load_tables(const qc_args& a, uint2* ents, uint32_t* ent_ptr, uint8_t* ncolor,
+                                               uint32_t tid, uint32_t nt)
+{
+    for (uint32_t t = tid; t < a.entries; t += nt)
+        ents[t] = a.ents[t];
+    for (uint32_t t = tid; t <= a.layers; t += nt)
+        ent_ptr[t] = a.ent_ptr[t];
+    for (uint32_t t = tid; t < a.layers; t += nt)
+        ncolor[t] = a.color ? a.ncolor[t] : 1;
+}
+
 __device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, bool* skip)
 {
     *skip = (e.y >> 16) == lane + 1;
@@ -285,12 +298,7 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
     uint32_t* state = SSMEM ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(app) + post_bytes)
                             : a.gstate + (size_t)f * rows * W;
 
-    for (uint32_t t = tid; t < a.entries; t += nt)
-        ents[t] = a.ents[t];
-    for (uint32_t t = tid; t <= a.layers; t += nt)
-        ent_ptr[t] = a.ent_ptr[t];
-    for (uint32_t t = tid; t < a.layers; t += nt)
-        ncolor[t] = a.color ? a.ncolor[t] : 1;
+    qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
     for (uint32_t p = tid; p < a.n; p += nt)
         post_store(app, p, 0.0f); /* punctured positions stay erasures */
     for (uint32_t r = tid; r < rows * W; r += nt)

@@ -294,12 +294,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
     uint4* state = reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SV * a.z;
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
 
-    for (uint32_t t = tid; t < a.entries; t += nt)
-        ents[t] = a.ents[t];
-    for (uint32_t t = tid; t <= a.layers; t += nt)
-        ent_ptr[t] = a.ent_ptr[t];
-    for (uint32_t t = tid; t < a.layers; t += nt)
-        ncolor[t] = a.color ? a.ncolor[t] : 1;
+    qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
     for (uint32_t t = tid; t < PACKED_TABLE_BYTES; t += nt)
         tab[t] = a.mag_tab[t];
     for (uint32_t p = tid; p < a.n; p += nt)

@@ -252,6 +252,11 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
         cfg->out_len = code->n_full;
         break;
     }
+    /* Output positions in one run (systematic codes: the information bits first) are copied
+     * whole when the front gathers them. */
+    dec->out_run = cfg->out_pos && cfg->out_len > 0;
+    for (uint32_t t = 1; t < cfg->out_len && dec->out_run; t++)
+        dec->out_run = cfg->out_pos[t] == cfg->out_pos[0] + t;
 
     st = choose_implementation(dec, o.backend);
     if (st != GPUFEC_OK) {
@@ -335,11 +340,6 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
         dec->hard = h;
         dec->hard_frames = chunk;
     }
-    /* Output positions in one run (systematic codes: the information bits first) are copied
-     * whole. */
-    int run = cfg->out_len > 0;
-    for (uint32_t t = 1; t < cfg->out_len && run; t++)
-        run = cfg->out_pos[t] == cfg->out_pos[0] + t;
     for (size_t f = 0; f < n_frames; f += chunk) {
         size_t nf = n_frames - f < chunk ? n_frames - f : chunk;
         const char* in = (const char*)llr + f * n_tx * soft_input_bytes(cfg->opts.input_type);
@@ -350,7 +350,7 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
         for (size_t g = 0; g < nf; g++) {
             uint8_t* dst = bits + (f + g) * cfg->out_len;
             const uint8_t* src = dec->hard + g * n_full;
-            if (run)
+            if (dec->out_run)
                 memcpy(dst, src + cfg->out_pos[0], cfg->out_len);
             else
                 for (uint32_t t = 0; t < cfg->out_len; t++)

@@ -56,6 +56,7 @@ struct gpufec_decoder {
     impl_caps caps;
     uint8_t* hard;          /* mother codewords of one chunk, gathered by the front */
     size_t hard_frames;
+    int out_run;            /* cfg.out_pos is one run of consecutive positions: copied whole */
 };
 
 /* The implementations in preference order, NULL-terminated: AUTO takes the first that accepts

@@ -340,6 +340,31 @@ static void test_all_builtin(void)
 
 /* The vector CPU path gives the scalar decoder's results bit for bit (hard decisions, flags and
  * iteration counts), on noisy frames of several codes, including a partial group of lanes. */
+/* Decodes F frames with the options as given (vector path allowed) and with cpu_simd off:
+ * 1 when decisions, iteration counts and flags are identical. */
+static int vector_matches_scalar(const gpufec_code* c, const gpufec_decoder_opts* opts, const float* llr, size_t F,
+                                 uint32_t n_full)
+{
+    gpufec_decoder_opts o = *opts;
+    uint8_t* a = malloc(F * n_full);
+    uint8_t* b = malloc(F * n_full);
+    int32_t* ia = calloc(F, sizeof *ia);
+    int32_t* ib = calloc(F, sizeof *ib);
+    uint8_t* oa = calloc(F, 1);
+    uint8_t* ob = calloc(F, 1);
+    gpufec_decoder *vec = NULL, *sca = NULL;
+    gpufec_decoder_create(&vec, c, &o);
+    o.cpu_simd = 0;
+    gpufec_decoder_create(&sca, c, &o);
+    int same = vec && sca && gpufec_decoder_decode(vec, llr, F, a, ia, oa) == GPUFEC_OK &&
+               gpufec_decoder_decode(sca, llr, F, b, ib, ob) == GPUFEC_OK && memcmp(a, b, F * n_full) == 0 &&
+               memcmp(ia, ib, F * sizeof *ia) == 0 && memcmp(oa, ob, F) == 0;
+    gpufec_decoder_destroy(vec);
+    gpufec_decoder_destroy(sca);
+    free(a), free(b), free(ia), free(ib), free(oa), free(ob);
+    return same;
+}
+
 static void test_simd_matches_scalar(void)
 {
     const char* codes[] = {"wifi-1944-1_2", "5gnr-bg2-z24", "dvbs2-short-3_4", "mackay-1008-504"};
@@ -352,10 +377,6 @@ static void test_simd_matches_scalar(void)
         uint8_t* u = malloc(F * info.k);
         uint8_t* tx = malloc(F * info.n);
         float* llr = malloc(F * info.n * sizeof *llr);
-        uint8_t* a = malloc(F * info.n_full);
-        uint8_t* b = malloc(F * info.n_full);
-        int32_t ia[40], ib[40];
-        uint8_t oa[40], ob[40];
         for (size_t i = 0; i < F * info.k; i++)
             u[i] = (uint8_t)(test_rand() & 1);
         gpufec_code_encode(c, u, F, tx);
@@ -378,18 +399,9 @@ static void test_simd_matches_scalar(void)
                 o.max_iterations = et == 2 ? 13 : 12;
                 o.early_termination = et != 0;
                 o.syndrome_interval = et == 2 ? 2 : 1;
-                gpufec_decoder *vec = NULL, *sca = NULL;
-                gpufec_decoder_create(&vec, c, &o);
-                o.cpu_simd = 0;
-                gpufec_decoder_create(&sca, c, &o);
-                gpufec_decoder_decode(vec, llr, F, a, ia, oa);
-                gpufec_decoder_decode(sca, llr, F, b, ib, ob);
-                CHECK(memcmp(a, b, F * info.n_full) == 0 && memcmp(ia, ib, sizeof ia) == 0 &&
-                          memcmp(oa, ob, sizeof oa) == 0,
+                CHECK(vector_matches_scalar(c, &o, llr, F, info.n_full),
                       "%s %s %s et=%d: vector and scalar paths differ", codes[ci],
                       gpufec_algorithm_name(algs[al % 4]), int8 ? "int8" : "float32", et);
-                gpufec_decoder_destroy(vec);
-                gpufec_decoder_destroy(sca);
             }
         /* int8 NMS with other normalisations: the vector path's magnitude takes another form
          * (0.7: (179 m + 153) >> 8; 0.9: no short form, the table lookup) */
@@ -404,23 +416,12 @@ static void test_simd_matches_scalar(void)
             o.schedule = GPUFEC_SCHEDULE_LAYERED;
             o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
             o.max_iterations = 12;
-            gpufec_decoder *vec = NULL, *sca = NULL;
-            gpufec_decoder_create(&vec, c, &o);
-            o.cpu_simd = 0;
-            gpufec_decoder_create(&sca, c, &o);
-            gpufec_decoder_decode(vec, llr, F, a, ia, oa);
-            gpufec_decoder_decode(sca, llr, F, b, ib, ob);
-            CHECK(memcmp(a, b, F * info.n_full) == 0 && memcmp(ia, ib, sizeof ia) == 0 &&
-                      memcmp(oa, ob, sizeof oa) == 0,
+            CHECK(vector_matches_scalar(c, &o, llr, F, info.n_full),
                   "%s int8 nms norm %.2f: vector and scalar paths differ", codes[ci], (double)norms[ni]);
-            gpufec_decoder_destroy(vec);
-            gpufec_decoder_destroy(sca);
         }
         free(u);
         free(tx);
         free(llr);
-        free(a);
-        free(b);
         gpufec_code_destroy(c);
     }
 }
