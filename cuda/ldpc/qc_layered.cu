@@ -28,6 +28,7 @@ struct qc_args {
     const uint32_t* fill_int;/* n_fill: internal positions of filler (known zero) bits */
     const uint32_t* out_int; /* n_out: internal position of each output bit */
     uint32_t z, layers, n, n_tx, n_fill, n_out, n_rep, entries;
+    uint32_t slice; /* > 0: colours are slices of this many lanes (ldpc_code.h, qv_slice); no table */
     const float* in;
     uint8_t* out;
     int32_t* iters;
@@ -128,8 +129,8 @@ __host__ __device__ inline size_t qc_table_bytes(uint32_t entries, uint32_t laye
     return ((size_t)entries * 8 + (size_t)(layers + 1) * 4 + layers + 15) & ~(size_t)15;
 }
 
-/* The per-layer tables from global into shared memory (both QC kernels); no colour table: one
- * colour per layer. */
+/* The per-layer tables from global into shared memory (both QC kernels); neither colour table
+ * nor slices: one colour per layer. */
 __device__ __forceinline__ void qc_load_tables(const qc_args& a, uint2* ents, uint32_t* ent_ptr, uint8_t* ncolor,
                                                uint32_t tid, uint32_t nt)
 {
@@ -138,7 +139,35 @@ __device__ __forceinline__ void qc_load_tables(const qc_args& a, uint2* ents, ui
     for (uint32_t t = tid; t <= a.layers; t += nt)
         ent_ptr[t] = a.ent_ptr[t];
     for (uint32_t t = tid; t < a.layers; t += nt)
-        ncolor[t] = a.color ? a.ncolor[t] : 1;
+        ncolor[t] = a.color || a.slice ? a.ncolor[t] : 1;
+}
+
+/* A sweep runs each layer's colours in turn (phases). The lane a thread serves in colour col: its
+ * own index, working only in its lane's colour (table), or lane col * slice + tid (slices). */
+__device__ __forceinline__ uint32_t phase_lane(const qc_args& a, uint32_t col, uint32_t tid)
+{
+    return a.slice ? col * a.slice + tid : tid;
+}
+
+/* The phase after (l, col): its layer and colour; true when this thread's row changes there
+ * (with a colour table a thread keeps its row through the layer's colours). */
+__device__ __forceinline__ bool phase_next(const qc_args& a, uint32_t colors, uint32_t l, uint32_t col,
+                                           uint32_t* nl, uint32_t* ncol)
+{
+    *nl = l;
+    *ncol = col + 1;
+    if (*ncol == colors) {
+        *ncol = 0;
+        *nl = l + 1 < a.layers ? l + 1 : 0;
+    }
+    return a.slice || *ncol == 0;
+}
+
+/* Whether a thread works in colour col of layer l, at lane `lane`. */
+__device__ __forceinline__ bool phase_active(const qc_args& a, uint32_t colors, uint32_t l, uint32_t col,
+                                             uint32_t lane)
+{
+    return lane < a.z && (a.slice || colors == 1 || a.color[l * a.z + lane] == col);
 }
 
 __device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, bool* skip)
@@ -146,6 +175,29 @@ __device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, 
     *skip = (e.y >> 16) == lane + 1;
     const uint32_t u = lane + (e.y & 0xffffu);
     return e.x + min(u, u - z); /* u - z wraps to a huge value when u < z */
+}
+
+/* The failing checks among lanes tid, tid + nt, ...: the xor of hard(j) over each row's
+ * variables, or-ed over the rows; stops once every bit of `all` is set (nothing left to learn). */
+template <class F>
+__device__ __forceinline__ uint32_t qc_syndrome_bad(const qc_args& a, const uint2* ents, const uint32_t* ent_ptr,
+                                                    uint32_t tid, uint32_t nt, uint32_t all, F hard)
+{
+    uint32_t bad = 0;
+    for (uint32_t lane = tid; lane < a.z; lane += nt)
+        for (uint32_t l = 0; l < a.layers; l++) {
+            uint32_t parity = 0;
+            for (uint32_t t = ent_ptr[l]; t < ent_ptr[l + 1]; t++) {
+                bool skip;
+                const uint32_t j = ent_var(ents[t], lane, a.z, &skip);
+                if (!skip)
+                    parity ^= hard(j);
+            }
+            bad |= parity & all;
+            if (bad == all)
+                return bad;
+        }
+    return bad;
 }
 
 /* The stored message of position t from the row's old state. */
@@ -321,22 +373,22 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
 
     typedef typename raw_words<W>::type raw_t;
     raw_t* rstate = reinterpret_cast<raw_t*>(state);
-    const uint32_t lane = tid;
-    const bool has_row = lane < a.z; /* threads past Z only join the barriers */
-    /* Each row's state is read and written only by its own thread, so the next layer's state can
-     * be loaded before this layer's barrier: its latency (global memory) overlaps the work. */
-    raw_t next = has_row ? rstate[lane] : raw_t();
+    /* Each row's state is read and written only by the thread of its lane, so the next phase's
+     * state can be loaded before this phase's barrier: its latency (global memory) overlaps the
+     * work. Phase (0, 0) serves lane tid in both colourings. */
+    raw_t next = tid < a.z ? rstate[tid] : raw_t();
     int it = 0, ok = 0;
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
             const uint32_t colors = ncolor[l];
-            const uint32_t my_color = colors > 1 && has_row ? a.color[l * a.z + lane] : 0;
-            const raw_t cur = next;
-            if (has_row)
-                next = rstate[(l + 1 < a.layers ? (l + 1) * a.z : 0) + lane];
             for (uint32_t col = 0; col < colors; col++) {
-                if (has_row && my_color == col) {
+                const uint32_t lane = phase_lane(a, col, tid);
+                const raw_t cur = next;
+                uint32_t nl, ncol;
+                if (phase_next(a, colors, l, col, &nl, &ncol) && phase_lane(a, ncol, tid) < a.z)
+                    next = rstate[nl * a.z + phase_lane(a, ncol, tid)];
+                if (phase_active(a, colors, l, col, lane)) {
                     const row_state old = state_codec<PREC, W>::unpack(cur);
                     row_state ns;
                     if constexpr (PREC == LDPC_PREC_I8)
@@ -354,17 +406,8 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
         }
         it++;
         if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
-            uint32_t bad = 0;
-            for (uint32_t l = 0; l < a.layers && lane < a.z && !bad; l++) {
-                uint32_t parity = 0;
-                for (uint32_t t = ent_ptr[l]; t < ent_ptr[l + 1]; t++) {
-                    bool skip;
-                    uint32_t j = ent_var(ents[t], lane, a.z, &skip);
-                    if (!skip)
-                        parity ^= ldpc_hard_bit(post_load(app, j));
-                }
-                bad = parity;
-            }
+            const uint32_t bad = qc_syndrome_bad(a, ents, ent_ptr, tid, nt, 1u,
+                                                 [&](uint32_t j) { return (uint32_t)ldpc_hard_bit(post_load(app, j)); });
             ok = !__syncthreads_or((int)bad);
             if (a.early && ok)
                 break;
@@ -391,7 +434,7 @@ struct qc_plan {
     uint32_t packed_dmax;                /* the longest row */
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
-    char describe[160];
+    char describe[224];
     void* dev[9];
     tx_map_dev map;
 };
@@ -523,7 +566,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         return NULL;
     }
     const uint32_t z = c->qv_z, entries = c->qv_ent_ptr[c->qv_layers];
-    if (z > 512 || c->qv_max_entries > 32 || entries > 8192) {
+    const uint32_t lanes = c->qv_slice ? c->qv_slice : z; /* threads per frame */
+    if (lanes > 512 || z > 65535 || c->qv_max_entries > 32 || entries > 8192) {
         snprintf(why, why_len, "lifting %u or %u entries per layer too large", z, c->qv_max_entries);
         return NULL;
     }
@@ -568,7 +612,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->ssmem = 1;
     p->smem = tables + post + (p->ssmem ? state : 0);
     p->gstate_bytes = p->ssmem ? 0 : state;
-    p->threads = (z + 31) & ~31u;
+    p->threads = (lanes + 31) & ~31u;
     /* int8: several frames per word unless disabled: two in half2 where the rows have up to
      * 16 edges (one sign word) and a group's posteriors fit on chip, else four in bytes (measured
      * on the H100, docs/performance.md: half2 ahead on Wi-Fi, bytes on 5G NR BG1's long rows and
@@ -624,7 +668,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if ((err = upload(&p->dev[0], ents, entries)) != cudaSuccess ||
         (err = upload(&p->dev[1], c->qv_ent_ptr, (size_t)c->qv_layers + 1)) != cudaSuccess ||
         (err = upload(&p->dev[2], c->qv_ncolor, c->qv_layers)) != cudaSuccess ||
-        (c->qv_color && (err = upload(&p->dev[3], c->qv_color, c->m)) != cudaSuccess) ||
+        (c->qv_color && !c->qv_slice && (err = upload(&p->dev[3], c->qv_color, c->m)) != cudaSuccess) ||
         (err = upload(&p->dev[4], tx_int, map->n_tx)) != cudaSuccess ||
         (err = upload(&p->dev[5], fill_int, n_fill)) != cudaSuccess ||
         (err = upload(&p->dev[6], out_int, n_out)) != cudaSuccess ||
@@ -657,6 +701,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.map = p->map.view();
         a.n_rep = n_rep;
         a.z = z;
+        a.slice = c->qv_slice;
         a.layers = c->qv_layers;
         a.n = c->n;
         a.n_tx = map->n_tx;
@@ -672,15 +717,18 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.inv_step = decoder_inv_step(o);
     }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
+    char layers[48];
+    snprintf(layers, sizeof layers, c->qv_slice ? "Z=%u, %u layers in slices of %u lanes" : "Z=%u, %u layers", z,
+             c->qv_layers, c->qv_slice);
     if (p->packed)
         snprintf(p->describe, sizeof p->describe,
-                 "QC layered (Z=%u, %u layers), int8 rule, %d frames per word (%s), posteriors in %s memory, "
+                 "QC layered (%s), int8 rule, %d frames per word (%s), posteriors in %s memory, "
                  "%d-byte row state per group in global memory",
-                 z, c->qv_layers, p->packed, p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
+                 layers, p->packed, p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
                  p->packed_sv * 16);
     else
         snprintf(p->describe, sizeof p->describe,
-                 "QC layered (Z=%u, %u layers), %s posteriors, %d-byte row state in %s memory", z, c->qv_layers,
+                 "QC layered (%s), %s posteriors, %d-byte row state in %s memory", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global");
 done:

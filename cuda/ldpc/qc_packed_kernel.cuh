@@ -324,29 +324,29 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
     __syncthreads();
     const uint32_t has_info = s_flags[0];
 
-    const uint32_t lane = tid;
-    const bool has_row = lane < a.z;
-    uint4 next[SV];
+    uint4 next[SV]; /* the next phase's row state, loaded ahead as in k_qc_layered */
 #pragma unroll
     for (int k = 0; k < SV; k++)
-        next[k] = has_row ? state[k * a.z + lane] : make_uint4(0u, 0u, 0u, 0u);
+        next[k] = tid < a.z ? state[k * a.z + tid] : make_uint4(0u, 0u, 0u, 0u);
     uint32_t live = packed_frames_mask<L>(nf), ok = 0, sflag = 1;
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
             const uint32_t colors = ncolor[l];
-            const uint32_t my_color = colors > 1 && has_row ? a.color[l * a.z + lane] : 0;
-            uint4 cur[SV];
-            const uint32_t nl = l + 1 < a.layers ? l + 1 : 0;
-#pragma unroll
-            for (int k = 0; k < SV; k++) {
-                cur[k] = next[k];
-                if (has_row)
-                    next[k] = state[((size_t)nl * SV + k) * a.z + lane];
-            }
             for (uint32_t col = 0; col < colors; col++) {
-                if (has_row && my_color == col) {
+                const uint32_t lane = phase_lane(a, col, tid);
+                uint4 cur[SV];
+                uint32_t nl, ncol;
+                const bool reload = phase_next(a, colors, l, col, &nl, &ncol);
+                const uint32_t nlane = phase_lane(a, ncol, tid);
+#pragma unroll
+                for (int k = 0; k < SV; k++) {
+                    cur[k] = next[k];
+                    if (reload && nlane < a.z)
+                        next[k] = state[((size_t)nl * SV + k) * a.z + nlane];
+                }
+                if (phase_active(a, colors, l, col, lane)) {
                     if (d <= 4)
                         packed_row_small<L, SV, 4>(a, app, tab, ents, e0, d, lane, live, cur);
                     else if (DMAX <= 8 || d <= 8)
@@ -366,17 +366,8 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
         }
         it++;
         if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
-            uint32_t bad = 0;
-            for (uint32_t l = 0; l < a.layers && has_row; l++) {
-                uint32_t parity = 0;
-                for (uint32_t t = ent_ptr[l]; t < ent_ptr[l + 1]; t++) {
-                    bool skip;
-                    const uint32_t j = ent_var(ents[t], lane, a.z, &skip);
-                    if (!skip)
-                        parity ^= app[j];
-                }
-                bad |= parity & L::SIGN; /* the signs are the hard decisions */
-            }
+            /* the signs are the hard decisions */
+            const uint32_t bad = qc_syndrome_bad(a, ents, ent_ptr, tid, nt, live & L::SIGN, [&](uint32_t j) { return app[j]; });
             if (bad)
                 atomicOr(&s_flags[sflag], bad);
             __syncthreads();

@@ -35,6 +35,8 @@ static gpufec_status finish_body(ldpc_code* c, gpufec_diag* diag)
         st = alt_encoder_prepare(c, diag);
     if (st == GPUFEC_OK && c->qc_shift && !c->qv_z)
         st = qc_view_from_shifts(c);
+    else if (st == GPUFEC_OK && !c->qv_z)
+        st = qc_view_detect(c);
     if (st == GPUFEC_OK && c->qv_z) {
         if (qc_view_check(c) && qc_view_color(c) == GPUFEC_OK) {
             for (uint32_t l = 0; l < c->qv_layers; l++)

@@ -62,8 +62,11 @@ struct ldpc_code {
      * qv_perm[p] (NULL: the same). ldpc_complete checks the view against H and drops it when it
      * does not match exactly. Rows of a layer may share variables (repeated block columns): the
      * layer then runs in qv_ncolor[l] colours, lane i in colour qv_color[l * qv_z + i] (qv_color
-     * NULL: one colour everywhere); the code's layers are these (layer, colour) pairs. */
-    uint32_t qv_z, qv_layers, qv_max_entries;
+     * NULL: one colour everywhere); the code's layers are these (layer, colour) pairs. When
+     * qv_slice > 0 the colours are slices of qv_slice consecutive lanes (lane i in colour
+     * i / qv_slice, every layer in ceil(qv_z / qv_slice) colours), which a GPU thread block of
+     * qv_slice threads sweeps in turn without idle lanes. */
+    uint32_t qv_z, qv_layers, qv_max_entries, qv_slice;
     uint32_t* qv_ent_ptr;
     uint32_t* qv_col;
     uint32_t* qv_shift;
@@ -101,6 +104,10 @@ void ldpc_free(ldpc_code* c);
 /* The QC view (qc_view.c): built from the block shift table of a QC code; checked against H,
  * dropped when it does not match (returns 0 then); freed. */
 gpufec_status qc_view_from_shifts(ldpc_code* c);
+/* A view from H alone, where H is an array of Z x Z blocks each a sum of circulants (CCSDS C2,
+ * QC codes read from alist files): tries the common divisors Z >= 32 of n and m, largest
+ * first; leaves no view (and returns GPUFEC_OK) where none fits. */
+gpufec_status qc_view_detect(ldpc_code* c);
 int qc_view_check(const ldpc_code* c);
 gpufec_status qc_view_color(ldpc_code* c); /* computes qv_color/qv_ncolor */
 void qc_view_free(ldpc_code* c);

@@ -408,8 +408,10 @@ int main(int argc, char** argv)
         if (quick) {
             compare("wifi-648-1_2", algs[i], F, 2.0, 100, exact);
             compare("wifi-648-1_2", algs[i], L, 2.0, 100, exact);
-            if (algs[i] == GPUFEC_ALG_NMS) /* compressed-message kernel, for the sanitizers */
+            if (algs[i] == GPUFEC_ALG_NMS) { /* compressed-message kernel, for the sanitizers */
                 compare("5gnr-bg1-z384", algs[i], L, 1.0, 4, exact);
+                compare("ccsds-c2", algs[i], L, 3.6, 4, exact); /* lane slices */
+            }
             continue;
         }
         /* Messages too large for shared memory: global memory, compressed for min-sum. */
@@ -445,6 +447,9 @@ int main(int argc, char** argv)
         compare_p("wimax-576-1_2", GPUFEC_ALG_NMS, L, 2.0, 300, 0.0, precs[p]);
         if (precs[p] != GPUFEC_PRECISION_FLOAT32)
             compare_p("dvbs2-normal-1_2", GPUFEC_ALG_NMS, L, 1.2, 64, 0.0, precs[p]);
+        /* views found in H: C2 in lane slices (rows of 32 edges), AR4JA (punctured, Z = 32) */
+        compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, 100, 0.0, precs[p]);
+        compare_p("ar4ja-4_5-1024", GPUFEC_ALG_OMS, L, 3.0, 200, 0.0, precs[p]);
     }
     /* int8 runs several frames per word (qc_packed_kernel.cuh: two in half2, or four in bytes):
      * a partial last group, frames of a group converging at different iterations (early stop
@@ -458,6 +463,7 @@ int main(int argc, char** argv)
         compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.6, quick ? 31 : 203, 0.0, I8);
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 18 : 97, 0.0, I8);
         compare_p("wifi-1944-5_6", GPUFEC_ALG_MS, L, 4.0, quick ? 41 : 301, 0.0, I8);
+        compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, quick ? 9 : 101, 0.0, I8);
         if (!quick)
             compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, I8);
     }

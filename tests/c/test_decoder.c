@@ -515,6 +515,18 @@ static void test_layer_view(void)
         CHECK(info.layer_lifting == z[i], "%s: layer lifting %u", with[i], info.layer_lifting);
         gpufec_code_destroy(c);
     }
+    /* Views found in H alone: C2's 511-circulants of weight 2 (two block rows, each in slices of
+     * 96 lanes: six layers), AR4JA's 128-circulants. */
+    const char* found[] = {"ccsds-c2", "ar4ja-1_2-1024"};
+    const uint32_t fz[] = {511, 128}, flayers[] = {12, 12};
+    for (int i = 0; i < 2; i++) {
+        gpufec_code* c = open_test_code(found[i]);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        CHECK(info.layer_lifting == fz[i] && info.layers == flayers[i], "%s: lifting %u, %u layers", found[i],
+              info.layer_lifting, info.layers);
+        gpufec_code_destroy(c);
+    }
     gpufec_code* c = open_test_code("mackay-1008-504");
     gpufec_code_info info;
     gpufec_code_get_info(c, &info);
