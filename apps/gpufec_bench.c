@@ -124,7 +124,7 @@ int main(int argc, char** argv)
                 die("--input: unknown soft-bit type '%s' (float32, float16, int8)", optarg);
             break;
         case 'Z': apply_param(&a.o, optarg); break;
-        case 'T': a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 1023); break;
+        case 'T': a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 4095); break;
         case 'j': a.json = optarg; break;
         case 'r': a.repeat = (int)parse_long(optarg, "--repeat", 1, 100000); break;
         case 't': a.threads = (int)parse_long(optarg, "--threads", 1, 256); break;

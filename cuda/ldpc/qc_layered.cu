@@ -219,20 +219,54 @@ __device__ __forceinline__ row_state new_row_state(const qc_args& a, float min1,
     return ns;
 }
 
-/* One row of a layer, degree d <= DB: the variable-to-check values stay in registers between
- * the two passes, and all posterior loads are issued before the min-sum chain. */
-template <int PREC, typename PostT, int DB>
+/* The latency plan: SPLIT adjacent threads share a row, each taking a run of its edges
+ * [t0, t1); their accumulators merge by shuffles (ms_merge gives what pushing in position order
+ * gives, in any grouping) and their sign bits are or-ed, so each thread ends with the row's
+ * result. SPLIT = 1: one thread per row, nothing to merge. mask: the warp's threads in this
+ * phase. */
+template <int SPLIT> __device__ __forceinline__ void split_merge(ms_acc* acc, unsigned mask)
+{
+#pragma unroll
+    for (int o = 1; o < SPLIT; o <<= 1) {
+        ms_acc b;
+        b.min1 = __shfl_xor_sync(mask, acc->min1, o);
+        b.min2 = __shfl_xor_sync(mask, acc->min2, o);
+        b.arg1 = __shfl_xor_sync(mask, acc->arg1, o);
+        b.parity = __shfl_xor_sync(mask, acc->parity, o);
+        ms_merge(acc, &b);
+    }
+}
+
+template <int SPLIT> __device__ __forceinline__ uint32_t split_or(uint32_t x, unsigned mask)
+{
+#pragma unroll
+    for (int o = 1; o < SPLIT; o <<= 1)
+        x |= __shfl_xor_sync(mask, x, o);
+    return x;
+}
+
+/* The edges of one part of a row, [t0, t1), and the warp's threads taking part. */
+struct row_part {
+    uint32_t t0, t1;
+    unsigned mask;
+};
+
+/* One row of a layer, at most DB edges for this thread: the variable-to-check values stay in
+ * registers between the two passes, and all posterior loads are issued before the min-sum
+ * chain. */
+template <int PREC, typename PostT, int DB, int SPLIT>
 __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, const uint2* ents, uint32_t e0,
-                                               uint32_t d, uint32_t lane, const row_state& old)
+                                               row_part rp, uint32_t lane, const row_state& old)
 {
     float v[DB];
     uint32_t jv[DB];
     uint32_t skipped = 0;
+    const uint32_t n = rp.t1 - rp.t0;
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)d) {
+        if (t < (int)n) {
             bool skip;
-            jv[t] = ent_var(ents[e0 + t], lane, a.z, &skip);
+            jv[t] = ent_var(ents[e0 + rp.t0 + t], lane, a.z, &skip);
             skipped |= (uint32_t)skip << t;
             v[t] = post_load(app, jv[t]);
         }
@@ -240,19 +274,21 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
     ms_init(&acc);
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)d && !((skipped >> t) & 1u)) {
-            v[t] -= old_message(old, (uint32_t)t);
-            ms_push(&acc, v[t], (uint32_t)t);
+        if (t < (int)n && !((skipped >> t) & 1u)) {
+            v[t] -= old_message(old, rp.t0 + t);
+            ms_push(&acc, v[t], rp.t0 + t);
         }
+    split_merge<SPLIT>(&acc, rp.mask);
     row_state ns = new_row_state(a, acc.min1, acc.min2, acc.arg1, PREC);
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)d && !((skipped >> t) & 1u)) {
+        if (t < (int)n && !((skipped >> t) & 1u)) {
             const uint32_t neg = acc.parity ^ (uint32_t)(v[t] < 0.0f);
-            const float mag = (uint32_t)t == ns.arg ? ns.m2 : ns.m1;
-            ns.signs |= neg << t;
+            const float mag = rp.t0 + t == ns.arg ? ns.m2 : ns.m1;
+            ns.signs |= neg << (rp.t0 + t);
             post_store(app, jv[t], ldpc_store(v[t] + (neg ? -mag : mag), PREC));
         }
+    ns.signs = split_or<SPLIT>(ns.signs, rp.mask);
     return ns;
 }
 
@@ -260,18 +296,19 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
  * value, compare, add, clamp) is exact on small integers in float and in int alike, so this
  * integer form gives the float rule's results bit for bit, without conversions per edge. Only
  * the two output magnitudes go through ms_magnitude (its rounding rule), once per row. */
-template <int DB>
+template <int DB, int SPLIT>
 __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app, const uint2* ents, uint32_t e0,
-                                                  uint32_t d, uint32_t lane, const row_state& old)
+                                                  row_part rp, uint32_t lane, const row_state& old)
 {
     int v[DB];
     uint32_t jv[DB];
     uint32_t skipped = 0;
+    const uint32_t n = rp.t1 - rp.t0;
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)d) {
+        if (t < (int)n) {
             bool skip;
-            jv[t] = ent_var(ents[e0 + t], lane, a.z, &skip);
+            jv[t] = ent_var(ents[e0 + rp.t0 + t], lane, a.z, &skip);
             skipped |= (uint32_t)skip << t;
             v[t] = app[jv[t]];
         }
@@ -280,41 +317,51 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
     uint32_t arg1 = 0xffffffffu, parity = 0;
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)d && !((skipped >> t) & 1u)) {
-            const int mag = (uint32_t)t == old.arg ? om2 : om1;
-            v[t] = max(-128, min(127, v[t] - ((old.signs >> t) & 1u ? -mag : mag))); /* ldpc_i8_sat */
+        if (t < (int)n && !((skipped >> t) & 1u)) {
+            const uint32_t g = rp.t0 + t;
+            const int mag = g == old.arg ? om2 : om1;
+            v[t] = max(-128, min(127, v[t] - ((old.signs >> g) & 1u ? -mag : mag))); /* ldpc_i8_sat */
             const int m = min(abs(v[t]), 127);
             parity ^= (uint32_t)(v[t] < 0);
             if (m < min1) {
                 min2 = min1;
                 min1 = m;
-                arg1 = (uint32_t)t;
+                arg1 = g;
             } else {
                 min2 = min(min2, m);
             }
         }
+    if constexpr (SPLIT > 1) {
+        ms_acc acc = {(float)min1, (float)min2, arg1, parity};
+        split_merge<SPLIT>(&acc, rp.mask);
+        min1 = (int)acc.min1;
+        min2 = (int)acc.min2;
+        arg1 = acc.arg1;
+        parity = acc.parity;
+    }
     row_state ns = new_row_state(a, (float)min1, (float)min2, arg1, LDPC_PREC_I8);
     const int m1 = (int)ns.m1, m2 = (int)ns.m2;
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)d && !((skipped >> t) & 1u)) {
+        if (t < (int)n && !((skipped >> t) & 1u)) {
             const uint32_t neg = parity ^ (uint32_t)(v[t] < 0);
-            const int mag = (uint32_t)t == arg1 ? m2 : m1;
-            ns.signs |= neg << t;
+            const int mag = rp.t0 + t == arg1 ? m2 : m1;
+            ns.signs |= neg << (rp.t0 + t);
             app[jv[t]] = (int8_t)max(-128, min(127, v[t] + (neg ? -mag : mag)));
         }
+    ns.signs = split_or<SPLIT>(ns.signs, rp.mask);
     return ns;
 }
 
 /* Long rows: no per-edge registers (they would cost every layer occupancy); the second pass
  * reloads each posterior, which no other row of the layer touches. */
-template <int PREC, typename PostT>
+template <int PREC, typename PostT, int SPLIT>
 __device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, const uint2* ents, uint32_t e0,
-                                               uint32_t d, uint32_t lane, const row_state& old)
+                                               row_part rp, uint32_t lane, const row_state& old)
 {
     ms_acc acc;
     ms_init_prec(&acc, PREC);
-    for (uint32_t t = 0; t < d; t++) {
+    for (uint32_t t = rp.t0; t < rp.t1; t++) {
         bool skip;
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
         if (!skip) {
@@ -322,8 +369,9 @@ __device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, con
             ms_push(&acc, PREC == LDPC_PREC_I8 ? fmaxf(v, -LDPC_I8_MAX) : v, t);
         }
     }
+    split_merge<SPLIT>(&acc, rp.mask);
     row_state ns = new_row_state(a, acc.min1, acc.min2, acc.arg1, PREC);
-    for (uint32_t t = 0; t < d; t++) {
+    for (uint32_t t = rp.t0; t < rp.t1; t++) {
         bool skip;
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
         if (skip)
@@ -334,11 +382,31 @@ __device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, con
         ns.signs |= neg << t;
         post_store(app, j, ldpc_store(v + (neg ? -mag : mag), PREC));
     }
+    ns.signs = split_or<SPLIT>(ns.signs, rp.mask);
     return ns;
 }
 
-template <int PREC, typename PostT, int W, bool SSMEM>
-__global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
+/* One thread's part of a row: part p of SPLIT takes a run of ceil(d / SPLIT) edges. */
+template <int PREC, typename PostT, int SPLIT>
+__device__ __forceinline__ row_state row_update(const qc_args& a, PostT* app, const uint2* ents, uint32_t e0,
+                                                uint32_t d, uint32_t part, unsigned mask, uint32_t lane,
+                                                const row_state& old)
+{
+    const uint32_t h = (d + SPLIT - 1) / SPLIT;
+    const row_part rp = {min(part * h, d), min(part * h + h, d), mask};
+    if constexpr (PREC == LDPC_PREC_I8)
+        return h <= 4   ? row_small_i8<4, SPLIT>(a, app, ents, e0, rp, lane, old)
+               : h <= 8 ? row_small_i8<8, SPLIT>(a, app, ents, e0, rp, lane, old)
+                        : row_large<PREC, PostT, SPLIT>(a, app, ents, e0, rp, lane, old);
+    else
+        return h <= 4   ? row_small<PREC, PostT, 4, SPLIT>(a, app, ents, e0, rp, lane, old)
+               : h <= 8 ? row_small<PREC, PostT, 8, SPLIT>(a, app, ents, e0, rp, lane, old)
+                        : row_large<PREC, PostT, SPLIT>(a, app, ents, e0, rp, lane, old);
+}
+
+/* SPLIT: threads per row (1: the throughput plan; 2: the latency plan, qc_launch). */
+template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT>
+__global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     uint2* ents = reinterpret_cast<uint2*>(smem);
@@ -376,30 +444,27 @@ __global__ void __launch_bounds__(512) k_qc_layered(qc_args a)
     /* Each row's state is read and written only by the thread of its lane, so the next phase's
      * state can be loaded before this phase's barrier: its latency (global memory) overlaps the
      * work. Phase (0, 0) serves lane tid in both colourings. */
-    raw_t next = tid < a.z ? rstate[tid] : raw_t();
+    const uint32_t rt = tid / SPLIT, part = tid % SPLIT; /* the row thread; this thread's part */
+    raw_t next = rt < a.z ? rstate[rt] : raw_t();
     int it = 0, ok = 0;
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
             const uint32_t colors = ncolor[l];
             for (uint32_t col = 0; col < colors; col++) {
-                const uint32_t lane = phase_lane(a, col, tid);
+                const uint32_t lane = phase_lane(a, col, rt);
                 const raw_t cur = next;
                 uint32_t nl, ncol;
-                if (phase_next(a, colors, l, col, &nl, &ncol) && phase_lane(a, ncol, tid) < a.z)
-                    next = rstate[nl * a.z + phase_lane(a, ncol, tid)];
-                if (phase_active(a, colors, l, col, lane)) {
-                    const row_state old = state_codec<PREC, W>::unpack(cur);
-                    row_state ns;
-                    if constexpr (PREC == LDPC_PREC_I8)
-                        ns = d <= 4   ? row_small_i8<4>(a, app, ents, e0, d, lane, old)
-                             : d <= 8 ? row_small_i8<8>(a, app, ents, e0, d, lane, old)
-                                      : row_large<PREC, PostT>(a, app, ents, e0, d, lane, old);
-                    else
-                        ns = d <= 4   ? row_small<PREC, PostT, 4>(a, app, ents, e0, d, lane, old)
-                             : d <= 8 ? row_small<PREC, PostT, 8>(a, app, ents, e0, d, lane, old)
-                                      : row_large<PREC, PostT>(a, app, ents, e0, d, lane, old);
-                    rstate[l * a.z + lane] = state_codec<PREC, W>::pack(ns);
+                if (phase_next(a, colors, l, col, &nl, &ncol) && phase_lane(a, ncol, rt) < a.z)
+                    next = rstate[nl * a.z + phase_lane(a, ncol, rt)];
+                const bool active = phase_active(a, colors, l, col, lane);
+                const unsigned mask = SPLIT > 1 ? __ballot_sync(0xffffffffu, active) : 0xffffffffu;
+                if (active) {
+                    const row_state ns =
+                        row_update<PREC, PostT, SPLIT>(a, app, ents, e0, d, part, mask, lane,
+                                                       state_codec<PREC, W>::unpack(cur));
+                    if (part == 0)
+                        rstate[l * a.z + lane] = state_codec<PREC, W>::pack(ns);
                 }
                 __syncthreads();
             }
@@ -432,9 +497,15 @@ struct qc_plan {
     int prec, words, ssmem, half_post;
     int packed, packed_sv, packed_gpost; /* int8: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
     uint32_t packed_dmax;                /* the longest row */
+    /* The latency plan, for chunks of at most lat_frames frames (one per SM): one frame per
+     * block (a packed plan would leave SMs idle), lat_split threads per row, row state on chip
+     * where it fits. lat_frames = 0: none. */
+    uint32_t lat_frames, lat_threads;
+    int lat_ssmem, lat_split;
+    size_t lat_smem;
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
-    char describe[224];
+    char describe[288];
     void* dev[9];
     tx_map_dev map;
 };
@@ -443,10 +514,10 @@ namespace {
 
 typedef void (*qc_kernel_fn)(qc_args);
 
-template <int PREC, typename PostT, int W>
+template <int PREC, typename PostT, int W, int SPLIT>
 qc_kernel_fn pick_ssmem(bool ssmem)
 {
-    return ssmem ? k_qc_layered<PREC, PostT, W, true> : k_qc_layered<PREC, PostT, W, false>;
+    return ssmem ? k_qc_layered<PREC, PostT, W, true, SPLIT> : k_qc_layered<PREC, PostT, W, false, SPLIT>;
 }
 
 template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan* p)
@@ -465,19 +536,29 @@ template <class L> qc_kernel_fn pick_packed(const qc_plan* p)
     return p->packed_dmax <= 16 ? pick_packed_post<L, 2, 16>(p) : pick_packed_post<L, 2, PACKED_MAX_DEGREE>(p);
 }
 
+template <int SPLIT> qc_kernel_fn pick_one_frame(const qc_plan* p, bool sm)
+{
+    switch (p->prec) {
+    case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2, SPLIT>(sm)
+                                             : pick_ssmem<LDPC_PREC_F16, __half, 4, SPLIT>(sm);
+    case LDPC_PREC_I8: return p->words == 1 ? pick_ssmem<LDPC_PREC_I8, int8_t, 1, SPLIT>(sm)
+                                            : pick_ssmem<LDPC_PREC_I8, int8_t, 2, SPLIT>(sm);
+    default:
+        return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4, SPLIT>(sm)
+                            : pick_ssmem<LDPC_PREC_F32, float, 4, SPLIT>(sm);
+    }
+}
+
 qc_kernel_fn pick_kernel(const qc_plan* p)
 {
     if (p->packed)
         return p->packed == 2 ? pick_packed<lanes_h2>(p) : pick_packed<lanes_b4>(p);
-    const bool sm = p->ssmem != 0;
-    switch (p->prec) {
-    case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2>(sm)
-                                             : pick_ssmem<LDPC_PREC_F16, __half, 4>(sm);
-    case LDPC_PREC_I8: return p->words == 1 ? pick_ssmem<LDPC_PREC_I8, int8_t, 1>(sm)
-                                            : pick_ssmem<LDPC_PREC_I8, int8_t, 2>(sm);
-    default:
-        return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4>(sm) : pick_ssmem<LDPC_PREC_F32, float, 4>(sm);
-    }
+    return pick_one_frame<1>(p, p->ssmem != 0);
+}
+
+qc_kernel_fn pick_latency(const qc_plan* p)
+{
+    return p->lat_split == 2 ? pick_one_frame<2>(p, p->lat_ssmem != 0) : pick_one_frame<1>(p, p->lat_ssmem != 0);
 }
 
 template <typename T> cudaError_t upload(void** slot, const T* src, size_t count)
@@ -528,7 +609,10 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     a.gpost = (uint32_t*)((unsigned char*)ch->state + p->gstate_bytes * qc_units(p, ch->B));
     a.nframes = ch->nf;
     a.max_iterations = p->cfg->opts.max_iterations; /* may change between calls */
-    pick_kernel(p)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
+    if (ch->nf <= p->lat_frames)
+        pick_latency(p)<<<ch->nf, p->lat_threads, p->lat_smem, stream>>>(a);
+    else
+        pick_kernel(p)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
     return cudaGetLastError();
 }
 
@@ -633,6 +717,25 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->gstate_bytes = (size_t)c->m * p->packed_sv * 16;
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
+    /* The latency plan in the one-frame layout; in global memory its row state uses the
+     * throughput plan's (one-frame) workspace, so a packed plan needs it on chip. Two threads per
+     * row where a frame has at most four warps of lanes: one SM is then latency-bound (three
+     * warps per scheduler, half the cycles without an eligible warp), and splitting its rows
+     * measured 1.2x (Wi-Fi 1944) to 1.6x (CCSDS C2) faster; with 12 warps (Z = 360, 384) it is
+     * issue-bound and the split measured 0.8x to 1.06x (H100, docs/performance.md). */
+    if (!(o->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN)) {
+        const int forced = (o->cuda_tuning & GPUFEC_CUDA_LATENCY_PLAN) != 0;
+        int sms = 0;
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
+        p->lat_ssmem = tables + post + state <= (size_t)optin;
+        p->lat_split = forced || lanes <= 128 ? 2 : 1;
+        p->lat_threads = (uint32_t)p->lat_split * ((lanes + 31) & ~31u);
+        const int differs = p->packed || p->lat_split == 2 || (p->lat_ssmem && !p->ssmem);
+        if (p->lat_threads <= 1024 && (p->lat_ssmem || !p->packed) && (differs || forced)) {
+            p->lat_smem = tables + post + (p->lat_ssmem ? state : 0);
+            p->lat_frames = forced ? UINT32_MAX : (uint32_t)sms;
+        }
+    }
 
     /* Host tables: entries, internal positions of inputs, fillers and outputs. */
     uint2* ents = (uint2*)malloc((size_t)entries * sizeof *ents);
@@ -717,6 +820,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.inv_step = decoder_inv_step(o);
     }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
+    if (err == cudaSuccess && p->lat_frames)
+        err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
     char layers[48];
     snprintf(layers, sizeof layers, c->qv_slice ? "Z=%u, %u layers in slices of %u lanes" : "Z=%u, %u layers", z,
              c->qv_layers, c->qv_slice);
@@ -731,6 +836,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "QC layered (%s), %s posteriors, %d-byte row state in %s memory", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global");
+    if (p->lat_frames) {
+        const size_t len = strlen(p->describe);
+        snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %d thread(s) per row",
+                 p->lat_frames, p->lat_split);
+    }
 done:
     free(ents);
     free(inv);

@@ -133,6 +133,11 @@ typedef struct {
 #define GPUFEC_CUDA_PACKED_BYTES 256u      /* QC kernel at int8: 4 frames per word in bytes */
 #define GPUFEC_CUDA_PACKED_HALF2 512u      /* QC kernel at int8: 2 frames per word in half2 (default: half2 for
                                               rows up to 16 edges whose group fits on chip, else bytes) */
+#define GPUFEC_CUDA_NO_LATENCY_PLAN 1024u  /* QC kernel: the throughput plan even for a few frames (default:
+                                              while frames fit one per SM, one frame per block, two threads
+                                              per row where a frame has at most 128 lanes) */
+#define GPUFEC_CUDA_LATENCY_PLAN 2048u     /* QC kernel: the latency plan with two threads per row, whatever
+                                              the batch and the lifting */
 
 typedef struct gpufec_decoder gpufec_decoder;
 

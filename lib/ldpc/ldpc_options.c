@@ -34,7 +34,7 @@ static const param_desc PARAMS[] = {
     PARAM_ENUM("precision", precision, precision_names, precision_labels,
                "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms&schedule=auto|layered"),
     PARAM_NUM("quant_step", P_FLOAT, quant_step, 1e-3, 1e3, "int8 storage: LLR of one step", "precision=int8"),
-    PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, 1023, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
+    PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, 4095, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
               "backend=auto|cuda"),
 };
 
@@ -70,12 +70,14 @@ gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* c
     const uint32_t known = GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_QC_STATE_SHARED |
                            GPUFEC_CUDA_NO_COMPRESSED_MESSAGES | GPUFEC_CUDA_TURBO_CKPT_SHARED |
                            GPUFEC_CUDA_TURBO_FRAME_GLOBAL | GPUFEC_CUDA_TURBO_FRAME_SHARED | GPUFEC_CUDA_NO_PACKED_I8 |
-                           GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_HALF2;
+                           GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_HALF2 | GPUFEC_CUDA_NO_LATENCY_PLAN |
+                           GPUFEC_CUDA_LATENCY_PLAN;
     if ((o->cuda_tuning & ~known) ||
         (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED) ||
-        (o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES && o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2))
+        (o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES && o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2) ||
+        (o->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN && o->cuda_tuning & GPUFEC_CUDA_LATENCY_PLAN))
         return OPT_FAIL(bad, "cuda_tuning=0x%x: unknown flags, or contradicting ones (row state global and shared, "
-                             "packed bytes and half2)",
+                             "packed bytes and half2, latency plan off and on)",
                         o->cuda_tuning);
     const int hard = ldpc_is_hard(o->algorithm);
     if (hard && o->schedule == GPUFEC_SCHEDULE_LAYERED)

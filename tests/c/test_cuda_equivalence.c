@@ -6,8 +6,10 @@
 /* When set, the code transmits every position once plus this many repeats, in a random order:
  * the transmission map's sums must agree on both backends too. */
 static uint32_t repeat_extra = 0;
-/* GPUFEC_CUDA_* flags for the GPU decoder (the kernel variants a flag selects are each tested). */
-static uint32_t tuning = 0;
+/* GPUFEC_CUDA_* flags for the GPU decoder (the kernel variants a flag selects are each tested);
+ * plan: or-ed in, GPUFEC_CUDA_NO_LATENCY_PLAN or GPUFEC_CUDA_LATENCY_PLAN (the test's batches of
+ * 96 frames would otherwise all take the latency plan). */
+static uint32_t tuning = 0, plan = GPUFEC_CUDA_NO_LATENCY_PLAN;
 
 static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
                       size_t frames, double max_frame_share, gpufec_precision prec)
@@ -50,7 +52,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     o.backend = GPUFEC_BACKEND_CPU;
     CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
     o.backend = GPUFEC_BACKEND_CUDA;
-    o.cuda_tuning = tuning;
+    o.cuda_tuning = tuning | plan;
     o.max_batch = 96; /* several launches, last one partial */
     CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
     CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "cpu decode");
@@ -468,6 +470,27 @@ int main(int argc, char** argv)
             compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, I8);
     }
     tuning = 0;
+    /* The latency plan (two threads per row): colour-split layers, punctured and filler bits,
+     * Z = 384 at 768 threads with the row state in global memory, lane slices, each precision,
+     * int8 beside the packed plan (row state on chip). */
+    plan = GPUFEC_CUDA_LATENCY_PLAN;
+    for (int p = 0; p < 3; p++) {
+        compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.8, quick ? 5 : 100, 0.0, precs[p]);
+        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 3 : 40, 0.0, precs[p]);
+        compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, quick ? 5 : 60, 0.0, precs[p]);
+        if (!quick) {
+            compare_p("5gnr-bg1-z96:k=2000", GPUFEC_ALG_MS, L, 1.5, 100, 0.0, precs[p]);
+            compare_p("wimax-576-1_2", GPUFEC_ALG_NMS, L, 2.0, 150, 0.0, precs[p]);
+            if (precs[p] != GPUFEC_PRECISION_FLOAT32) /* float32 keeps its posteriors in fp16 here */
+                compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 20, 0.0, precs[p]);
+        }
+    }
+    /* and as chosen by default for a few frames (one frame per block, one thread per row at Z =
+     * 384, two at Z = 81; int8 instead of the packed plan) */
+    plan = 0;
+    compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("wifi-1944-5_6", GPUFEC_ALG_NMS, L, 4.0, quick ? 5 : 90, 0.0, GPUFEC_PRECISION_FLOAT32);
+    plan = GPUFEC_CUDA_NO_LATENCY_PLAN;
     /* Repetition (the transmission map's sums) in every kernel family: QC layered (the loader's
      * repeated-position pass), generic layered (messages on chip, a long code), flooding and
      * bit-sliced hard decision. */
