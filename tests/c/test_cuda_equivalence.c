@@ -353,6 +353,33 @@ static void compare_nb(const char* name, gpufec_nb_algorithm alg, gpufec_schedul
 }
 
 /* Optional argument: one family ("ldpc", "turbo", "nbldpc") to compare; none: all. */
+/* The latency plan (two threads per row): colour-split layers, punctured and filler bits,
+ * Z = 384 at 768 threads with the row state in global memory, lane slices, each precision,
+ * int8 beside the packed plan (row state on chip); then as chosen by default for a few frames
+ * (one frame per block, one thread per row at Z = 384, two at Z = 81; int8 instead of the packed
+ * plan). "latency" as the argument runs these alone (compute-sanitizer). */
+static void latency_plan_cases(int quick)
+{
+    const gpufec_schedule L = GPUFEC_SCHEDULE_LAYERED;
+    const gpufec_precision precs[] = {GPUFEC_PRECISION_FLOAT32, GPUFEC_PRECISION_FLOAT16, GPUFEC_PRECISION_INT8};
+    plan = GPUFEC_CUDA_LATENCY_PLAN;
+    for (int p = 0; p < 3; p++) {
+        compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.8, quick ? 5 : 100, 0.0, precs[p]);
+        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 3 : 40, 0.0, precs[p]);
+        compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, quick ? 5 : 60, 0.0, precs[p]);
+        if (!quick) {
+            compare_p("5gnr-bg1-z96:k=2000", GPUFEC_ALG_MS, L, 1.5, 100, 0.0, precs[p]);
+            compare_p("wimax-576-1_2", GPUFEC_ALG_NMS, L, 2.0, 150, 0.0, precs[p]);
+            if (precs[p] != GPUFEC_PRECISION_FLOAT32) /* float32 keeps its posteriors in fp16 here */
+                compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 20, 0.0, precs[p]);
+        }
+    }
+    plan = 0;
+    compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("wifi-1944-5_6", GPUFEC_ALG_NMS, L, 4.0, quick ? 5 : 90, 0.0, GPUFEC_PRECISION_FLOAT32);
+    plan = GPUFEC_CUDA_NO_LATENCY_PLAN;
+}
+
 int main(int argc, char** argv)
 {
     if (!gpufec_cuda_available()) {
@@ -396,6 +423,10 @@ int main(int argc, char** argv)
         compare_nb("nb-gf64-504", GPUFEC_NB_FFT_BP, L, 0, 1.8, nf, 0.05);
         compare_nb("nb-gf256-504", GPUFEC_NB_FFT_BP, F, 1, 1.5, quick_n ? 3 : 30, 0.05);
         compare_nb("nb-gf8-504", GPUFEC_NB_FFT_BP, F, 1, 2.0, nf, 0.05);
+    }
+    if (strcmp(only, "latency") == 0) {
+        latency_plan_cases(getenv("GPUFEC_QUICK") != NULL);
+        TEST_DONE();
     }
     if (!FAMILY("ldpc"))
         TEST_DONE();
@@ -470,27 +501,7 @@ int main(int argc, char** argv)
             compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, I8);
     }
     tuning = 0;
-    /* The latency plan (two threads per row): colour-split layers, punctured and filler bits,
-     * Z = 384 at 768 threads with the row state in global memory, lane slices, each precision,
-     * int8 beside the packed plan (row state on chip). */
-    plan = GPUFEC_CUDA_LATENCY_PLAN;
-    for (int p = 0; p < 3; p++) {
-        compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.8, quick ? 5 : 100, 0.0, precs[p]);
-        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 3 : 40, 0.0, precs[p]);
-        compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, quick ? 5 : 60, 0.0, precs[p]);
-        if (!quick) {
-            compare_p("5gnr-bg1-z96:k=2000", GPUFEC_ALG_MS, L, 1.5, 100, 0.0, precs[p]);
-            compare_p("wimax-576-1_2", GPUFEC_ALG_NMS, L, 2.0, 150, 0.0, precs[p]);
-            if (precs[p] != GPUFEC_PRECISION_FLOAT32) /* float32 keeps its posteriors in fp16 here */
-                compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 20, 0.0, precs[p]);
-        }
-    }
-    /* and as chosen by default for a few frames (one frame per block, one thread per row at Z =
-     * 384, two at Z = 81; int8 instead of the packed plan) */
-    plan = 0;
-    compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
-    compare_p("wifi-1944-5_6", GPUFEC_ALG_NMS, L, 4.0, quick ? 5 : 90, 0.0, GPUFEC_PRECISION_FLOAT32);
-    plan = GPUFEC_CUDA_NO_LATENCY_PLAN;
+    latency_plan_cases(quick);
     /* Repetition (the transmission map's sums) in every kernel family: QC layered (the loader's
      * repeated-position pass), generic layered (messages on chip, a long code), flooding and
      * bit-sliced hard decision. */
