@@ -551,6 +551,82 @@ static gpufec_decoder_opts cpu_opts(variant v, int simd)
  * (buffers are allocated to that size, so an overrun fails under AddressSanitizer), for codes
  * with puncturing, shortening and both. Noise-free frames give back the information bits, the
  * encoder's transmitted frame and its full codeword. */
+/* A QC code given only as an alist, with weight-2 circulants whose two shifts are 32 apart
+ * (Z = 64): the view is found in H, each block row splits in two (32-lane slices: 4 layers), and the
+ * layered decoder on those layers decodes. Block (row, column) shifts, -1 = none. */
+static void test_found_view_slices(void)
+{
+    enum { Z = 64, MB = 2, NB = 6, W = 2 };
+    static const int sh[MB][NB][W] = {{{0, 32}, {3, -1}, {10, 42}, {7, -1}, {20, -1}, {1, -1}},
+                                      {{5, -1}, {12, 44}, {30, -1}, {15, 47}, {2, -1}, {0, -1}}};
+    const uint32_t n = NB * Z, m = MB * Z;
+    uint8_t* H = calloc((size_t)m * n, 1);
+    for (int br = 0; br < MB; br++)
+        for (int bc = 0; bc < NB; bc++)
+            for (int w = 0; w < W; w++)
+                for (uint32_t i = 0; sh[br][bc][w] >= 0 && i < Z; i++)
+                    H[(size_t)(br * Z + i) * n + bc * Z + (i + (uint32_t)sh[br][bc][w]) % Z] = 1;
+    size_t cap = 64 + (size_t)n * 64, len = 0;
+    char* text = malloc(cap);
+    uint32_t dv = 0, dc = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < m; i++)
+            w += H[(size_t)i * n + j];
+        dv = w > dv ? w : dv;
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t w = 0;
+        for (uint32_t j = 0; j < n; j++)
+            w += H[(size_t)i * n + j];
+        dc = w > dc ? w : dc;
+    }
+    len += (size_t)snprintf(text + len, cap - len, "%u %u\n%u %u\n", n, m, dv, dc);
+    for (int pass = 0; pass < 4; pass++) { /* column degrees, row degrees, column lists, row lists */
+        const uint32_t outer = pass % 2 ? m : n, inner = pass % 2 ? n : m;
+        for (uint32_t a = 0; a < outer; a++) {
+            uint32_t w = 0;
+            for (uint32_t b = 0; b < inner; b++) {
+                const int one = pass % 2 ? H[(size_t)a * n + b] : H[(size_t)b * n + a];
+                if (one && pass >= 2)
+                    len += (size_t)snprintf(text + len, cap - len, "%u ", b + 1);
+                w += (uint32_t)one;
+            }
+            if (pass < 2)
+                len += (size_t)snprintf(text + len, cap - len, "%u ", w);
+            else
+                for (; w < (pass % 2 ? dc : dv); w++)
+                    len += (size_t)snprintf(text + len, cap - len, "0 ");
+            if (pass >= 2)
+                len += (size_t)snprintf(text + len, cap - len, "\n");
+        }
+        if (pass < 2)
+            len += (size_t)snprintf(text + len, cap - len, "\n");
+    }
+    gpufec_code* c = NULL;
+    gpufec_diag diag;
+    CHECK(gpufec_code_from_alist_text(&c, text, len, &diag) == GPUFEC_OK, "synthetic QC alist: %s", diag.message);
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    CHECK(info.layer_lifting == Z && info.layers == 4, "found view: lifting %u, %u layers (want 64, 4)",
+          info.layer_lifting, info.layers);
+    const size_t F = 8;
+    uint8_t* u = malloc(F * info.k);
+    uint8_t* x = malloc(F * info.n);
+    uint8_t* out = malloc(F * info.n);
+    float* llr = malloc(F * info.n * sizeof *llr);
+    const variant v = {GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED};
+    gpufec_decoder* d = make_decoder(c, v, 20, GPUFEC_OUTPUT_CODEWORD);
+    make_frames(c, F, INFINITY, u, x, llr);
+    for (size_t f = 0; f < F; f++) /* one confidently wrong position per frame */
+        llr[f * info.n + test_rand() % info.n] *= -0.2f;
+    CHECK(gpufec_decoder_decode(d, llr, F, out, NULL, NULL) == GPUFEC_OK, "synthetic QC decode");
+    CHECK(memcmp(out, x, F * info.n) == 0, "synthetic QC code: single errors not corrected on sliced layers");
+    gpufec_decoder_destroy(d);
+    gpufec_code_destroy(c);
+    free(H); free(text); free(u); free(x); free(out); free(llr);
+}
+
 static void test_output_sizes(void)
 {
     const char* codes[] = {"5gnr-bg2-z52", "ar4ja-1_2-1024", "5gnr-bg2-z24:k=200", "wimax-576-1_2:k=250",
@@ -866,6 +942,7 @@ int main(void)
     test_preferred_batch();
     test_precision();
     test_layer_view();
+    test_found_view_slices();
     test_options();
     test_code("mackay-1008-504");
     test_code("wifi-648-1_2");
