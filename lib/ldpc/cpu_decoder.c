@@ -79,10 +79,11 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
     /* The vector paths (NULL if out of memory: the scalar path still works): float32 for SPA and
      * the min-sum family, int8 for the min-sum family. */
     const int ms = ldpc_is_min_sum(o->algorithm), spa = o->algorithm == GPUFEC_ALG_SPA;
-    if (o->cpu_simd && o->schedule == GPUFEC_SCHEDULE_LAYERED && cpu_simd_available()) {
+    const int layered = o->schedule == GPUFEC_SCHEDULE_LAYERED;
+    if (o->cpu_simd && cpu_simd_available()) {
         if (o->precision == GPUFEC_PRECISION_FLOAT32 && (ms || spa))
-            s->simd = cpu_simd_create(c);
-        else if (o->precision == GPUFEC_PRECISION_INT8 && ms)
+            s->simd = cpu_simd_create(c, layered);
+        else if (o->precision == GPUFEC_PRECISION_INT8 && ms && layered)
             s->simd8 = cpu_simd_i8_create(c);
     }
     *state = s;

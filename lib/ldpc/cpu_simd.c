@@ -1,4 +1,5 @@
-/* Vectorised CPU path: row-layered MS / NMS / OMS with 8 frames per AVX2 register.
+/* Vectorised CPU path: MS / NMS / OMS and SPA, row-layered or flooding, with 8 frames per AVX2
+ * register.
  *
  * Every per-edge operation is the scalar rule of ldpc_rules.h applied lane by lane (the same
  * IEEE float operations in the same order), so the results are bit-exact with the scalar
@@ -15,14 +16,14 @@
 #define GPUFEC_SIMD_X86 1
 #endif
 
-int cpu_simd_visit_order(const ldpc_code* c, uint32_t pad, uint32_t** deg, uint32_t** var)
+int cpu_simd_visit_order(const ldpc_code* c, uint32_t pad, int layered, uint32_t** deg, uint32_t** var)
 {
     *deg = malloc(((size_t)c->m + 1) * sizeof **deg);
     *var = calloc((size_t)c->edges + pad, sizeof **var);
     if (!*deg || !*var)
         return 0;
     for (uint32_t r = 0, p = 0; r < c->m; r++) {
-        const uint32_t i = c->layer_rows[r];
+        const uint32_t i = layered ? c->layer_rows[r] : r;
         (*deg)[r] = c->row_ptr[i + 1] - c->row_ptr[i];
         for (uint32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
             (*var)[p++] = c->edge_var[e];
@@ -52,23 +53,26 @@ struct cpu_simd_state {
     v8f* v;    /* max_check_degree */
     v8f* term; /* max_check_degree: SPA's tanh terms, computed once per edge */
     uint32_t *deg, *var; /* cpu_simd_visit_order */
+    int layered;         /* else flooding: rows in index order, so that c2v[e] is edge e's */
 };
 
 #define PREFETCH_AHEAD 16
 
 int cpu_simd_available(void) { return __builtin_cpu_supports("avx2"); }
 
-cpu_simd_state* cpu_simd_create(const ldpc_code* c)
+cpu_simd_state* cpu_simd_create(const ldpc_code* c, int layered)
 {
     cpu_simd_state* s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    s->layered = layered;
     s->llr = aligned_alloc(32, ((size_t)c->n + 1) * sizeof(v8f));
     s->app = aligned_alloc(32, ((size_t)c->n + 1) * sizeof(v8f));
     s->c2v = aligned_alloc(32, ((size_t)c->edges + 1) * sizeof(v8f));
     s->v = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(v8f));
     s->term = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(v8f));
-    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, &s->deg, &s->var) || !s->llr || !s->app || !s->c2v || !s->v ||
+    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, layered, &s->deg, &s->var) || !s->llr || !s->app || !s->c2v ||
+        !s->v ||
         !s->term) {
         cpu_simd_destroy(s);
         return NULL;
@@ -168,11 +172,12 @@ SIMD_FN static void spa_row(cpu_simd_state* s, v8f* c2v, const uint32_t* var, ui
         v8f out = sel((v8i)(p < 0.0f), -r, r);
         out = sel(none, (v8f){0}, out);
         c2v[t] = sel(active, out, c2v[t]);
-        s->app[var[t]] = sel(active, v + out, s->app[var[t]]);
+        if (s->layered)
+            s->app[var[t]] = sel(active, v + out, s->app[var[t]]);
     }
 }
 
-SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* o,
+SIMD_FN static void check_pass(const ldpc_code* c, const gpufec_decoder_opts* o,
                                  cpu_simd_state* s, v8i active)
 {
     const v8i sign = (v8i){0} + (int32_t)0x80000000u, absmask = ~sign;
@@ -213,8 +218,21 @@ SIMD_FN static void layered_pass(const ldpc_code* c, const gpufec_decoder_opts* 
             v8i neg = parity ^ (v8i)(v < 0.0f);
             v8f out = (v8f)((v8i)m ^ (neg & sign));
             c2v[t] = sel(active, out, c2v[t]);
-            s->app[var[t]] = sel(active, v + out, s->app[var[t]]);
+            if (s->layered)
+                s->app[var[t]] = sel(active, v + out, s->app[var[t]]);
         }
+    }
+}
+
+/* Flooding's variable pass, as the scalar update_variables: the channel value plus the column's
+ * messages in column order. */
+SIMD_FN static void variable_pass(const ldpc_code* c, cpu_simd_state* s, v8i active)
+{
+    for (uint32_t j = 0; j < c->n; j++) {
+        v8f sum = s->llr[j];
+        for (uint32_t t = c->col_ptr[j]; t < c->col_ptr[j + 1]; t++)
+            sum += s->c2v[c->col_edge[t]];
+        s->app[j] = sel(active, sum, s->app[j]);
     }
 }
 
@@ -238,7 +256,9 @@ SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gp
         active[f] = -1;
     v8i done_ok = {0};
     for (int it = 0; it < o->max_iterations; it++) {
-        layered_pass(c, o, s, active);
+        check_pass(c, o, s, active);
+        if (!s->layered)
+            variable_pass(c, s, active);
         iters -= active; /* active lanes are -1 */
         if (o->early_termination && (it + 1) % o->syndrome_interval == 0) {
             v8i ok = lanes_converged(c, s->app) & active;
@@ -279,9 +299,9 @@ void cpu_simd_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder
 #else /* no x86 SIMD: the scalar decoder is used */
 
 int cpu_simd_available(void) { return 0; }
-cpu_simd_state* cpu_simd_create(const ldpc_code* c)
+cpu_simd_state* cpu_simd_create(const ldpc_code* c, int layered)
 {
-    (void)c;
+    (void)c, (void)layered;
     return NULL;
 }
 void cpu_simd_destroy(cpu_simd_state* s) { (void)s; }

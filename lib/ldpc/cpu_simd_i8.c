@@ -48,7 +48,7 @@ cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c)
     s->mother = malloc(((size_t)c->n + 8) * sizeof(float));
     s->q = malloc((size_t)c->n * LANES8 + 32);
     s->signs = malloc(((size_t)c->n + 1) * sizeof(uint32_t));
-    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, &s->deg, &s->var) || !s->app || !s->c2v || !s->v || !s->mother ||
+    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, 1, &s->deg, &s->var) || !s->app || !s->c2v || !s->v || !s->mother ||
         !s->q || !s->signs) {
         cpu_simd_i8_destroy(s);
         return NULL;

@@ -384,9 +384,10 @@ static void test_simd_matches_scalar(void)
         double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
         for (size_t i = 0; i < F * info.n; i++)
             llr[i] = (float)(2.0 * ((tx[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
-        for (int al = 0; al < 4 * 2; al++)
+        for (int al = 0; al < 4 * 3; al++)
             for (int et = 0; et < 3; et++) { /* et 2: early stop, syndrome every 2nd of 13 */
-                const int int8 = al >= 4; /* the int8 vector path: min-sum family */
+                const int int8 = al >= 4 && al < 8; /* the int8 vector path: min-sum family */
+                const int flooding = al >= 8;      /* float32 flooding, all four algorithms */
                 if (int8 && algs[al % 4] == GPUFEC_ALG_SPA)
                     continue;
                 gpufec_decoder_opts o;
@@ -394,14 +395,15 @@ static void test_simd_matches_scalar(void)
                 o.backend = GPUFEC_BACKEND_CPU;
                 o.algorithm = algs[al % 4];
                 o.precision = int8 ? GPUFEC_PRECISION_INT8 : GPUFEC_PRECISION_FLOAT32;
-                o.schedule = GPUFEC_SCHEDULE_LAYERED;
+                o.schedule = flooding ? GPUFEC_SCHEDULE_FLOODING : GPUFEC_SCHEDULE_LAYERED;
                 o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
                 o.max_iterations = et == 2 ? 13 : 12;
                 o.early_termination = et != 0;
                 o.syndrome_interval = et == 2 ? 2 : 1;
                 CHECK(vector_matches_scalar(c, &o, llr, F, info.n_full),
-                      "%s %s %s et=%d: vector and scalar paths differ", codes[ci],
-                      gpufec_algorithm_name(algs[al % 4]), int8 ? "int8" : "float32", et);
+                      "%s %s %s %s et=%d: vector and scalar paths differ", codes[ci],
+                      gpufec_schedule_name(o.schedule), gpufec_algorithm_name(algs[al % 4]),
+                      int8 ? "int8" : "float32", et);
             }
         /* int8 NMS with other normalisations: the vector path's magnitude takes another form
          * (0.7: (179 m + 153) >> 8; 0.9: no short form, the table lookup) */
