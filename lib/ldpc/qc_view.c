@@ -146,7 +146,7 @@ int qc_view_check(const ldpc_code* c)
     const uint32_t z = c->qv_z;
     if (!z || (uint64_t)z * c->qv_layers != c->m || c->n % z)
         return 0;
-    int ok = c->qv_slice == 0 || (c->qv_slice % 32 == 0 && c->qv_slice < z);
+    int ok = 1;
     uint8_t* seen = calloc((size_t)(c->m > c->n ? c->m : c->n) + 1, 1);
     uint32_t* a = malloc(((size_t)c->max_check_degree + 1) * sizeof *a);
     uint32_t* b = malloc(((size_t)c->max_check_degree + 1) * sizeof *b);
@@ -244,9 +244,7 @@ static gpufec_status qc_view_slice(ldpc_code* c)
     free(stamp);
     if (s < 32 || (uint64_t)c->qv_layers * ((z + s - 1) / s) > 2ull * colours || (z + s - 1) / s > 255)
         return GPUFEC_OK; /* more than twice the barriers (DVB-S2 short 3/4: 144 against 27) */
-    if (!c->qv_color && !(c->qv_color = malloc((size_t)c->m)))
-        return GPUFEC_ERR_OUT_OF_MEMORY;
-    for (uint32_t l = 0; l < c->qv_layers; l++) {
+    for (uint32_t l = 0; l < c->qv_layers; l++) { /* qv_color exists: some layer has colours */
         c->qv_ncolor[l] = (uint8_t)((z + s - 1) / s);
         for (uint32_t i = 0; i < z; i++)
             c->qv_color[l * z + i] = (uint8_t)(i / s);
