@@ -94,8 +94,10 @@ typedef struct {
     float pgab_p;              /* PGaB: probability that a perturbed channel vote is inverted (0.8) */
     int pgab_start;            /* PGaB: first perturbed iteration, 1-based (16) */
     uint64_t seed;             /* PGaB random source (default 1): same seed, same decisions */
-    int cpu_simd;              /* CPU: vector path (AVX2, 8 frames at once) for layered
-                                  SPA/MS/NMS/OMS where the CPU has it; bit-exact; default 1 */
+    int cpu_simd;              /* CPU: vector path where the CPU has it (SPA/MS/NMS/OMS at
+                                  float32: AVX2, 8 frames at once; min-sum family layered at
+                                  int8: AVX-512BW 64 frames, or AVX2 32); bit-exact with the
+                                  scalar path. 0 off, 1 (default) the widest, 2 AVX2 only */
     gpufec_log_fn log_fn;      /* optional */
     void* log_user;
     gpufec_precision precision;/* default FLOAT32 */

@@ -84,8 +84,11 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
         if (o->precision == GPUFEC_PRECISION_FLOAT32 && (ms || spa))
             s->simd = cpu_simd_create(c, layered);
         else if (o->precision == GPUFEC_PRECISION_INT8 && ms && layered)
-            s->simd8 = cpu_simd_i8_create(c);
+            s->simd8 = cpu_simd_i8_create(c, o->cpu_simd == 1);
     }
+    if (s->simd8)
+        decoder_log(dec, GPUFEC_LOG_DEBUG, "cpu: int8 vector path, %d frames per register (%s)",
+                    cpu_simd_i8_lanes(s->simd8), cpu_simd_i8_lanes(s->simd8) == 64 ? "AVX-512BW" : "AVX2");
     *state = s;
     return GPUFEC_OK;
 }

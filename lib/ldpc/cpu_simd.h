@@ -24,10 +24,15 @@ void cpu_simd_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder
                      const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations,
                      uint8_t* converged);
 
-/* The same at int8 precision (ldpc_rules.h's int8 storage): 32 frames per register of stored
- * values, 16-bit arithmetic; bit-exact with the scalar int8 decoder. */
+/* The same at int8 precision (ldpc_rules.h's int8 storage): one frame per byte lane, 64 per
+ * AVX-512BW register where the CPU has it and `wide` allows it, else 32 per AVX2 register;
+ * bit-exact with the scalar int8 decoder. */
 typedef struct cpu_simd_i8_state cpu_simd_i8_state;
-cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c);
+/* 1 when this CPU has AVX-512BW. */
+int cpu_simd_i8_wide_available(void);
+cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c, int wide);
+/* Frames per register of this state: 64 or 32. */
+int cpu_simd_i8_lanes(const cpu_simd_i8_state* s);
 void cpu_simd_i8_destroy(cpu_simd_i8_state* s);
 void cpu_simd_i8_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
                         const float* llr, size_t n_frames, uint8_t* hard, int32_t* iterations, uint8_t* converged);

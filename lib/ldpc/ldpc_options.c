@@ -30,7 +30,7 @@ static const param_desc PARAMS[] = {
               "algorithm=pgab"),
     PARAM_NUM("pgab_start", P_INT, pgab_start, 1, 10000, "PGaB: first perturbed iteration", "algorithm=pgab"),
     PARAM_NUM("seed", P_U64, seed, 0, 18446744073709551615.0, "PGaB random source", "algorithm=pgab"),
-    PARAM_NUM("cpu_simd", P_INT, cpu_simd, 0, 1, "CPU vector path where it applies (0/1)", "backend=auto|cpu"),
+    PARAM_NUM("cpu_simd", P_INT, cpu_simd, 0, 2, "CPU vector path where it applies (0 off, 1 widest, 2 AVX2 only)", "backend=auto|cpu"),
     PARAM_ENUM("precision", precision, precision_names, precision_labels,
                "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms&schedule=auto|layered"),
     PARAM_NUM("quant_step", P_FLOAT, quant_step, 1e-3, 1e3, "int8 storage: LLR of one step", "precision=int8"),

@@ -367,13 +367,20 @@ static int vector_matches_scalar(const gpufec_code* c, const gpufec_decoder_opts
 
 static void test_simd_matches_scalar(void)
 {
+#if defined(__GNUC__) && defined(__x86_64__)
+    printf("int8 vector path checked at %s\n", __builtin_cpu_supports("avx512bw")
+                                                    ? "64 lanes (AVX-512BW) and 32 lanes (AVX2)"
+                                                    : "32 lanes (AVX2; this CPU has no AVX-512BW)");
+#endif
     const char* codes[] = {"wifi-1944-1_2", "5gnr-bg2-z24", "dvbs2-short-3_4", "mackay-1008-504"};
     const gpufec_algorithm algs[] = {GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS, GPUFEC_ALG_SPA};
     for (size_t ci = 0; ci < 4; ci++) {
         gpufec_code* c = open_test_code(codes[ci]);
         gpufec_code_info info;
         gpufec_code_get_info(c, &info);
-        const size_t F = 40; /* 5 float groups of 8; an int8 group of 32 and a partial one */
+        /* 9 float groups of 8; int8: two AVX2 groups of 32 and a partial one, or an AVX-512 group
+         * of 64 and a partial one */
+        const size_t F = 72;
         uint8_t* u = malloc(F * info.k);
         uint8_t* tx = malloc(F * info.n);
         float* llr = malloc(F * info.n * sizeof *llr);
@@ -400,10 +407,11 @@ static void test_simd_matches_scalar(void)
                 o.max_iterations = et == 2 ? 13 : 12;
                 o.early_termination = et != 0;
                 o.syndrome_interval = et == 2 ? 2 : 1;
-                CHECK(vector_matches_scalar(c, &o, llr, F, info.n_full),
-                      "%s %s %s %s et=%d: vector and scalar paths differ", codes[ci],
-                      gpufec_schedule_name(o.schedule), gpufec_algorithm_name(algs[al % 4]),
-                      int8 ? "int8" : "float32", et);
+                for (o.cpu_simd = 1; o.cpu_simd <= (int8 ? 2 : 1); o.cpu_simd++) /* int8: widest, AVX2 */
+                    CHECK(vector_matches_scalar(c, &o, llr, F, info.n_full),
+                          "%s %s %s %s et=%d cpu_simd=%d: vector and scalar paths differ", codes[ci],
+                          gpufec_schedule_name(o.schedule), gpufec_algorithm_name(algs[al % 4]),
+                          int8 ? "int8" : "float32", et, o.cpu_simd);
             }
         /* int8 NMS with other normalisations: the vector path's magnitude takes another form
          * (0.7: (179 m + 153) >> 8; 0.9: no short form, the table lookup) */
@@ -418,8 +426,10 @@ static void test_simd_matches_scalar(void)
             o.schedule = GPUFEC_SCHEDULE_LAYERED;
             o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
             o.max_iterations = 12;
-            CHECK(vector_matches_scalar(c, &o, llr, F, info.n_full),
-                  "%s int8 nms norm %.2f: vector and scalar paths differ", codes[ci], (double)norms[ni]);
+            for (o.cpu_simd = 1; o.cpu_simd <= 2; o.cpu_simd++)
+                CHECK(vector_matches_scalar(c, &o, llr, F, info.n_full),
+                      "%s int8 nms norm %.2f cpu_simd=%d: vector and scalar paths differ", codes[ci],
+                      (double)norms[ni], o.cpu_simd);
         }
         free(u);
         free(tx);
