@@ -468,6 +468,68 @@ static void test_round_half(void)
     CHECK(ms_magnitude(2.0f, 1, 0.75f, 0.0f, LDPC_PREC_I8) == 2.0f, "int8 NMS rounding (1.5 -> 2)");
 }
 
+/* One SPA row through the rule: every edge's message. */
+static void spa_row_messages(const float* v, uint32_t d, float* out)
+{
+    spa_acc acc;
+    spa_init(&acc);
+    for (uint32_t t = 0; t < d; t++)
+        spa_push(&acc, spa_term(v[t]), v[t]);
+    for (uint32_t t = 0; t < d; t++)
+        out[t] = spa_output(&acc, spa_term(v[t]), v[t]);
+}
+
+/* The SPA rule against the tanh rule in double precision with libm (independent of the rule's
+ * product form and its polynomials), on random rows; erasures; rows of the largest degree the
+ * rule accepts, with all inputs strong and all weak (no overflow, no NaN). */
+static void test_spa_rule(void)
+{
+    enum { D = GPUFEC_SPA_MAX_DEGREE };
+    float v[D], out[D];
+    /* A float product of tanh terms near 1 keeps fewer significant bits of 1 - p, so the
+     * bound grows with |c| (the earlier per-term-division form erred as much). */
+    const double bound[3] = {1e-4, 2e-3, 5e-2}; /* |c| in [0, 4), [4, 8), [8, 12) */
+    double worst[3] = {0.0, 0.0, 0.0};
+    for (int row = 0; row < 20000; row++) {
+        const uint32_t d = 2 + (uint32_t)(test_rand() % 39);
+        const double scale = row % 3 == 0 ? 1.0 : row % 3 == 1 ? 6.0 : 20.0;
+        for (uint32_t t = 0; t < d; t++)
+            v[t] = (float)(scale * (2.0 * test_uniform() - 1.0));
+        spa_row_messages(v, d, out);
+        for (uint32_t t = 0; t < d; t++) {
+            double p = 1.0;
+            for (uint32_t k = 0; k < d; k++)
+                if (k != t)
+                    p *= tanh(0.5 * (double)v[k]);
+            const double want = 2.0 * atanh(p);
+            if (fabs(want) < 12.0) { /* below the float saturation of the product */
+                const int bin = (int)(fabs(want) / 4.0);
+                worst[bin] = fmax(worst[bin], fabs((double)out[t] - want));
+            }
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        CHECK(worst[b] < bound[b], "SPA rule: error %.3g against 2 atanh(prod tanh) for |c| in [%d, %d)", worst[b],
+              4 * b, 4 * b + 4);
+    const float erased[4] = {0.0f, 2.0f, -3.0f, 1.5f};
+    spa_row_messages(erased, 4, out);
+    const double others = 2.0 * atanh(tanh(1.0) * tanh(-1.5) * tanh(0.75));
+    CHECK(fabs(out[0] - others) < 1e-4 && out[1] == 0.0f && out[2] == 0.0f && out[3] == 0.0f,
+          "SPA rule, one erasure: %g %g %g %g", (double)out[0], (double)out[1], (double)out[2], (double)out[3]);
+    const float two[3] = {0.0f, -0.0f, 4.0f};
+    spa_row_messages(two, 3, out);
+    CHECK(out[0] == 0.0f && out[1] == 0.0f && out[2] == 0.0f, "SPA rule, two erasures give 0");
+    for (int strong = 0; strong < 2; strong++) {
+        for (uint32_t t = 0; t < D; t++)
+            v[t] = (strong ? 40.0f : 0.02f) * (t % 7 == 3 ? -1.0f : 1.0f);
+        spa_row_messages(v, D, out);
+        int bad = 0;
+        for (uint32_t t = 0; t < D; t++)
+            bad += !isfinite(out[t]) || (strong ? fabsf(out[t]) < 15.0f : fabsf(out[t]) > 1e-6f);
+        CHECK(bad == 0, "SPA rule, degree %u, %s inputs: %d bad messages", D, strong ? "strong" : "weak", bad);
+    }
+}
+
 /* Reduced precision on the CPU: decodes what float32 decodes at a good SNR; refused (with a
  * log line) for SPA and flooding, where it is not defined. */
 static void test_precision(void)
@@ -807,6 +869,33 @@ static void test_option_messages(void)
         }
         gpufec_code_destroy(pc);
     }
+    /* SPA on a check of degree 251 (one parity check over 251 bits): refused, naming the
+     * degree; NMS decodes that code */
+    {
+        char text[8192];
+        int len = snprintf(text, sizeof text, "251 1\n1 251\n");
+        for (int j = 0; j < 251; j++)
+            len += snprintf(text + len, sizeof text - (size_t)len, "1%c", j == 250 ? '\n' : ' ');
+        len += snprintf(text + len, sizeof text - (size_t)len, "251\n");
+        for (int j = 0; j < 251; j++)
+            len += snprintf(text + len, sizeof text - (size_t)len, "1\n");
+        for (int j = 1; j <= 251; j++)
+            len += snprintf(text + len, sizeof text - (size_t)len, "%d%c", j, j == 251 ? '\n' : ' ');
+        gpufec_code* wide = NULL;
+        gpufec_diag d = {0, ""};
+        CHECK(gpufec_code_from_alist_text(&wide, text, (size_t)len, &d) == GPUFEC_OK, "degree-251 alist: %s",
+              d.message);
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        o.algorithm = GPUFEC_ALG_SPA;
+        gpufec_decoder* dec = NULL;
+        CHECK(gpufec_decoder_opts_check(&o, wide, &d) == GPUFEC_ERR_UNSUPPORTED && strstr(d.message, "degree 251"),
+              "spa on a degree-251 check: '%s'", d.message);
+        CHECK(gpufec_decoder_create(&dec, wide, &o) == GPUFEC_ERR_UNSUPPORTED && !dec, "spa degree 251 create");
+        o.algorithm = GPUFEC_ALG_NMS;
+        CHECK(gpufec_decoder_opts_check(&o, wide, &d) == GPUFEC_OK, "nms on a degree-251 check: '%s'", d.message);
+        gpufec_code_destroy(wide);
+    }
     /* shortened only (filler bits are known, not erased): hard decoders still decode it */
     gpufec_code* sc = open_test_code("wimax-576-1_2:k=250");
     gpufec_decoder_opts o;
@@ -961,6 +1050,7 @@ int main(void)
     test_code("WIMAX_288_576.alist");
     test_hard();
     test_simd_matches_scalar();
+    test_spa_rule();
     test_all_builtin();
     test_output_sizes();
     test_erased_frames();
