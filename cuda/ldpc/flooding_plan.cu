@@ -45,14 +45,11 @@ __global__ void k_checks(const uint32_t* __restrict__ row_ptr, const uint32_t* _
     if (alg == GPUFEC_ALG_SPA) {
         spa_acc acc;
         spa_init(&acc);
-        for (uint32_t e = b; e < e_end; e++) {
-            const float v = app[(size_t)edge_var[e] * B + f] - c2v[(size_t)e * B + f];
-            spa_push(&acc, spa_term(v), v);
-        }
+        for (uint32_t e = b; e < e_end; e++)
+            spa_push(&acc, spa_term(app[(size_t)edge_var[e] * B + f] - c2v[(size_t)e * B + f]));
         for (uint32_t e = b; e < e_end; e++) {
             float* msg = &c2v[(size_t)e * B + f];
-            const float v = app[(size_t)edge_var[e] * B + f] - *msg;
-            *msg = spa_output(&acc, spa_term(v), v);
+            *msg = spa_output(&acc, spa_term(app[(size_t)edge_var[e] * B + f] - *msg));
         }
     } else {
         const int mode = ldpc_ms_mode(alg);

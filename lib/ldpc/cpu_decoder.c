@@ -20,7 +20,7 @@ typedef struct {
     float* app;     /* n_full posteriors */
     float* c2v;     /* edges check-to-variable messages */
     float* v2c;     /* max_check_degree scratch: the check's incoming messages */
-    spa_pair* term; /* max_check_degree scratch: their SPA terms */
+    float* term;    /* max_check_degree scratch: their SPA tanh terms */
     uint8_t* w;     /* hard decoders: channel bits */
     uint8_t* hv2c;  /* hard decoders: variable-to-check bits, per edge */
     uint8_t* hc2v;  /* hard decoders: check-to-variable bits, per edge */
@@ -111,13 +111,13 @@ static void update_check(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_s
     if (o->algorithm == GPUFEC_ALG_SPA) {
         spa_acc acc;
         spa_init(&acc);
-        spa_pair* term = s->term;
+        float* term = s->term;
         for (uint32_t t = 0; t < d; t++) {
             term[t] = spa_term(v[t]);
-            spa_push(&acc, term[t], v[t]);
+            spa_push(&acc, term[t]);
         }
         for (uint32_t t = 0; t < d; t++)
-            c2v[t] = spa_output(&acc, term[t], v[t]);
+            c2v[t] = spa_output(&acc, term[t]);
     } else {
         const int mode = ldpc_ms_mode(o->algorithm);
         const float offset = decoder_offset_steps(o);

@@ -51,7 +51,7 @@ struct cpu_simd_state {
     v8f* app;  /* n */
     v8f* c2v;  /* edges */
     v8f* v;    /* max_check_degree */
-    v8f* term; /* 2 max_check_degree: SPA's terms (a, b pairs), computed once per edge */
+    v8f* term; /* max_check_degree: SPA's tanh terms, computed once per edge */
     uint32_t *deg, *var; /* cpu_simd_visit_order */
     int layered;         /* else flooding: rows in index order, so that c2v[e] is edge e's */
 };
@@ -70,7 +70,7 @@ cpu_simd_state* cpu_simd_create(const ldpc_code* c, int layered)
     s->app = aligned_alloc(32, ((size_t)c->n + 1) * sizeof(v8f));
     s->c2v = aligned_alloc(32, ((size_t)c->edges + 1) * sizeof(v8f));
     s->v = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(v8f));
-    s->term = aligned_alloc(32, 2 * ((size_t)c->max_check_degree + 1) * sizeof(v8f));
+    s->term = aligned_alloc(32, ((size_t)c->max_check_degree + 1) * sizeof(v8f));
     if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, layered, &s->deg, &s->var) || !s->llr || !s->app || !s->c2v ||
         !s->v ||
         !s->term) {
@@ -124,14 +124,12 @@ SIMD_FN static inline v8f v_log_ge1(v8f y)
     return __builtin_convertvector(e, v8f) * 0.69314718f + l;
 }
 
-/* spa_term's a and b of 8 lanes. */
-SIMD_FN static inline void v_spa_term(v8f v, v8i absmask, v8f* a, v8f* b)
+SIMD_FN static inline v8f v_spa_term(v8f v, v8i absmask)
 {
-    v8f m = (v8f)((v8i)v & absmask);
-    v8f x = v_exp_neg(-sel((v8i)(m < 80.0f), m, (v8f){0} + 80.0f));
-    v8i big = (v8i)(x > 0.41421356f);
-    *a = sel(big, (1.0f - x) * 0.5f, 1.0f - x);
-    *b = sel(big, (1.0f + x) * 0.5f, 1.0f + x);
+    v8f a = (v8f)((v8i)v & absmask);
+    v8f x = v_exp_neg(-sel((v8i)(a < 80.0f), a, (v8f){0} + 80.0f));
+    v8f t = (1.0f - x) / (1.0f + x);
+    return sel((v8i)(v < 0.0f), -t, t);
 }
 
 /* Lanes whose hard decisions satisfy every check: -1, else 0. */
@@ -147,35 +145,31 @@ SIMD_FN static v8i lanes_converged(const ldpc_code* c, const v8f* app)
     return ~bad;
 }
 
-/* SPA rows as spa_push / spa_output: the products of the non-zero a and of all b, a zero count
- * and a sign parity, then each edge's message. */
+/* SPA rows: product of the non-zero terms and a zero count, then each edge's extrinsic value. */
 SIMD_FN static void spa_row(cpu_simd_state* s, v8f* c2v, const uint32_t* var, uint32_t d, v8i active,
                             v8i absmask)
 {
-    v8f num = (v8f){0} + 1.0f, den = num;
-    v8i zeros = {0}, parity = {0};
-    v8f *ta = s->term, *tb = s->term + d;
+    v8f prod = (v8f){0} + 1.0f;
+    v8i zeros = {0};
     for (uint32_t t = 0; t < d; t++) {
         v8f v = s->app[var[t]] - c2v[t];
         s->v[t] = v;
-        v_spa_term(v, absmask, &ta[t], &tb[t]);
-        v8i z = (v8i)(ta[t] == 0.0f);
+        v8f term = v_spa_term(v, absmask);
+        s->term[t] = term;
+        v8i z = (v8i)(term == 0.0f);
         zeros -= z;
-        num = sel(z, num, num * ta[t]);
-        den = den * tb[t];
-        parity ^= (v8i)(v < 0.0f);
+        prod = sel(z, prod, prod * term);
     }
-    const v8f rmax = (v8f){0} + GPUFEC_SPA_RATIO_MAX;
     for (uint32_t t = 0; t < d; t++) {
         v8f v = s->v[t];
-        v8i own = (v8i)(ta[t] == 0.0f);
-        v8i none = zeros > -own; /* own is -1 or 0: zeros > (own zero ? 1 : 0) */
-        v8f x = den * sel(own, (v8f){0} + 1.0f, ta[t]), y = num * tb[t];
-        v8f dn = x - y;
-        v8f r = (x + y) / dn;
-        r = sel((v8i)(dn > 0.0f) & (v8i)(r < rmax), r, rmax);
-        v8f m = v_log_ge1(r);
-        v8f out = sel(parity ^ (v8i)(v < 0.0f), -m, m);
+        v8f term = s->term[t];
+        v8i tz = (v8i)(term == 0.0f);
+        v8f p = sel(zeros == 0, prod / term, sel((zeros == 1) & tz, prod, (v8f){0}));
+        v8i none = (zeros > 1) | ((zeros == 1) & ~tz);
+        v8f q = (v8f)((v8i)p & absmask);
+        q = sel((v8i)(q < GPUFEC_SPA_CLAMP), q, (v8f){0} + GPUFEC_SPA_CLAMP);
+        v8f r = v_log_ge1((1.0f + q) / (1.0f - q));
+        v8f out = sel((v8i)(p < 0.0f), -r, r);
         out = sel(none, (v8f){0}, out);
         c2v[t] = sel(active, out, c2v[t]);
         if (s->layered)

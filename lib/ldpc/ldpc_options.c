@@ -90,10 +90,6 @@ gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* c
         return OPT_FAIL(unsupported, "precision=%s: needs ms, nms or oms with the layered schedule (here %s, %s)",
                         gpufec_precision_name(o->precision), gpufec_algorithm_name(o->algorithm),
                         gpufec_schedule_name(o->schedule));
-    /* The SPA rule's products stay in the float range up to this degree (ldpc_rules.h). */
-    if (o->algorithm == GPUFEC_ALG_SPA && code && ldpc_of(code)->max_check_degree > GPUFEC_SPA_MAX_DEGREE)
-        return OPT_FAIL(unsupported, "algorithm=spa: the code has a check of degree %u; spa handles up to %u "
-                        "(use nms or oms)", ldpc_of(code)->max_check_degree, GPUFEC_SPA_MAX_DEGREE);
     /* A punctured position has no channel bit, and the hard-decision rules have no way to say
      * "unknown": it would enter as a confident 0 and fail most frames. */
     if (hard && code && code->tx.punctured)

@@ -27,11 +27,8 @@ GPUFEC_HD int ldpc_ms_mode(int algorithm)
     return algorithm == GPUFEC_ALG_NMS ? 1 : algorithm == GPUFEC_ALG_OMS ? 2 : 0;
 }
 
-/* Largest SPA message magnitude: log of (1 + p) / (1 - p) = 2^24 - 1 for p = 1 - 2^-23, the
- * largest float tanh product below 1. */
-#define GPUFEC_SPA_RATIO_MAX 16777215.0f
-/* SPA rows of up to this many edges keep their products within the normal float range. */
-#define GPUFEC_SPA_MAX_DEGREE 250u
+/* Largest SPA message magnitude: 2 atanh(1 - 2^-23), where a float tanh product saturates. */
+#define GPUFEC_SPA_CLAMP 0.99999988f
 
 /* ---- min-sum family (seed 004: min1 / min2 / argmin / sign reductions) ---- */
 typedef struct {
@@ -187,6 +184,18 @@ GPUFEC_HD float ms_output_prec(const ms_acc* a, float v, uint32_t pos, int mode,
     return (a->parity ^ (uint32_t)(v < 0.0f)) ? -m : m;
 }
 
+/* ---- sum-product, tanh rule: c = 2 atanh( prod_{k != e} tanh(v_k / 2) ) ---- */
+typedef struct {
+    float product; /* product of the non-zero tanh terms */
+    uint32_t zeros;/* number of exactly-zero terms (erased inputs) */
+} spa_acc;
+
+GPUFEC_HD void spa_init(spa_acc* a)
+{
+    a->product = 1.0f;
+    a->zeros = 0;
+}
+
 /* exp(x) for -88 < x <= 0: 2^k times a degree-6 polynomial of 2^f, f in [-1/2, 1/2];
  * relative error about 2e-7. Portable so that CPU and GPU compute the same function cheaply
  * (libm's expf/expm1f cost more than the rest of a check update). */
@@ -228,80 +237,38 @@ GPUFEC_HD float ldpc_log_ge1(float y)
     return (float)e * 0.69314718f + l;
 }
 
-/* ---- sum-product, tanh rule: c = 2 atanh( prod_{k != e} tanh(v_k / 2) ) ----
- * With x = e^-|v|, tanh(|v|/2) = (1 - x) / (1 + x). A row keeps the products of the numerators
- * and of the denominators apart, so the terms need no division and no term is divided out:
- * for edge e, with N = prod (1 - x_k), D = prod (1 + x_k) over the row,
- *   p_e = N (1 + x_e) / (D (1 - x_e)),  2 atanh(p_e) = log((D a_e + N b_e) / (D a_e - N b_e))
- * (a = 1 - x, b = 1 + x): one division and one logarithm per message. A term whose x exceeds
- * sqrt(2) - 1 is halved in both parts (exact; the ratio is unchanged), so every b lies in
- * (0.707, 1.414] and a row of up to GPUFEC_SPA_MAX_DEGREE edges cannot overflow or underflow D.
- * An input of 0 (an erasure, or |v| so small that x rounds to 1) has a = 0: it is counted, not
- * multiplied, so that an erasure never zeroes the others' messages. */
-typedef struct {
-    float a, b; /* 1 - x and 1 + x, both halved where x > sqrt(2) - 1 */
-} spa_pair;
-
-typedef struct {
-    float num, den;  /* products of the non-zero a and of all b */
-    uint32_t zeros;  /* number of a = 0 terms */
-    uint32_t parity; /* XOR of the sign bits of all pushed inputs */
-} spa_acc;
-
-GPUFEC_HD void spa_init(spa_acc* s)
-{
-    s->num = 1.0f;
-    s->den = 1.0f;
-    s->zeros = 0;
-    s->parity = 0;
-}
-
-GPUFEC_HD spa_pair spa_term(float v)
+/* tanh(v/2) = (1 - e^-|v|) / (1 + e^-|v|), signed. Near 0 the numerator loses relative but not
+ * absolute precision, and only absolute precision matters in a product of terms <= 1. */
+GPUFEC_HD float spa_term(float v)
 {
     float x = ldpc_exp_neg(-fminf(fabsf(v), 80.0f));
-    spa_pair t;
-    t.a = 1.0f - x;
-    t.b = 1.0f + x;
-    if (x > 0.41421356f) {
-        t.a *= 0.5f;
-        t.b *= 0.5f;
-    }
-    return t;
+    float t = (1.0f - x) / (1.0f + x);
+    return v < 0.0f ? -t : t;
 }
 
-/* v: the input whose term t is. */
-GPUFEC_HD void spa_push(spa_acc* s, spa_pair t, float v)
+GPUFEC_HD void spa_push(spa_acc* a, float t)
 {
-    if (t.a == 0.0f)
-        s->zeros++;
+    if (t == 0.0f)
+        a->zeros++;
     else
-        s->num *= t.a;
-    s->den *= t.b;
-    s->parity ^= (uint32_t)(v < 0.0f);
+        a->product *= t;
 }
 
-/* Two partial accumulators of one row (rows split over threads). */
-GPUFEC_HD void spa_merge(spa_acc* s, const spa_acc* o)
+/* t is the edge's own term spa_term(v_e). Dividing it out avoids storing partial products;
+ * zero terms are counted apart so that an erasure never divides by zero. */
+GPUFEC_HD float spa_output(const spa_acc* a, float t)
 {
-    s->num *= o->num;
-    s->den *= o->den;
-    s->zeros += o->zeros;
-    s->parity ^= o->parity;
-}
-
-/* The message to the edge whose input is v, with term t = spa_term(v). */
-GPUFEC_HD float spa_output(const spa_acc* s, spa_pair t, float v)
-{
-    const uint32_t own_zero = t.a == 0.0f;
-    if (s->zeros > own_zero) /* another input is 0: so is the product of the others */
+    float p;
+    if (a->zeros == 0)
+        p = a->product / t;
+    else if (a->zeros == 1 && t == 0.0f)
+        p = a->product;
+    else
         return 0.0f;
-    const float x = s->den * (own_zero ? 1.0f : t.a), y = s->num * t.b;
-    const float den = x - y;
-    float r = (x + y) / den;
-    /* den <= 0 only where rounding has made the product of the others 1: saturate there. */
-    r = den > 0.0f && r < GPUFEC_SPA_RATIO_MAX ? r : GPUFEC_SPA_RATIO_MAX;
-    const float m = ldpc_log_ge1(r);
-    return (s->parity ^ (uint32_t)(v < 0.0f)) ? -m : m;
+    /* 2 atanh(p) = log((1 + |p|) / (1 - |p|)), signed; |p| capped where float saturates. */
+    float q = fabsf(p) < GPUFEC_SPA_CLAMP ? fabsf(p) : GPUFEC_SPA_CLAMP;
+    float r = ldpc_log_ge1((1.0f + q) / (1.0f - q));
+    return p < 0.0f ? -r : r;
 }
 
 /* Hard decision of a posterior LLR (positive means 0). */
