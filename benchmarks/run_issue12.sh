@@ -5,8 +5,11 @@
 #   bash benchmarks/run_issue12.sh [BUILD_DIR] [FER_FRAMES]
 # GPU: the int8 packed kernels with the run's ceilings (run_packed_i8.sh), the structured codes
 # and the latency plan (run_structured.sh), SPA at 50 iterations (below); the int8 error rates
-# (int8_fer.sh, up to FER_FRAMES per point, default 100000); one CPU core (run_cpu_simd.sh).
-# Writes everything under $OUT (or ./bench-out) and joins the tables into issue12.md.
+# (int8_fer.sh, up to FER_FRAMES per point, default 100000); one CPU core (run_cpu_simd.sh);
+# the GNU Radio C++ flowgraph against a copy flowgraph, where gr_flowgraph_bench was built (it
+# needs GNU Radio's libraries: ../shared/tools/device-bundle.sh packs them). About 15 minutes on
+# an H100 with the default FER_FRAMES. Writes everything under $OUT (or ./bench-out) and joins
+# the tables into issue12.md.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$top/build}
@@ -45,8 +48,22 @@ done
 bash "$top/benchmarks/int8_fer.sh" "$build" "$fer_frames" > "$out/int8_fer.log" 2>&1
 bash "$top/benchmarks/run_cpu_simd.sh" "$build" 3 > "$out/run_cpu_simd.log" 2>&1
 
+flow="$out/flowgraph_table.md"
+if [ -x "$build/benchmarks/gr_flowgraph_bench" ]; then
+  echo "| code | frames | soft bits | gr_flowgraph_bench (copy flowgraph, decoder flowgraph, ratio) |" > "$flow"
+  echo "|---|---:|---|---|" >> "$flow"
+  for cf in 5gnr-bg1-z384:8000 dvbs2-normal-1_2:3000 wifi-1944-1_2:100000; do
+    for soft in int8 float; do
+      r=$("$build/benchmarks/gr_flowgraph_bench" "${cf%%:*}" "${cf##*:}" cuda nms 10 "$soft" 2>&1 | grep "^code " | tail -1)
+      echo "| ${cf%%:*} | ${cf##*:} | $soft | $r |" >> "$flow"
+    done
+  done
+else
+  echo "gr_flowgraph_bench not built in $build (needs GNU Radio): flowgraph rows skipped" > "$flow"
+fi
+
 {
-  for t in packed_i8_table structured_table spa_table int8_fer cpu_simd_table; do
+  for t in packed_i8_table structured_table spa_table int8_fer cpu_simd_table flowgraph_table; do
     echo "## $t"
     echo
     cat "$out/$t.md" 2>/dev/null || echo "(missing: see $t's log)"
