@@ -404,10 +404,40 @@ __device__ __forceinline__ row_state row_update(const qc_args& a, PostT* app, co
                         : row_large<PREC, PostT, SPLIT>(a, app, ents, e0, rp, lane, old);
 }
 
-/* SPLIT: threads per row (1: the throughput plan; 2: the latency plan, qc_launch). */
-template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT>
+/* SPA (tanh rule, float32, the fast-instruction form spa_term_fast / spa_output_fast): one
+ * message per edge, kept in global or shared memory at msg[(entry) * z + lane] (a warp's lanes
+ * side by side); the second pass derives each edge's term again instead of storing it. */
+template <typename PostT>
+__device__ __forceinline__ void row_spa(const qc_args& a, PostT* app, float* msg, const uint2* ents, uint32_t e0,
+                                        uint32_t d, uint32_t lane)
+{
+    spa_acc acc;
+    spa_init(&acc);
+    for (uint32_t t = 0; t < d; t++) {
+        bool skip;
+        const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
+        if (!skip)
+            spa_push(&acc, spa_term_fast(post_load(app, j) - msg[(size_t)(e0 + t) * a.z + lane]));
+    }
+    for (uint32_t t = 0; t < d; t++) {
+        bool skip;
+        const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
+        if (skip)
+            continue;
+        float* m = &msg[(size_t)(e0 + t) * a.z + lane];
+        const float v = post_load(app, j) - *m;
+        const float c = spa_output_fast(&acc, spa_term_fast(v));
+        *m = c;
+        post_store(app, j, v + c);
+    }
+}
+
+/* SPLIT: threads per row (1: the throughput plan; 2: the latency plan, qc_launch). SPA: the
+ * tanh rule with a message per edge (PREC float32, SPLIT 1) instead of min-sum row states. */
+template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT, bool SPA>
 __global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
 {
+    static_assert(!SPA || (PREC == LDPC_PREC_F32 && SPLIT == 1), "SPA: float32, one thread per row");
     extern __shared__ __align__(16) unsigned char smem[];
     uint2* ents = reinterpret_cast<uint2*>(smem);
     uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
@@ -415,13 +445,14 @@ __global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
     PostT* app = reinterpret_cast<PostT*>(smem + qc_table_bytes(a.entries, a.layers));
     const size_t post_bytes = (((size_t)a.n * sizeof(PostT)) + 15) & ~(size_t)15;
     const uint32_t rows = a.layers * a.z, f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
+    const size_t state_words = SPA ? (size_t)a.entries * a.z : (size_t)rows * W; /* SPA: one float per edge slot */
     uint32_t* state = SSMEM ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(app) + post_bytes)
-                            : a.gstate + (size_t)f * rows * W;
+                            : a.gstate + (size_t)f * state_words;
 
     qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
     for (uint32_t p = tid; p < a.n; p += nt)
         post_store(app, p, 0.0f); /* punctured positions stay erasures */
-    for (uint32_t r = tid; r < rows * W; r += nt)
+    for (size_t r = tid; r < state_words; r += nt)
         state[r] = 0u; /* every stored message +0 */
     __syncthreads();
     const float* in = a.in + (size_t)f * a.n_tx;
@@ -445,7 +476,7 @@ __global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
      * state can be loaded before this phase's barrier: its latency (global memory) overlaps the
      * work. Phase (0, 0) serves lane tid in both colourings. */
     const uint32_t rt = tid / SPLIT, part = tid % SPLIT; /* the row thread; this thread's part */
-    raw_t next = rt < a.z ? rstate[rt] : raw_t();
+    raw_t next = !SPA && rt < a.z ? rstate[rt] : raw_t();
     int it = 0, ok = 0;
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
@@ -453,11 +484,17 @@ __global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
             const uint32_t colors = ncolor[l];
             for (uint32_t col = 0; col < colors; col++) {
                 const uint32_t lane = phase_lane(a, col, rt);
+                const bool active = phase_active(a, colors, l, col, lane);
+                if constexpr (SPA) {
+                    if (active)
+                        row_spa(a, app, reinterpret_cast<float*>(state), ents, e0, d, lane);
+                    __syncthreads();
+                    continue;
+                }
                 const raw_t cur = next;
                 uint32_t nl, ncol;
                 if (phase_next(a, colors, l, col, &nl, &ncol) && phase_lane(a, ncol, rt) < a.z)
                     next = rstate[nl * a.z + phase_lane(a, ncol, rt)];
-                const bool active = phase_active(a, colors, l, col, lane);
                 const unsigned mask = SPLIT > 1 ? __ballot_sync(0xffffffffu, active) : 0xffffffffu;
                 if (active) {
                     const row_state ns =
@@ -494,7 +531,7 @@ __global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
 struct qc_plan {
     const decoder_config* cfg;
     qc_args args; /* device tables filled; per-launch fields set by qc_launch */
-    int prec, words, ssmem, half_post;
+    int prec, words, ssmem, half_post, spa;
     int packed, packed_sv, packed_gpost; /* int8: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
     uint32_t packed_dmax;                /* the longest row */
     /* The latency plan, for chunks of at most lat_frames frames (one per SM): one frame per
@@ -514,10 +551,10 @@ namespace {
 
 typedef void (*qc_kernel_fn)(qc_args);
 
-template <int PREC, typename PostT, int W, int SPLIT>
+template <int PREC, typename PostT, int W, int SPLIT, bool SPA = false>
 qc_kernel_fn pick_ssmem(bool ssmem)
 {
-    return ssmem ? k_qc_layered<PREC, PostT, W, true, SPLIT> : k_qc_layered<PREC, PostT, W, false, SPLIT>;
+    return ssmem ? k_qc_layered<PREC, PostT, W, true, SPLIT, SPA> : k_qc_layered<PREC, PostT, W, false, SPLIT, SPA>;
 }
 
 template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan* p)
@@ -538,6 +575,9 @@ template <class L> qc_kernel_fn pick_packed(const qc_plan* p)
 
 template <int SPLIT> qc_kernel_fn pick_one_frame(const qc_plan* p, bool sm)
 {
+    if (p->spa)
+        return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4, 1, true>(sm)
+                            : pick_ssmem<LDPC_PREC_F32, float, 4, 1, true>(sm);
     switch (p->prec) {
     case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2, SPLIT>(sm)
                                              : pick_ssmem<LDPC_PREC_F16, __half, 4, SPLIT>(sm);
@@ -645,8 +685,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     const tx_map* map = &cfg->code->tx;
     const gpufec_decoder_opts* o = &cfg->opts;
     *st = GPUFEC_OK;
-    if (!c->qv_z || o->schedule != GPUFEC_SCHEDULE_LAYERED || !ldpc_is_min_sum(o->algorithm)) {
-        snprintf(why, why_len, "needs a QC layer view and layered min-sum");
+    if (!c->qv_z || o->schedule != GPUFEC_SCHEDULE_LAYERED ||
+        !(ldpc_is_min_sum(o->algorithm) || o->algorithm == GPUFEC_ALG_SPA)) {
+        snprintf(why, why_len, "needs a QC layer view and layered min-sum or SPA");
         return NULL;
     }
     const uint32_t z = c->qv_z, entries = c->qv_ent_ptr[c->qv_layers];
@@ -677,7 +718,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         post_elem = 2;
     }
     const size_t post = (((size_t)c->n * post_elem) + 15) & ~(size_t)15;
-    const size_t state = (size_t)c->m * W * 4;
+    p->spa = o->algorithm == GPUFEC_ALG_SPA; /* float32 only (decoder options) */
+    /* min-sum: a compressed state per row; SPA: a float message per edge slot */
+    const size_t state = p->spa ? (size_t)entries * z * 4 : (size_t)c->m * W * 4;
     if (tables + post > (size_t)optin) {
         snprintf(why, why_len, "posteriors do not fit shared memory");
         free(p);
@@ -723,7 +766,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
      * warps per scheduler, half the cycles without an eligible warp), and splitting its rows
      * measured 1.2x (Wi-Fi 1944) to 1.6x (CCSDS C2) faster; with 12 warps (Z = 360, 384) it is
      * issue-bound and the split measured 0.8x to 1.06x (H100, docs/performance.md). */
-    if (!(o->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN)) {
+    if (!(o->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN) && !p->spa) {
         const int forced = (o->cuda_tuning & GPUFEC_CUDA_LATENCY_PLAN) != 0;
         int sms = 0;
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
@@ -831,6 +874,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "%d-byte row state per group in global memory",
                  layers, p->packed, p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
                  p->packed_sv * 16);
+    else if (p->spa)
+        snprintf(p->describe, sizeof p->describe, "QC layered SPA, fast instructions (%s), %s posteriors, a message per edge in %s memory",
+                 layers, p->half_post ? "fp16" : "fp32", p->ssmem ? "shared" : "global");
     else
         snprintf(p->describe, sizeof p->describe,
                  "QC layered (%s), %s posteriors, %d-byte row state in %s memory", layers,
