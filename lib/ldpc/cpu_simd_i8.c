@@ -170,31 +170,7 @@ SIMD_TARGET static inline __m512i magnitude_avx512(__m512i m8, const mag_rule* r
 #define VB_SEL_MASK(k, x, y) _mm512_mask_blend_epi8(k, x, y)
 #define VB_SIGNS(v) ((uint64_t)_mm512_movepi8_mask(v))
 #define LMASK_OF(bits) ((__mmask64)(bits))
-#include "cpu_simd_i8_body.h"
-#undef SIMD_TARGET
-#undef SIMD_NAME
-#undef VB
-#undef LANES
-#undef LMASK
-#undef VB_LOAD
-#undef VB_STORE
-#undef VB_ZERO
-#undef VB_SET1
-#undef VB_XOR
-#undef VB_OR
-#undef VB_ADD
-#undef VB_SUBS
-#undef VB_ADDS
-#undef VB_ABS
-#undef VB_MINU
-#undef VB_MIN
-#undef VB_MAX
-#undef VB_SEL_GT
-#undef VB_SEL_EQ
-#undef VB_NEG_WHERE
-#undef VB_SEL_MASK
-#undef VB_SIGNS
-#undef LMASK_OF
+#include "cpu_simd_i8_body.h" /* it undefines the macros above */
 
 /* ---- AVX2: 32 frames per register ---- */
 #define SIMD_TARGET SIMD_FN
@@ -263,31 +239,7 @@ SIMD_FN static inline __m256i neg_where_avx2(__m256i m, __m256i s)
 #define VB_SEL_MASK(k, x, y) _mm256_blendv_epi8(x, y, k)
 #define VB_SIGNS(v) ((uint64_t)(uint32_t)_mm256_movemask_epi8(v))
 #define LMASK_OF(bits) lane_mask_avx2(bits)
-#include "cpu_simd_i8_body.h"
-#undef SIMD_TARGET
-#undef SIMD_NAME
-#undef VB
-#undef LANES
-#undef LMASK
-#undef VB_LOAD
-#undef VB_STORE
-#undef VB_ZERO
-#undef VB_SET1
-#undef VB_XOR
-#undef VB_OR
-#undef VB_ADD
-#undef VB_SUBS
-#undef VB_ADDS
-#undef VB_ABS
-#undef VB_MINU
-#undef VB_MIN
-#undef VB_MAX
-#undef VB_SEL_GT
-#undef VB_SEL_EQ
-#undef VB_NEG_WHERE
-#undef VB_SEL_MASK
-#undef VB_SIGNS
-#undef LMASK_OF
+#include "cpu_simd_i8_body.h" /* it undefines the macros above */
 
 int cpu_simd_i8_wide_available(void)
 {

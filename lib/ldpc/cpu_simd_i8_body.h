@@ -13,7 +13,8 @@
  *   LMASK_OF(bits)              the lane mask of the lanes set in bits
  *   SIMD_NAME(magnitude)(m, r)  ms_magnitude at int8 for byte lanes 0..127 (see mag_rule)
  * Every instance computes ldpc_rules.h's int8 rules, so all are bit-exact with the scalar
- * decoder and with each other. */
+ * decoder and with each other. The body undefines these macros at its end, so the next
+ * instance can define them afresh. */
 
 #define ALL_LANES (LANES == 64 ? ~0ull : (1ull << LANES) - 1ull)
 
@@ -128,3 +129,27 @@ SIMD_TARGET static void SIMD_NAME(decode_group)(const ldpc_code* c, const tx_map
 }
 
 #undef ALL_LANES
+#undef SIMD_TARGET
+#undef SIMD_NAME
+#undef VB
+#undef LANES
+#undef LMASK
+#undef VB_LOAD
+#undef VB_STORE
+#undef VB_ZERO
+#undef VB_SET1
+#undef VB_XOR
+#undef VB_OR
+#undef VB_ADD
+#undef VB_SUBS
+#undef VB_ADDS
+#undef VB_ABS
+#undef VB_MINU
+#undef VB_MIN
+#undef VB_MAX
+#undef VB_SEL_GT
+#undef VB_SEL_EQ
+#undef VB_NEG_WHERE
+#undef VB_SEL_MASK
+#undef VB_SIGNS
+#undef LMASK_OF
