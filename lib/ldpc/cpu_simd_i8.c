@@ -241,6 +241,10 @@ SIMD_FN static inline __m256i neg_where_avx2(__m256i m, __m256i s)
 #define LMASK_OF(bits) lane_mask_avx2(bits)
 #include "cpu_simd_i8_body.h" /* it undefines the macros above */
 
+/* 64-byte aligned memory for vectors of either width; aligned_alloc wants the size to be a
+ * multiple of the alignment. */
+static void* vectors_alloc(size_t bytes) { return aligned_alloc(64, (bytes + 63) & ~(size_t)63); }
+
 int cpu_simd_i8_wide_available(void)
 {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
@@ -257,9 +261,9 @@ cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c, int wide)
     s->lanes = wide ? 64 : 32;
     s->decode_group = wide ? decode_group_avx512 : decode_group_avx2;
     const size_t lanes = (size_t)s->lanes;
-    s->app = aligned_alloc(64, ((size_t)c->n + 1) * lanes);
-    s->c2v = aligned_alloc(64, ((size_t)c->edges + 1) * lanes);
-    s->v = aligned_alloc(64, ((size_t)c->max_check_degree + 1) * lanes);
+    s->app = vectors_alloc(((size_t)c->n + 1) * lanes);
+    s->c2v = vectors_alloc(((size_t)c->edges + 1) * lanes);
+    s->v = vectors_alloc(((size_t)c->max_check_degree + 1) * lanes);
     s->mother = malloc(((size_t)c->n + 8) * sizeof(float));
     s->q = malloc((size_t)c->n * lanes + 32);
     s->signs = malloc(((size_t)c->n + 1) * sizeof(uint64_t));

@@ -490,7 +490,7 @@ static void test_spa_rule(void)
      * bound grows with |c|. */
     const double bound[3] = {1e-4, 2e-3, 5e-2}; /* |c| in [0, 4), [4, 8), [8, 12) */
     double worst[3] = {0.0, 0.0, 0.0};
-    for (int row = 0; row < 20000; row++) {
+    for (int row = 0; row < 6000; row++) {
         const uint32_t d = 2 + (uint32_t)(test_rand() % 39);
         const double scale = row % 3 == 0 ? 1.0 : row % 3 == 1 ? 6.0 : 20.0;
         for (uint32_t t = 0; t < d; t++)
