@@ -55,6 +55,8 @@ gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* c
         return OPT_FAIL(bad, "schedule=%d: not auto, flooding or layered", (int)o->schedule);
     if (!(o->pgab_p >= 0.0f && o->pgab_p <= 1.0f))
         return OPT_FAIL(bad, "pgab_p=%g: a probability, must be in [0, 1]", (double)o->pgab_p);
+    if (o->cpu_simd < 0 || o->cpu_simd > 2)
+        return OPT_FAIL(bad, "cpu_simd=%d: 0 (scalar), 1 (the widest vector path) or 2 (AVX2 only)", o->cpu_simd);
     if (o->pgab_start < 1)
         return OPT_FAIL(bad, "pgab_start=%d: the first perturbed iteration, must be >= 1", o->pgab_start);
     if (!(o->normalization > 0.0f && o->normalization <= 1.0f))

@@ -827,6 +827,7 @@ static void test_option_messages(void)
         {"precision=int8", NULL, GPUFEC_ERR_UNSUPPORTED},
         {"schedule=layered", NULL, GPUFEC_ERR_UNSUPPORTED},
         {"pgab_p=1.5", NULL, GPUFEC_ERR_INVALID_ARGUMENT},
+        {"cpu_simd=3", NULL, GPUFEC_ERR_INVALID_ARGUMENT},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         gpufec_decoder_opts o;
@@ -839,6 +840,7 @@ static void test_option_messages(void)
         case 3: o.algorithm = GPUFEC_ALG_SPA; o.precision = GPUFEC_PRECISION_INT8; break;
         case 4: o.algorithm = GPUFEC_ALG_GALLAGER_B; o.schedule = GPUFEC_SCHEDULE_LAYERED; break;
         case 5: o.pgab_p = 1.5f; break;
+        case 6: o.cpu_simd = 3; break;
         }
         gpufec_diag d = {0, ""};
         CHECK(gpufec_decoder_opts_check(&o, c, &d) == cases[i].want, "%s: status", cases[i].field);
