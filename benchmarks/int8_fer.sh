@@ -40,6 +40,7 @@ curve dvbs2-normal-1_2 1.5:2.7:0.2
 curve 5gnr-bg1-z384 0.8:1.8:0.2
 curve wifi-1944-1_2 1.6:2.8:0.3
 curve dvbs2-short-3_4 2.8:3.8:0.2
+curve dvbs2-short-1_2 2.2:3.4:0.3
 curve ccsds-c2 3.4:4.2:0.2
 curve ar4ja-1_2-1024 1.6:3.2:0.4
 cat "$table"
