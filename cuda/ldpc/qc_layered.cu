@@ -406,20 +406,27 @@ __device__ __forceinline__ row_state row_update(const qc_args& a, PostT* app, co
 
 /* SPA (tanh rule, float32, the fast-instruction form spa_term_fast / spa_output_fast): one
  * message per edge, kept in global or shared memory at msg[(entry) * z + lane] (a warp's lanes
- * side by side); the second pass derives each edge's term again instead of storing it. */
-template <typename PostT>
+ * side by side); the second pass derives each edge's term again instead of storing it. SPLIT
+ * adjacent threads share a row, each taking every SPLIT-th edge; their products and zero counts
+ * are merged by shuffles (mask: the warp's threads in this phase). */
+template <typename PostT, int SPLIT>
 __device__ __forceinline__ void row_spa(const qc_args& a, PostT* app, float* msg, const uint2* ents, uint32_t e0,
-                                        uint32_t d, uint32_t lane)
+                                        uint32_t d, uint32_t lane, uint32_t part, unsigned mask)
 {
     spa_acc acc;
     spa_init(&acc);
-    for (uint32_t t = 0; t < d; t++) {
+    for (uint32_t t = part; t < d; t += SPLIT) {
         bool skip;
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
         if (!skip)
             spa_push(&acc, spa_term_fast(post_load(app, j) - msg[(size_t)(e0 + t) * a.z + lane]));
     }
-    for (uint32_t t = 0; t < d; t++) {
+#pragma unroll
+    for (int o = 1; o < SPLIT; o <<= 1) {
+        acc.product *= __shfl_xor_sync(mask, acc.product, o);
+        acc.zeros += __shfl_xor_sync(mask, acc.zeros, o);
+    }
+    for (uint32_t t = part; t < d; t += SPLIT) {
         bool skip;
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
         if (skip)
@@ -432,12 +439,13 @@ __device__ __forceinline__ void row_spa(const qc_args& a, PostT* app, float* msg
     }
 }
 
-/* SPLIT: threads per row (1: the throughput plan; 2: the latency plan, qc_launch). SPA: the
- * tanh rule with a message per edge (PREC float32, SPLIT 1) instead of min-sum row states. */
+/* SPLIT: threads per row (min-sum: 1 in the throughput plan, 2 in the latency plan; SPA: 2,
+ * qc_plan_create). SPA: the tanh rule with a message per edge (PREC float32) instead of
+ * min-sum row states. */
 template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT, bool SPA>
 __global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
 {
-    static_assert(!SPA || (PREC == LDPC_PREC_F32 && SPLIT == 1), "SPA: float32, one thread per row");
+    static_assert(!SPA || PREC == LDPC_PREC_F32, "SPA: float32");
     extern __shared__ __align__(16) unsigned char smem[];
     uint2* ents = reinterpret_cast<uint2*>(smem);
     uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
@@ -486,8 +494,9 @@ __global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
                 const uint32_t lane = phase_lane(a, col, rt);
                 const bool active = phase_active(a, colors, l, col, lane);
                 if constexpr (SPA) {
+                    const unsigned mask = SPLIT > 1 ? __ballot_sync(0xffffffffu, active) : 0xffffffffu;
                     if (active)
-                        row_spa(a, app, reinterpret_cast<float*>(state), ents, e0, d, lane);
+                        row_spa<PostT, SPLIT>(a, app, reinterpret_cast<float*>(state), ents, e0, d, lane, part, mask);
                     __syncthreads();
                     continue;
                 }
@@ -573,11 +582,14 @@ template <class L> qc_kernel_fn pick_packed(const qc_plan* p)
     return p->packed_dmax <= 16 ? pick_packed_post<L, 2, 16>(p) : pick_packed_post<L, 2, PACKED_MAX_DEGREE>(p);
 }
 
+/* Threads per row of layered SPA on the QC kernel (lanes <= 512, so at most 1024 threads). */
+constexpr int SPA_SPLIT = 2;
+
 template <int SPLIT> qc_kernel_fn pick_one_frame(const qc_plan* p, bool sm)
 {
     if (p->spa)
-        return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4, 1, true>(sm)
-                            : pick_ssmem<LDPC_PREC_F32, float, 4, 1, true>(sm);
+        return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4, SPA_SPLIT, true>(sm)
+                            : pick_ssmem<LDPC_PREC_F32, float, 4, SPA_SPLIT, true>(sm);
     switch (p->prec) {
     case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2, SPLIT>(sm)
                                              : pick_ssmem<LDPC_PREC_F16, __half, 4, SPLIT>(sm);
@@ -740,6 +752,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     p->smem = tables + post + (p->ssmem ? state : 0);
     p->gstate_bytes = p->ssmem ? 0 : state;
     p->threads = (lanes + 31) & ~31u;
+    if (p->spa) /* SPA_SPLIT threads per row: a row's chain is long (exp, log, two passes) */
+        p->threads *= SPA_SPLIT;
     /* int8: several frames per word unless disabled: two in half2 where the rows have up to
      * 16 edges (one sign word) and a group's posteriors fit on chip, else four in bytes (measured
      * on the H100, docs/performance.md: half2 ahead on Wi-Fi, bytes on 5G NR BG1's long rows and
