@@ -46,10 +46,10 @@ __global__ void k_checks(const uint32_t* __restrict__ row_ptr, const uint32_t* _
         spa_acc acc;
         spa_init(&acc);
         for (uint32_t e = b; e < e_end; e++)
-            spa_push(&acc, spa_term(app[(size_t)edge_var[e] * B + f] - c2v[(size_t)e * B + f]));
+            spa_push(&acc, spa_term_fast(app[(size_t)edge_var[e] * B + f] - c2v[(size_t)e * B + f]));
         for (uint32_t e = b; e < e_end; e++) {
             float* msg = &c2v[(size_t)e * B + f];
-            *msg = spa_output(&acc, spa_term(app[(size_t)edge_var[e] * B + f] - *msg));
+            *msg = spa_output_fast(&acc, spa_term_fast(app[(size_t)edge_var[e] * B + f] - *msg));
         }
     } else {
         const int mode = ldpc_ms_mode(alg);

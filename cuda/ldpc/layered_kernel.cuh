@@ -99,7 +99,7 @@ __device__ __forceinline__ void row_warp(const layered_args& a, AppT* app, float
         spa_acc acc;
         spa_init(&acc);
         for (uint32_t e = b + lane; e < e_end; e += 32)
-            spa_push(&acc, spa_term(app_load(app, a.edge_var[e]) - c2v[e]));
+            spa_push(&acc, spa_term_fast(app_load(app, a.edge_var[e]) - c2v[e]));
         for (int off = 16; off; off >>= 1) {
             acc.product *= __shfl_xor_sync(full, acc.product, off);
             acc.zeros += __shfl_xor_sync(full, acc.zeros, off);
@@ -107,7 +107,7 @@ __device__ __forceinline__ void row_warp(const layered_args& a, AppT* app, float
         for (uint32_t e = b + lane; e < e_end; e += 32) {
             const uint32_t j = a.edge_var[e];
             float v = app_load(app, j) - c2v[e];
-            float c = spa_output(&acc, spa_term(v));
+            float c = spa_output_fast(&acc, spa_term_fast(v));
             c2v[e] = c;
             app_store(app, j, v + c);
         }
@@ -165,11 +165,11 @@ __global__ void __launch_bounds__(512) k_layered(layered_args a)
                     spa_acc acc;
                     spa_init(&acc);
                     for (uint32_t e = b; e < e_end; e++)
-                        spa_push(&acc, spa_term(app_load(app, a.edge_var[e]) - c2v[e]));
+                        spa_push(&acc, spa_term_fast(app_load(app, a.edge_var[e]) - c2v[e]));
                     for (uint32_t e = b; e < e_end; e++) {
                         const uint32_t j = a.edge_var[e];
                         float v = app_load(app, j) - c2v[e];
-                        float c = spa_output(&acc, spa_term(v));
+                        float c = spa_output_fast(&acc, spa_term_fast(v));
                         c2v[e] = c;
                         app_store(app, j, v + c);
                     }

@@ -443,7 +443,7 @@ __device__ __forceinline__ void row_spa(const qc_args& a, PostT* app, float* msg
  * qc_plan_create). SPA: the tanh rule with a message per edge (PREC float32) instead of
  * min-sum row states. */
 template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT, bool SPA>
-__global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
+__global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(qc_args a)
 {
     static_assert(!SPA || PREC == LDPC_PREC_F32, "SPA: float32");
     extern __shared__ __align__(16) unsigned char smem[];
@@ -540,7 +540,7 @@ __global__ void __launch_bounds__(512 * SPLIT) k_qc_layered(qc_args a)
 struct qc_plan {
     const decoder_config* cfg;
     qc_args args; /* device tables filled; per-launch fields set by qc_launch */
-    int prec, words, ssmem, half_post, spa;
+    int prec, words, ssmem, half_post, spa, spa_split;
     int packed, packed_sv, packed_gpost; /* int8: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
     uint32_t packed_dmax;                /* the longest row */
     /* The latency plan, for chunks of at most lat_frames frames (one per SM): one frame per
@@ -582,14 +582,16 @@ template <class L> qc_kernel_fn pick_packed(const qc_plan* p)
     return p->packed_dmax <= 16 ? pick_packed_post<L, 2, 16>(p) : pick_packed_post<L, 2, PACKED_MAX_DEGREE>(p);
 }
 
-/* Threads per row of layered SPA on the QC kernel (lanes <= 512, so at most 1024 threads). */
-constexpr int SPA_SPLIT = 2;
+template <int SPLIT> qc_kernel_fn pick_spa(const qc_plan* p, bool sm)
+{
+    return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4, SPLIT, true>(sm)
+                        : pick_ssmem<LDPC_PREC_F32, float, 4, SPLIT, true>(sm);
+}
 
 template <int SPLIT> qc_kernel_fn pick_one_frame(const qc_plan* p, bool sm)
 {
     if (p->spa)
-        return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4, SPA_SPLIT, true>(sm)
-                            : pick_ssmem<LDPC_PREC_F32, float, 4, SPA_SPLIT, true>(sm);
+        return p->spa_split == 4 ? pick_spa<4>(p, sm) : pick_spa<2>(p, sm);
     switch (p->prec) {
     case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2, SPLIT>(sm)
                                              : pick_ssmem<LDPC_PREC_F16, __half, 4, SPLIT>(sm);
@@ -752,8 +754,13 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     p->smem = tables + post + (p->ssmem ? state : 0);
     p->gstate_bytes = p->ssmem ? 0 : state;
     p->threads = (lanes + 31) & ~31u;
-    if (p->spa) /* SPA_SPLIT threads per row: a row's chain is long (exp, log, two passes) */
-        p->threads *= SPA_SPLIT;
+    /* SPA: several threads per row (a row's chain is long: exp, log, two passes). H100,
+     * docs/performance.md: two threads measured 1.15x to 1.6x one; four where at most 1024
+     * threads allow it, 1.26x two on CCSDS C2's 32-edge rows but 0.97x on Wi-Fi's 8-edge rows,
+     * so four only for rows of at least 16 edges. */
+    p->spa_split = p->threads <= 256 && c->qv_max_entries >= 16 ? 4 : 2;
+    if (p->spa)
+        p->threads *= (uint32_t)p->spa_split;
     /* int8: several frames per word unless disabled: two in half2 where the rows have up to
      * 16 edges (one sign word) and a group's posteriors fit on chip, else four in bytes (measured
      * on the H100, docs/performance.md: half2 ahead on Wi-Fi, bytes on 5G NR BG1's long rows and

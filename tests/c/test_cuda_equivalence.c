@@ -1,6 +1,6 @@
 /* CUDA backend vs the CPU reference on fresh random noisy frames. Exits 77 (ctest: skipped) when
  * no GPU is usable. Min-sum family: identical hard decisions and iteration counts (the same
- * float operations in the same order); SPA: within a small tolerance (device tanhf/atanhf). */
+ * float operations in the same order); SPA: within a small tolerance (the GPU's fast exp/log/reciprocal instructions, spa_term_fast). */
 #include "test_util.h"
 
 /* When set, the code transmits every position once plus this many repeats, in a random order:
@@ -436,7 +436,8 @@ int main(int argc, char** argv)
     const gpufec_schedule F = GPUFEC_SCHEDULE_FLOODING, L = GPUFEC_SCHEDULE_LAYERED;
     for (int i = 0; i < 4; i++) {
         /* Min-sum family in float: the same operations in the same order, so identical results;
-         * SPA: polynomial exp/log evaluated with GPU fused multiply-adds, rare flips allowed. */
+         * SPA: the GPU's fast exp/log/reciprocal instructions (spa_term_fast / spa_output_fast)
+         * against the CPU's polynomials, rare flips allowed. */
         const double exact = algs[i] == GPUFEC_ALG_SPA ? 0.02 : 0.0;
         if (quick) {
             compare("wifi-648-1_2", algs[i], F, 2.0, 100, exact);
