@@ -121,33 +121,6 @@ SIMD_FN static void quantise_frames(const tx_map* map, const gpufec_decoder_opts
 #define SIMD_TARGET __attribute__((target("avx512f,avx512bw")))
 #define SIMD_NAME(x) x##_avx512
 
-SIMD_TARGET static inline __m512i magnitude_avx512(__m512i m8, const mag_rule* r)
-{
-    switch (r->form) {
-    case MAG_IDENTITY: return m8;
-    case MAG_SUBTRACT: return _mm512_subs_epu8(m8, _mm512_set1_epi8((char)r->sub));
-    case MAG_AFFINE: {
-        const __m512i a = _mm512_set1_epi16((short)r->a), b = _mm512_set1_epi16((short)r->b);
-        const __m512i lo = _mm512_unpacklo_epi8(m8, _mm512_setzero_si512());
-        const __m512i hi = _mm512_unpackhi_epi8(m8, _mm512_setzero_si512());
-        const __m512i ql = _mm512_srli_epi16(_mm512_add_epi16(_mm512_mullo_epi16(lo, a), b), 8);
-        const __m512i qh = _mm512_srli_epi16(_mm512_add_epi16(_mm512_mullo_epi16(hi, a), b), 8);
-        return _mm512_packus_epi16(ql, qh); /* unpack and pack stay within 128-bit blocks */
-    }
-    default: {
-        __m512i q = _mm512_setzero_si512();
-        const __m512i low = _mm512_and_si512(m8, _mm512_set1_epi8(0x0f));
-        const __m512i high = _mm512_and_si512(_mm512_srli_epi16(m8, 4), _mm512_set1_epi8(0x0f));
-        for (int c = 0; c < 8; c++) {
-            const __m512i t = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i*)(r->tab + 16 * c)));
-            q = _mm512_mask_blend_epi8(_mm512_cmpeq_epi8_mask(high, _mm512_set1_epi8((char)c)), q,
-                                       _mm512_shuffle_epi8(t, low));
-        }
-        return q;
-    }
-    }
-}
-
 #define VB __m512i
 #define LANES 64
 #define LMASK __mmask64
@@ -170,37 +143,22 @@ SIMD_TARGET static inline __m512i magnitude_avx512(__m512i m8, const mag_rule* r
 #define VB_SEL_MASK(k, x, y) _mm512_mask_blend_epi8(k, x, y)
 #define VB_SIGNS(v) ((uint64_t)_mm512_movepi8_mask(v))
 #define LMASK_OF(bits) ((__mmask64)(bits))
+#define VB_AND _mm512_and_si512
+#define VB_SUBSU _mm512_subs_epu8
+#define VB_SET1_16(x) _mm512_set1_epi16((short)(x))
+#define VB_UNPACKLO8 _mm512_unpacklo_epi8
+#define VB_UNPACKHI8 _mm512_unpackhi_epi8
+#define VB_MULLO16 _mm512_mullo_epi16
+#define VB_ADD16 _mm512_add_epi16
+#define VB_SRLI16 _mm512_srli_epi16
+#define VB_PACKUS16 _mm512_packus_epi16
+#define VB_SHUFFLE8 _mm512_shuffle_epi8
+#define VB_BCAST16B(p) _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i*)(p)))
 #include "cpu_simd_i8_body.h" /* it undefines the macros above */
 
 /* ---- AVX2: 32 frames per register ---- */
 #define SIMD_TARGET SIMD_FN
 #define SIMD_NAME(x) x##_avx2
-
-SIMD_FN static inline __m256i magnitude_avx2(__m256i m8, const mag_rule* r)
-{
-    switch (r->form) {
-    case MAG_IDENTITY: return m8;
-    case MAG_SUBTRACT: return _mm256_subs_epu8(m8, _mm256_set1_epi8((char)r->sub));
-    case MAG_AFFINE: {
-        const __m256i a = _mm256_set1_epi16((short)r->a), b = _mm256_set1_epi16((short)r->b);
-        const __m256i lo = _mm256_unpacklo_epi8(m8, _mm256_setzero_si256());
-        const __m256i hi = _mm256_unpackhi_epi8(m8, _mm256_setzero_si256());
-        const __m256i ql = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(lo, a), b), 8);
-        const __m256i qh = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(hi, a), b), 8);
-        return _mm256_packus_epi16(ql, qh); /* unpack and pack stay within 128-bit halves */
-    }
-    default: {
-        __m256i q = _mm256_setzero_si256();
-        const __m256i low = _mm256_and_si256(m8, _mm256_set1_epi8(0x0f));
-        const __m256i high = _mm256_and_si256(_mm256_srli_epi16(m8, 4), _mm256_set1_epi8(0x0f));
-        for (int c = 0; c < 8; c++) {
-            const __m256i t = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(r->tab + 16 * c)));
-            q = _mm256_blendv_epi8(q, _mm256_shuffle_epi8(t, low), _mm256_cmpeq_epi8(high, _mm256_set1_epi8((char)c)));
-        }
-        return q;
-    }
-    }
-}
 
 /* The byte mask of the lanes in `bits`. */
 SIMD_FN static __m256i lane_mask_avx2(uint64_t bits)
@@ -239,6 +197,17 @@ SIMD_FN static inline __m256i neg_where_avx2(__m256i m, __m256i s)
 #define VB_SEL_MASK(k, x, y) _mm256_blendv_epi8(x, y, k)
 #define VB_SIGNS(v) ((uint64_t)(uint32_t)_mm256_movemask_epi8(v))
 #define LMASK_OF(bits) lane_mask_avx2(bits)
+#define VB_AND _mm256_and_si256
+#define VB_SUBSU _mm256_subs_epu8
+#define VB_SET1_16(x) _mm256_set1_epi16((short)(x))
+#define VB_UNPACKLO8 _mm256_unpacklo_epi8
+#define VB_UNPACKHI8 _mm256_unpackhi_epi8
+#define VB_MULLO16 _mm256_mullo_epi16
+#define VB_ADD16 _mm256_add_epi16
+#define VB_SRLI16 _mm256_srli_epi16
+#define VB_PACKUS16 _mm256_packus_epi16
+#define VB_SHUFFLE8 _mm256_shuffle_epi8
+#define VB_BCAST16B(p) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(p)))
 #include "cpu_simd_i8_body.h" /* it undefines the macros above */
 
 /* 64-byte aligned memory for vectors of either width; aligned_alloc wants the size to be a

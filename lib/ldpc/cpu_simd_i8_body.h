@@ -11,12 +11,37 @@
  *   VB_SEL_MASK(k, x, y)        per lane k ? y : x
  *   VB_SIGNS(v)                 uint64_t with bit f set where lane f is negative
  *   LMASK_OF(bits)              the lane mask of the lanes set in bits
- *   SIMD_NAME(magnitude)(m, r)  ms_magnitude at int8 for byte lanes 0..127 (see mag_rule)
+ *   VB_AND, VB_SUBSU (unsigned saturating), VB_SHUFFLE8 (bytes within 128-bit blocks),
+ *   VB_SET1_16(x), VB_UNPACKLO8 / VB_UNPACKHI8 (bytes to 16 bits within 128-bit blocks),
+ *   VB_MULLO16, VB_ADD16, VB_SRLI16, VB_PACKUS16 (16 bits to bytes, unsigned saturating),
+ *   VB_BCAST16B(p)              16 bytes at p in every 128-bit block
  * Every instance computes ldpc_rules.h's int8 rules, so all are bit-exact with the scalar
  * decoder and with each other. The body undefines these macros at its end, so the next
  * instance can define them afresh. */
 
 #define ALL_LANES (LANES == 64 ? ~0ull : (1ull << LANES) - 1ull)
+
+/* ms_magnitude at int8 for byte lanes holding 0..127, in the form mag_rule_init found. */
+SIMD_TARGET static inline VB SIMD_NAME(magnitude)(VB m8, const mag_rule* r)
+{
+    switch (r->form) {
+    case MAG_IDENTITY: return m8;
+    case MAG_SUBTRACT: return VB_SUBSU(m8, VB_SET1(r->sub));
+    case MAG_AFFINE: {
+        const VB a = VB_SET1_16(r->a), b = VB_SET1_16(r->b);
+        const VB ql = VB_SRLI16(VB_ADD16(VB_MULLO16(VB_UNPACKLO8(m8, VB_ZERO), a), b), 8);
+        const VB qh = VB_SRLI16(VB_ADD16(VB_MULLO16(VB_UNPACKHI8(m8, VB_ZERO), a), b), 8);
+        return VB_PACKUS16(ql, qh); /* unpack and pack stay within 128-bit blocks */
+    }
+    default: { /* the table, 16 entries per shuffle */
+        VB q = VB_ZERO;
+        const VB low = VB_AND(m8, VB_SET1(0x0f)), high = VB_AND(VB_SRLI16(m8, 4), VB_SET1(0x0f));
+        for (int c = 0; c < 8; c++)
+            q = VB_SEL_EQ(high, VB_SET1(c), q, VB_SHUFFLE8(VB_BCAST16B(r->tab + 16 * c), low));
+        return q;
+    }
+    }
+}
 
 /* Lanes whose hard decisions satisfy every check, as a bit mask (the sign of a posterior is its
  * hard decision, so a row's parity is the sign of the XOR of its posteriors). */
@@ -153,3 +178,14 @@ SIMD_TARGET static void SIMD_NAME(decode_group)(const ldpc_code* c, const tx_map
 #undef VB_SEL_MASK
 #undef VB_SIGNS
 #undef LMASK_OF
+#undef VB_AND
+#undef VB_SUBSU
+#undef VB_SET1_16
+#undef VB_UNPACKLO8
+#undef VB_UNPACKHI8
+#undef VB_MULLO16
+#undef VB_ADD16
+#undef VB_SRLI16
+#undef VB_PACKUS16
+#undef VB_SHUFFLE8
+#undef VB_BCAST16B
