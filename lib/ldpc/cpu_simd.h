@@ -28,8 +28,6 @@ void cpu_simd_decode(const ldpc_code* c, const tx_map* map, const gpufec_decoder
  * AVX-512BW register where the CPU has it and `wide` allows it, else 32 per AVX2 register;
  * bit-exact with the scalar int8 decoder. */
 typedef struct cpu_simd_i8_state cpu_simd_i8_state;
-/* 1 when this CPU has AVX-512BW. */
-int cpu_simd_i8_wide_available(void);
 cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c, int wide);
 /* Frames per register of this state: 64 or 32. */
 int cpu_simd_i8_lanes(const cpu_simd_i8_state* s);

@@ -214,7 +214,8 @@ SIMD_FN static inline __m256i neg_where_avx2(__m256i m, __m256i s)
  * multiple of the alignment. */
 static void* vectors_alloc(size_t bytes) { return aligned_alloc(64, (bytes + 63) & ~(size_t)63); }
 
-int cpu_simd_i8_wide_available(void)
+/* 1 when this CPU has AVX-512BW. */
+static int wide_available(void)
 {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 }
@@ -226,7 +227,7 @@ cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c, int wide)
     cpu_simd_i8_state* s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    wide = wide && cpu_simd_i8_wide_available();
+    wide = wide && wide_available();
     s->lanes = wide ? 64 : 32;
     s->decode_group = wide ? decode_group_avx512 : decode_group_avx2;
     const size_t lanes = (size_t)s->lanes;
@@ -276,7 +277,6 @@ void cpu_simd_i8_decode(const ldpc_code* c, const tx_map* map, const gpufec_deco
 
 #else /* no x86 SIMD: the scalar decoder is used */
 
-int cpu_simd_i8_wide_available(void) { return 0; }
 cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c, int wide)
 {
     (void)c, (void)wide;
