@@ -23,7 +23,10 @@ def build_and_run(code, ebn0_db, frames, algorithm, iterations, backend, seed):
 
     tb = gr.top_block("gpufec demo")
     bpsk = digital.constellation_bpsk().base()
-    src = blocks.vector_source_b(bits.tolist(), False)
+    # One frame more than is counted: the end of a finite stream through add_cc (whose noise input
+    # never ends) may lose a few samples on some CPUs (VOLK alignment), which would cut the last
+    # frame short.
+    src = blocks.vector_source_b(np.concatenate([bits, rng.integers(0, 2, k, dtype=np.uint8)]).tolist(), False)
     enc = gpufec.ldpc_encoder(code)
     mod = digital.chunks_to_symbols_bc(bpsk.points())
     # Complex Gaussian noise of total variance amplitude^2, i.e. sigma^2 per real dimension.
@@ -42,12 +45,13 @@ def build_and_run(code, ebn0_db, frames, algorithm, iterations, backend, seed):
     wall = time.monotonic() - t0
 
     out = np.array(snk.data(), dtype=np.uint8)
-    if len(out) != len(bits):
-        raise RuntimeError(f"decoder produced {len(out)} bits, expected {len(bits)}")
+    if len(out) < len(bits):
+        raise RuntimeError(f"decoder produced {len(out)} bits, expected at least {len(bits)}")
+    out = out[:len(bits)]
     errors = int(np.count_nonzero(out != bits))
     frame_errors = int(np.count_nonzero((out != bits).reshape(frames, k).any(axis=1)))
     # Uncoded reference: hard decisions on the demodulator output at the information positions.
-    soft = np.array(hard.data(), dtype=np.float32).reshape(frames, n)
+    soft = np.array(hard.data(), dtype=np.float32)[:frames * n].reshape(frames, n)
     pos = np.array(enc.info_positions())
     raw_errors = int(np.count_nonzero((soft[:, pos] > 0).astype(np.uint8).ravel() != bits))
     return {

@@ -11,10 +11,10 @@ from gnuradio import gpufec
 from flowgraph_chain import chain as run_chain, random_bits
 
 
-def chain(code, bits, noise_amplitude, input_type="float", pad=False, **kw):
+def chain(code, bits, noise_amplitude, input_type="float", **kw):
     enc = gpufec.nbldpc_encoder(code)
     dec = gpufec.nbldpc_decoder(code, input_type=input_type, **kw)
-    return run_chain(enc, dec, bits, noise_amplitude, input_type, pad), enc, dec
+    return run_chain(enc, dec, bits, noise_amplitude, input_type), enc, dec
 
 
 class qa_nbldpc_blocks(gr_unittest.TestCase):
@@ -30,7 +30,7 @@ class qa_nbldpc_blocks(gr_unittest.TestCase):
         for algorithm in ("min-max", "fft-bp"):
             for schedule in ("layered", "flooding"):
                 bits = random_bits(6 * 504)
-                out, _, dec = chain(code, bits, 0.5, pad=True, algorithm=algorithm, schedule=schedule,
+                out, _, dec = chain(code, bits, 0.5, algorithm=algorithm, schedule=schedule,
                                     max_iterations=20, llr_scale=2.0 / sigma2)
                 what = f"{algorithm} {schedule}"
                 self.assertEqual(len(out), len(bits), what)
@@ -42,7 +42,7 @@ class qa_nbldpc_blocks(gr_unittest.TestCase):
         code = "nb-qc-gf32-744"
         k = gpufec.nbldpc_encoder(code).k()
         bits = random_bits(3 * k)
-        out, enc, dec = chain(code, bits, 0.35, input_type="int8", pad=True, llr_scale=1.0 / 32)
+        out, enc, dec = chain(code, bits, 0.35, input_type="int8", llr_scale=1.0 / 32)
         self.assertEqual(enc.n(), 744 * 5)
         self.assertEqual(np.count_nonzero(out != bits), 0)
         self.assertEqual(dec.failed_frames(), 0)
@@ -52,8 +52,8 @@ class qa_nbldpc_blocks(gr_unittest.TestCase):
         reported failed."""
         path = os.path.join(os.environ.get("GPUFEC_SOURCE_DIR", "."), "tests/data/nbldpc/N96_K48_GF64.kn")
         bits = random_bits(4 * 48)
-        out, _, dec = chain(path, bits, 3.0, pad=True, max_iterations=5)
-        self.assertEqual(dec.frames(), 5)
+        out, _, dec = chain(path, bits, 3.0, max_iterations=5)
+        self.assertIn(dec.frames(), (4, 5))  # the chain's extra frame may or may not arrive
         self.assertGreaterEqual(dec.failed_frames(), 4)
 
     def test_bad_parameters_name_the_parameter(self):
