@@ -113,22 +113,28 @@ gpufec_status hard_create(const decoder_config* cfg, void** state, impl_caps* ca
     return start_engine(cfg, &hard_plan_ops, plan, B, state, caps);
 }
 
+/* The device first: without a GPU that is the reason worth reporting (the front reports a
+ * reason once however many entries give it), not which algorithms an entry runs. */
 int soft_accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
+    if (!cuda_backend_probe(cfg->opts.device, why, why_len))
+        return 0;
     if (ldpc_is_hard(cfg->opts.algorithm)) {
         snprintf(why, why_len, "soft-decision algorithms only");
         return 0;
     }
-    return cuda_backend_probe(cfg->opts.device, why, why_len);
+    return 1;
 }
 
 int hard_accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
+    if (!cuda_backend_probe(cfg->opts.device, why, why_len))
+        return 0;
     if (!ldpc_is_hard(cfg->opts.algorithm)) {
         snprintf(why, why_len, "hard-decision algorithms only");
         return 0;
     }
-    return cuda_backend_probe(cfg->opts.device, why, why_len);
+    return 1;
 }
 
 } // namespace

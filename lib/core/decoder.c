@@ -152,12 +152,18 @@ static gpufec_status choose_implementation(gpufec_decoder* dec, gpufec_backend b
 #endif
     gpufec_status st = backend == GPUFEC_BACKEND_CUDA ? GPUFEC_ERR_NO_DEVICE : GPUFEC_ERR_INTERNAL;
     int declined = 0;
+    char last_reason[256] = "";
     for (const backend_ops* const* r = decoder_registry; *r; r++) {
         const backend_ops* impl = *r;
         if (impl->family != code->family->id || (backend != GPUFEC_BACKEND_AUTO && impl->backend != backend))
             continue;
         char reason[256];
         if (!impl->accepts(cfg, reason, sizeof reason)) {
+            if (declined && strcmp(reason, last_reason) == 0) { /* said once (no GPU: every GPU entry) */
+                declined++;
+                continue;
+            }
+            snprintf(last_reason, sizeof last_reason, "%s", reason);
             if (backend == GPUFEC_BACKEND_AUTO)
                 decoder_log(cfg, GPUFEC_LOG_INFO, "backend auto: %s declined (%s)", impl->name, reason);
             if (declined && backend != GPUFEC_BACKEND_AUTO) { /* every reason, for the error below */

@@ -8,6 +8,7 @@
  * the float reference by error rate (tests/c/test_turbo_simd.c), not bit for bit. */
 #include "decoder_internal.h"
 #include "soft_input.h"
+#include "soft_value.h"
 #include "turbo_code.h"
 
 #include <math.h>
@@ -190,17 +191,17 @@ SIMD_TARGET static inline __m256i scale_i8_256(__m256i d, int c)
 typedef struct {
     const char* name;
     int lanes, bytes;
-    float steps_per_llr; /* quantisation of the soft inputs */
+    float mean_steps; /* a frame's mean soft-value magnitude, in steps (see frame_gain) */
     int in_limit, ext_limit;
     void (*decode_group)(turbo_simd_group*);
 } simd_instance;
 
 #ifdef TURBO_SIMD_X86
 static const simd_instance INSTANCES[] = {
-    {"AVX-512BW int16", 32, 2, 16.0f, 1024, 4096, decode_group_avx512_i16},
-    {"AVX-512BW int8", 64, 1, 4.0f, 31, 63, decode_group_avx512_i8},
-    {"AVX2 int16", 16, 2, 16.0f, 1024, 4096, decode_group_avx2_i16},
-    {"AVX2 int8", 32, 1, 4.0f, 31, 63, decode_group_avx2_i8},
+    {"AVX-512BW int16", 32, 2, 32.0f, 1024, 4096, decode_group_avx512_i16},
+    {"AVX-512BW int8", 64, 1, 8.0f, 31, 63, decode_group_avx512_i8},
+    {"AVX2 int16", 16, 2, 32.0f, 1024, 4096, decode_group_avx2_i16},
+    {"AVX2 int8", 32, 1, 8.0f, 31, 63, decode_group_avx2_i8},
 };
 
 static const simd_instance* pick_instance(const gpufec_decoder_opts* o)
@@ -302,7 +303,6 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
         turbo_simd_free(s);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
-    g->max_iterations = dec->opts.max_iterations;
     g->early = dec->opts.early_termination;
     g->crc_poly = s->t->crc ? (s->t->crc_b ? TURBO_CRC24B : TURBO_CRC24A) : 0;
     g->scale_q15 = (int)lrintf(dec->opts.extrinsic_scale * 0.5f * 32768.0f); /* halved: see the body */
@@ -317,31 +317,75 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
 
 static void destroy(void* state) { turbo_simd_free(state); }
 
-/* Soft values to steps: rounded to the nearest, NaN to 0, clamped to the instance's input range;
- * written branch-free so that the compiler vectorises it. */
-#define QUANTISE_ROW(type)                                                                          \
+/* Soft values to steps: x * gain rounded to the nearest, NaN to 0, clamped to the instance's input
+ * range; written branch-free so that the compiler vectorises it. */
+#define QUANTISE_ROW(type, real)                                                                    \
     do {                                                                                            \
         type* q = (type*)row;                                                                       \
+        const real g = (real)gain, lim = (real)limit;                                               \
         for (uint32_t j = 0; j < n; j++) {                                                          \
-            float x = m[j] * steps;                                                                 \
-            x = x == x ? x : 0.0f;                                                                  \
-            x = x > limit ? limit : x;                                                              \
-            x = x < -limit ? -limit : x;                                                            \
-            q[j] = (type)(int)(x + (x >= 0.0f ? 0.5f : -0.5f));                                     \
+            real x = (real)m[j] * g;                                                                \
+            x = x == x ? x : (real)0;                                                               \
+            x = x > lim ? lim : x;                                                                  \
+            x = x < -lim ? -lim : x;                                                                \
+            q[j] = (type)(int)(x + (x >= (real)0 ? (real)0.5 : (real)-0.5));                        \
+            nonzero |= q[j] != 0;                                                                   \
         }                                                                                           \
     } while (0)
 
-static void quantise_row(const simd_instance* isa, const float* m, uint32_t n, void* row)
+/* Steps per unit of soft value for one frame. Max-Log-MAP's decisions do not depend on the scale
+ * of its inputs, so the fixed-point decoder follows the input: the frame's mean magnitude (of
+ * the values that carry information, the few far outliers left out) maps to mean_steps, which
+ * at the waterfall of rate 1/3 (mean |LLR| about 2) is the resolution of 16 steps per LLR unit
+ * (int16) or 4 (int8). A fixed scale turned soft bits scaled by 0.01 into zeros (an all-zero
+ * "codeword" that passed its CRC) and saturated large ones. 0: the frame carries nothing. */
+static double frame_gain(const simd_instance* isa, const float* m, uint32_t n)
 {
-    const float steps = isa->steps_per_llr, limit = (float)isa->in_limit;
-    if (isa->bytes == 2)
-        QUANTISE_ROW(int16_t);
-    else
-        QUANTISE_ROW(int8_t);
+    double sum = 0;
+    uint32_t count = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const float a = fabsf(soft_sanitize(m[j]));
+        sum += a;
+        count += a > 0.0f;
+    }
+    if (!count || !(sum > 0))
+        return 0;
+    const double cap = 8.0 * sum / count; /* a few huge values (Inf clamped) must not set the scale */
+    sum = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const double a = fabsf(soft_sanitize(m[j]));
+        sum += a < cap ? a : cap;
+    }
+    return isa->mean_steps * (double)count / sum;
+}
+
+/* One frame's soft values into steps; returns whether any step is not zero (what the decoder
+ * sees is what the erased-frame rule judges). */
+static int quantise_row(const simd_instance* isa, const float* m, uint32_t n, void* row)
+{
+    const double gain = frame_gain(isa, m, n), limit = isa->in_limit;
+    int nonzero = 0;
+    if (gain == 0) {
+        memset(row, 0, (size_t)n * (size_t)isa->bytes);
+        return 0;
+    }
+    if (gain < 1e30) { /* float suffices (and vectorises); tiny subnormal inputs need double */
+        if (isa->bytes == 2)
+            QUANTISE_ROW(int16_t, float);
+        else
+            QUANTISE_ROW(int8_t, float);
+    } else {
+        if (isa->bytes == 2)
+            QUANTISE_ROW(int16_t, double);
+        else
+            QUANTISE_ROW(int8_t, double);
+    }
+    return nonzero;
 }
 
 /* Lane `lane`'s quantised mother frame into its row of s->qbuf (NULL: an empty lane, all
- * erasures). Returns whether the frame carries information (the erased-frame rule). */
+ * erasures). Returns whether the frame carries information (the erased-frame rule, judged on
+ * the quantised values the decoder sees). */
 static int load_lane(turbo_simd* s, const void* frame, int lane)
 {
     const decoder_config* dec = s->dec;
@@ -359,16 +403,13 @@ static int load_lane(turbo_simd* s, const void* frame, int lane)
             f = s->in_f;
         }
         if (!map.src && !map.rep_ptr) { /* the mother code as sent: read in place */
-            for (uint32_t j = 0; j < n_full; j++)
-                carries |= f[j] != 0.0f && f[j] == f[j];
             m = f;
         } else {
             for (uint32_t j = 0; j < n_full; j++)
                 s->mother[j] = tx_map_load(map, j, f, &carries);
         }
     }
-    quantise_row(s->isa, m, n_full, (char*)s->qbuf + (size_t)lane * n_full * (size_t)s->isa->bytes);
-    return carries;
+    return quantise_row(s->isa, m, n_full, (char*)s->qbuf + (size_t)lane * n_full * (size_t)s->isa->bytes);
 }
 
 /* The rows of s->qbuf (one frame each) into the group's vectors (one position each), a tile
@@ -435,6 +476,7 @@ static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint
     const size_t in_bytes = (size_t)dec->code->tx.n_tx * soft_input_bytes(dec->opts.input_type);
     const int L = s->isa->lanes;
     turbo_simd_group* g = &s->g;
+    g->max_iterations = dec->opts.max_iterations; /* a per-call setting: the front may change it */
     for (size_t f0 = 0; f0 < n_frames; f0 += (size_t)L) {
         const int n = n_frames - f0 < (size_t)L ? (int)(n_frames - f0) : L;
         uint64_t carries = 0;

@@ -170,6 +170,52 @@ static void bad_input(void)
     free_noisy(&z);
 }
 
+/* Max-Log-MAP does not care about the scale of its soft bits, and neither may the fixed-point
+ * decoder: soft values scaled by a power of two give the same decisions, iterations and flags bit
+ * for bit (the per-frame gain cancels it exactly); scaled by 0.03 or 1e-30 (values that a fixed
+ * quantisation step rounds to zero, which once made all-zero "codewords" that passed their CRC)
+ * every frame still decodes to the bits sent. */
+static void scale_invariance(void)
+{
+    const char* names[] = {"lte-turbo-1024:crc=24a", "lte-turbo-1024", "lte-turbo-256:e=2400:rv=2"};
+    const float scales[] = {1.0f / 128.0f, 32.0f, 0.03f, 0.01f, 1e-30f, 3e3f};
+    for (size_t c = 0; c < sizeof names / sizeof *names; c++) {
+        noisy z = make_noisy(names[c], 37, 3.0);
+        const size_t count = z.frames * z.info.n;
+        float* base = malloc(count * sizeof *base);
+        memcpy(base, z.llr, count * sizeof *base);
+        for (int a = GPUFEC_TURBO_INT16; a <= GPUFEC_TURBO_INT8; a++) {
+            result ref;
+            if (!run(&z, (gpufec_turbo_arithmetic)a, GPUFEC_TURBO_SIMD_AUTO, 1, &ref))
+                continue;
+            CHECK(ref.wrong == 0, "%s %s: %d frames wrong at 3 dB", names[c], ar_name((gpufec_turbo_arithmetic)a),
+                  ref.wrong);
+            for (size_t k = 0; k < sizeof scales / sizeof *scales; k++) {
+                for (size_t i = 0; i < count; i++)
+                    z.llr[i] = base[i] * scales[k];
+                result r;
+                CHECK(run(&z, (gpufec_turbo_arithmetic)a, GPUFEC_TURBO_SIMD_AUTO, 1, &r), "decoder");
+                int flagged = 0;
+                for (size_t f = 0; f < z.frames; f++)
+                    flagged += !r.ok[f];
+                CHECK(r.wrong == 0 && flagged == 0, "%s %s, soft bits x %g: %d of 37 wrong, %d not flagged decoded",
+                      names[c], ar_name((gpufec_turbo_arithmetic)a), (double)scales[k], r.wrong, flagged);
+                const float l2 = log2f(scales[k]);
+                if (l2 == floorf(l2) && scales[k] > 1e-20f)
+                    CHECK(memcmp(r.out, ref.out, z.frames * z.info.k) == 0 &&
+                              memcmp(r.it, ref.it, z.frames * sizeof *r.it) == 0,
+                          "%s %s: soft bits x %g decide or iterate differently", names[c],
+                          ar_name((gpufec_turbo_arithmetic)a), (double)scales[k]);
+                free_result(&r);
+            }
+            memcpy(z.llr, base, count * sizeof *base);
+            free_result(&ref);
+        }
+        free(base);
+        free_noisy(&z);
+    }
+}
+
 static void options(void)
 {
     gpufec_code* c = open_test_code("lte-turbo-40");
@@ -207,6 +253,7 @@ int main(void)
     round_trips();
     waterfall();
     bad_input();
+    scale_invariance();
     options();
     TEST_DONE();
 #endif
