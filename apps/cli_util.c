@@ -61,6 +61,25 @@ long parse_long(const char* s, const char* what, long lo, long hi)
     return v;
 }
 
+/* What the command line set, by the library's option name and the flag that set it, checked
+ * against the code's family once the code is open (a tool is one run: static state is fine). */
+#define CLI_MAX_NOTED 64
+static struct {
+    char name[64];
+    char flag[64];
+} noted[CLI_MAX_NOTED];
+static int n_noted = 0;
+static const char* pending_decoder = NULL;
+
+void cli_note_option(const char* name, const char* flag)
+{
+    if (n_noted < CLI_MAX_NOTED) {
+        snprintf(noted[n_noted].name, sizeof noted[n_noted].name, "%s", name);
+        snprintf(noted[n_noted].flag, sizeof noted[n_noted].flag, "%s", flag);
+        n_noted++;
+    }
+}
+
 void apply_param(void* opts, const char* assignment)
 {
     char name[64];
@@ -72,6 +91,7 @@ void apply_param(void* opts, const char* assignment)
     gpufec_diag d;
     if (gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, name, eq + 1, &d) != GPUFEC_OK)
         die("--param: %s", d.message);
+    cli_note_option(name, "--param");
 }
 
 void set_named_param(void* opts, const char* name, const char* value, const char* flag)
@@ -79,15 +99,37 @@ void set_named_param(void* opts, const char* name, const char* value, const char
     gpufec_diag d;
     if (gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, name, value, &d) != GPUFEC_OK)
         die("%s: %s", flag, d.message);
+    cli_note_option(name, flag);
+}
+
+/* The algorithm option of a family. */
+static const char* algorithm_option(int family)
+{
+    return family == GPUFEC_FAMILY_TURBO ? "turbo_algorithm" : family == GPUFEC_FAMILY_NBLDPC ? "nb_algorithm" : "algorithm";
+}
+
+static int is_choice(const char* option, const char* value)
+{
+    for (size_t i = 0; i < gpufec_decoder_param_count(); i++) {
+        gpufec_param_info p;
+        gpufec_decoder_param_info(i, &p);
+        if (strcmp(p.name, option) == 0)
+            for (size_t c = 0; c < p.n_choices; c++)
+                if (strcmp(p.choices[c], value) == 0)
+                    return 1;
+    }
+    return 0;
 }
 
 void set_decoder(void* opts, const char* name)
 {
-    gpufec_diag d;
-    if (gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, "algorithm", name, &d) == GPUFEC_OK ||
-        gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, "turbo_algorithm", name, &d) == GPUFEC_OK ||
-        gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, "nb_algorithm", name, &d) == GPUFEC_OK)
-        return;
+    (void)opts;
+    const int families[] = {GPUFEC_FAMILY_LDPC, GPUFEC_FAMILY_TURBO, GPUFEC_FAMILY_NBLDPC};
+    for (int f = 0; f < 3; f++)
+        if (is_choice(algorithm_option(families[f]), name)) {
+            pending_decoder = name; /* applied for the code's family by cli_check_family */
+            return;
+        }
     fprintf(stderr, "%s: --decoder: unknown decoder '%s': LDPC ", cli_program, name);
     print_choices(stderr, "algorithm");
     fputs(", turbo ", stderr);
@@ -96,6 +138,31 @@ void set_decoder(void* opts, const char* name)
     print_choices(stderr, "nb_algorithm");
     fputc('\n', stderr);
     exit(2);
+}
+
+void cli_check_family(void* opts, int family)
+{
+    const char* fname = gpufec_family_name((gpufec_family)family);
+    if (pending_decoder) {
+        const char* option = algorithm_option(family);
+        gpufec_diag d;
+        if (gpufec_decoder_opts_set((gpufec_decoder_opts*)opts, option, pending_decoder, &d) != GPUFEC_OK) {
+            fprintf(stderr, "%s: --decoder %s: not a decoder of %s codes (this code's family); they are ", cli_program,
+                    pending_decoder, fname);
+            print_choices(stderr, option);
+            fputc('\n', stderr);
+            exit(2);
+        }
+    }
+    for (int i = 0; i < n_noted; i++)
+        for (size_t j = 0; j < gpufec_decoder_param_count(); j++) {
+            gpufec_param_info p;
+            gpufec_decoder_param_info(j, &p);
+            if (strcmp(p.name, noted[i].name) == 0 && p.family[0] && strcmp(p.family, fname) != 0)
+                die("%s: %s is an option of %s codes; this code is %s (gpufec-info --params lists each "
+                    "family's options)",
+                    noted[i].flag, noted[i].name, p.family, fname);
+        }
 }
 
 const char* decoder_label(const void* opts, int family)

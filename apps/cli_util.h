@@ -26,9 +26,15 @@ void apply_param(void* opts, const char* assignment);
 /* Sets option `name` to `value` for the command-line flag `flag`, or die()s with the library's
  * message (which lists the accepted names of an enum option). */
 void set_named_param(void* opts, const char* name, const char* value, const char* flag);
-/* --decoder NAME: the algorithm of whichever family names it (LDPC "nms", turbo "maxlogmap"),
- * or die()s listing both families' names. */
+/* --decoder NAME: must name a decoder of some family (else die()s listing every family's);
+ * applied by cli_check_family for the code's family. */
 void set_decoder(void* opts, const char* name);
+/* Records that the command line set option `name` (the library's name) through `flag`. */
+void cli_note_option(const char* name, const char* flag);
+/* Once the code is open: applies --decoder as the family's algorithm (die()s listing the
+ * family's decoders when it names another family's), and die()s when an option the command line
+ * set belongs to another family (--precision on a turbo code). */
+void cli_check_family(void* opts, int family);
 /* The decoder's algorithm and schedule as the tools print them, for the code's family
  * (gpufec_code_info.family); schedule: the LDPC schedule in use. */
 const char* decoder_label(const void* opts, int family);

@@ -107,6 +107,7 @@ int main(int argc, char** argv)
         case 's':
             if (gpufec_schedule_from_name(optarg, &a.o.schedule))
                 die("--schedule: unknown schedule '%s'", optarg);
+            cli_note_option("schedule", "--schedule");
             break;
         case 'i': a.o.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000); break;
         case 'b':
@@ -117,22 +118,35 @@ int main(int argc, char** argv)
         case 'p':
             if (gpufec_precision_from_name(optarg, &a.o.precision))
                 die("--precision: unknown precision '%s' (float32, float16, int8)", optarg);
+            cli_note_option("precision", "--precision");
             break;
-        case 'q': a.o.quant_step = (float)parse_double(optarg, "--quant-step"); break;
+        case 'q':
+            a.o.quant_step = (float)parse_double(optarg, "--quant-step");
+            cli_note_option("quant_step", "--quant-step");
+            break;
         case 'N':
             if (gpufec_input_type_from_name(optarg, &a.o.input_type))
                 die("--input: unknown soft-bit type '%s' (float32, float16, int8)", optarg);
             break;
         case 'Z': apply_param(&a.o, optarg); break;
-        case 'T': a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 4095); break;
+        case 'T':
+            a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 4095);
+            cli_note_option("cuda_tuning", "--cuda-tuning");
+            break;
         case 'j': a.json = optarg; break;
         case 'r': a.repeat = (int)parse_long(optarg, "--repeat", 1, 100000); break;
         case 't': a.threads = (int)parse_long(optarg, "--threads", 1, 256); break;
         case 'e': a.ebn0 = parse_double(optarg, "--ebn0"); break;
         case 'E': a.o.early_termination = 1; break;
-        case 'S': a.o.cpu_simd = 0; break;
-        case 'I': a.o.syndrome_interval = (int)parse_long(optarg, "--syndrome-interval", 1, 10000); break;
-        case 'n': a.o.normalization = (float)parse_double(optarg, "--norm"); break;
+        case 'S': a.o.cpu_simd = 0; break; /* harmless for every family: no vector path is used */
+        case 'I':
+            a.o.syndrome_interval = (int)parse_long(optarg, "--syndrome-interval", 1, 10000);
+            cli_note_option("syndrome_interval", "--syndrome-interval");
+            break;
+        case 'n':
+            a.o.normalization = (float)parse_double(optarg, "--norm");
+            cli_note_option("norm", "--norm");
+            break;
         case 'D': a.o.device = (int)parse_long(optarg, "--device", 0, 64); break;
         case 'h':
             puts("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"
@@ -151,6 +165,7 @@ int main(int argc, char** argv)
     gpufec_status st;
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
+    cli_check_family(&a.o, info.family);
 
     gpufec_decoder* probe = NULL;
     gpufec_diag why;
@@ -179,7 +194,8 @@ int main(int argc, char** argv)
     sim_rng_seed(&rng, (uint64_t)time(NULL), 1, 2);
     for (size_t i = 0; i < (size_t)a.frames * info.k; i++)
         u[i] = (uint8_t)(sim_rng_next(&rng) >> 63);
-    gpufec_code_encode(code, u, (size_t)a.frames, x);
+    if ((st = gpufec_code_encode(code, u, (size_t)a.frames, x)))
+        die("--code %s: cannot encode: %s", a.code, gpufec_status_str(st));
     sim_awgn_bpsk(&rng, x, (size_t)a.frames * info.n, 1.0 / (2.0 * info.rate * pow(10.0, a.ebn0 / 10.0)), llr);
     /* The soft bits in the type the decoder is asked to read (converted before any timing). */
     const size_t n_soft = (size_t)a.frames * info.n, width = soft_bytes(a.o.input_type);

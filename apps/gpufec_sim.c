@@ -129,11 +129,13 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'i': p->dec.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000); have_iters = 1; break;
         case 'n':
             p->dec.normalization = (float)parse_double(optarg, "--norm");
+            cli_note_option("norm", "--norm");
             if (!(p->dec.normalization > 0 && p->dec.normalization <= 1))
                 die("--norm: must be in (0, 1]");
             break;
         case 'o':
             p->dec.offset = (float)parse_double(optarg, "--offset");
+            cli_note_option("offset", "--offset");
             if (!(p->dec.offset >= 0 && p->dec.offset < 1000))
                 die("--offset: must be in [0, 1000)");
             break;
@@ -151,28 +153,36 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'B': p->batch = (int)parse_long(optarg, "--batch", 1, 1000000); break;
         case 'j': p->json_path = optarg; break;
         case 'N': p->dec.early_termination = 0; break;
-        case 'I': p->dec.syndrome_interval = (int)parse_long(optarg, "--syndrome-interval", 1, 10000); break;
+        case 'I':
+            p->dec.syndrome_interval = (int)parse_long(optarg, "--syndrome-interval", 1, 10000);
+            cli_note_option("syndrome_interval", "--syndrome-interval");
+            break;
         case 'S':
             if (gpufec_schedule_from_name(optarg, &p->dec.schedule))
                 die("--schedule: unknown schedule '%s' (auto, flooding, layered)", optarg);
+            cli_note_option("schedule", "--schedule");
             break;
         case 'P':
             p->dec.pgab_p = (float)parse_double(optarg, "--pgab-p");
+            cli_note_option("pgab_p", "--pgab-p");
             if (!(p->dec.pgab_p >= 0 && p->dec.pgab_p <= 1))
                 die("--pgab-p: must be in [0, 1]");
             break;
         case 'R':
             if (gpufec_precision_from_name(optarg, &p->dec.precision))
                 die("--precision: unknown precision '%s' (float32, float16, int8)", optarg);
+            cli_note_option("precision", "--precision");
             break;
         case 'Q':
             p->dec.quant_step = (float)parse_double(optarg, "--quant-step");
+            cli_note_option("quant_step", "--quant-step");
             if (!(p->dec.quant_step >= 1e-3f && p->dec.quant_step <= 1e3f))
                 die("--quant-step: must be in [0.001, 1000]");
             break;
         case 'Z':
             apply_param(&p->dec, optarg);
-            if (strncmp(optarg, "algorithm=", 10) == 0 || strncmp(optarg, "turbo_algorithm=", 16) == 0)
+            if (strncmp(optarg, "algorithm=", 10) == 0 || strncmp(optarg, "turbo_algorithm=", 16) == 0 ||
+                strncmp(optarg, "nb_algorithm=", 13) == 0)
                 have_decoder = 1;
             break;
         case 'h': usage(stdout); exit(0);
@@ -241,7 +251,9 @@ static void* worker(void* arg)
         sim_rng_seed(&rng, prm->seed, (uint64_t)sh->point_index + 1, (uint64_t)b + 1);
         for (size_t i = 0; i < nf * k; i++)
             info[i] = (uint8_t)(sim_rng_next(&rng) >> 63);
-        gpufec_code_encode(sh->code, info, nf, cw);
+        st = gpufec_code_encode(sh->code, info, nf, cw);
+        if (st)
+            break;
         if (prm->channel_bsc)
             sim_bsc(&rng, cw, nf * n, sh->x, llr);
         else
@@ -354,6 +366,24 @@ int main(int argc, char** argv)
     gpufec_status st;
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
+    cli_check_family(&prm.dec, info.family);
+    if (prm.dec.output != GPUFEC_OUTPUT_INFO)
+        die("--param output=%s: gpufec-sim counts errors in the information bits; only output=info is "
+            "simulated",
+            gpufec_output_name(prm.dec.output));
+    {
+        /* The code must encode (a code too large for the generic encoder does not): find out
+         * before simulating, with the library's reason. */
+        uint8_t* u = calloc(info.k ? info.k : 1, 1);
+        uint8_t* x = malloc(info.n ? info.n : 1);
+        if (!u || !x)
+            die("out of memory");
+        st = gpufec_code_encode(code, u, 1, x);
+        free(u);
+        free(x);
+        if (st)
+            die("--code %s: cannot encode: %s", prm.code_name, gpufec_status_str(st));
+    }
 
     /* Everything that can fail is checked before simulating: the output file, the options, the
      * backend (resolved once by a probe decoder). */
@@ -377,6 +407,12 @@ int main(int argc, char** argv)
     gpufec_decoder_destroy(probe);
     if (prm.batch == 0 && used == GPUFEC_BACKEND_CUDA)
         prm.batch = 4096;
+    if (prm.batch > prm.max_frames)
+        prm.batch = (int)prm.max_frames; /* no batch larger than the frames it may simulate */
+    /* A batch's buffers (soft values and bits) must fit: refuse rather than fail mid-run. */
+    if ((double)(prm.batch > 0 ? prm.batch : 32) * info.n * (sizeof(float) + 2.0) * prm.threads > 16e9)
+        die("--batch %d: %d thread(s) x %d frames x %u soft bits need more than 16 GB; use a smaller --batch",
+            prm.batch, prm.threads, prm.batch, info.n);
 
     int npts = (int)floor((prm.stop - prm.start) / prm.step + 1e-9) + 1;
     sim_point* pts = calloc((size_t)npts, sizeof *pts);
@@ -416,7 +452,7 @@ int main(int argc, char** argv)
             pthread_join(th[t], NULL);
         pthread_mutex_destroy(&sh.lock);
         if (sh.error)
-            die("decoding failed at point %g: %s", sh.x, sh.error_text);
+            die("simulation failed at point %g: %s", sh.x, sh.error_text);
         pts[i] = sh.acc;
         pts[i].x = sh.x;
         pts[i].seconds = now() - t0;

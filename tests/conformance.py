@@ -57,6 +57,10 @@ def pgab_against_seed(sim, min_fe, threads):
         galb = bsc_fer(sim, "gallager-b", PGAB_TABLE, min_fe, threads, tmp)
         pgab = bsc_fer(sim, "pgab", PGAB_TABLE, min_fe, threads, tmp)
     for x, ref in sorted(PGAB_TABLE.items()):
+        if x not in pgab or x not in galb:
+            print(f"regular-4-8-1296 BSC {x}: not simulated: FAIL")
+            failures += 1
+            continue
         p, g = pgab[x], galb[x]
         ratio = p["fer"] / ref
         ok = p["frame_errors"] >= min_fe and 0.5 <= ratio <= 2.0 and (x not in PGAB_BEATS_GALB or p["fer"] < g["fer"])
@@ -88,7 +92,7 @@ def main():
     ap.add_argument("--min-frame-errors", type=int, default=50)
     a = ap.parse_args()
     threads = str(max(1, min(4, os.cpu_count() or 1)))
-    failures = 0
+    failures = comparisons = 0
     for alist, trace, decoder, flags, iters, points, step in CASES:
         ref = reference_points(os.path.join(a.data, trace))
         with tempfile.TemporaryDirectory() as tmp:
@@ -103,17 +107,26 @@ def main():
             subprocess.run(cmd, check=True)
             with open(out) as f:
                 result = json.load(f)
+        compared = set()
         for p in result["points"]:
             x = round(p["ebn0"], 2)
             p["label"] = f"{decoder} {' '.join(flags)}"
             if x not in points or x not in ref:
                 continue
+            compared.add(x)
             ref_ber, ref_fer = ref[x]
             fer_ratio = p["fer"] / ref_fer if ref_fer else float("inf")
             ok = p["frame_errors"] >= a.min_frame_errors and 0.5 <= fer_ratio <= 2.0
             print(f"{alist} {p['label']} i{iters} Eb/N0 {x}: FER {p['fer']:.3e} vs AFF3CT {ref_fer:.3e} "
                   f"(x{fer_ratio:.2f}), BER {p['ber']:.3e} vs {ref_ber:.3e}: {'ok' if ok else 'FAIL'}")
             failures += not ok
+        # A point asked for but not compared (missing from the simulation or the reference
+        # trace) is a failure: a case that compares nothing must not pass.
+        for x in sorted(set(points) - compared):
+            print(f"{alist} {decoder} Eb/N0 {x}: not compared (no simulated or no reference point): FAIL")
+            failures += 1
+        comparisons += len(compared)
+    print(f"{comparisons} point(s) compared with AFF3CT's traces")
     failures += pgab_against_seed(a.sim, a.min_frame_errors, threads)
     if failures:
         print(f"{failures} point(s) outside a factor of 2")

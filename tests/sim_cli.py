@@ -27,6 +27,7 @@ def main():
     ap.add_argument("--sim", required=True)
     ap.add_argument("--info", required=True)
     ap.add_argument("--data", required=True)
+    ap.add_argument("--bench")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp()
     bad_file = os.path.join(tmp, "bad.alist")
@@ -59,6 +60,37 @@ def main():
         ["--code", "5gnr-bg1-z24", "--decoder", "gallager-b", "--iterations", "5", "--channel", "bsc",
          "--p", "0.01:0.01:0.01"],
     ]
+    # Issue 21: each of these crashed, invented results or was silently changed. Every family:
+    # another output than information bits (the heap was overrun), a decoder or option of another
+    # family; a code that cannot encode (BER 0.28 was printed with exit 0).
+    turbo = ["--code", "lte-turbo-40", "--decoder", "maxlogmap", "--iterations", "4", "--ebn0", "1:1:1"]
+    nb = ["--code", "nb-gf16-504", "--decoder", "min-max", "--iterations", "4", "--ebn0", "1:1:1"]
+    ldpc = base + ["--ebn0", "1:1:1"]
+    issue21 = [(args + ["--param", "output=" + out], "output=info") for args in (ldpc, turbo, nb)
+               for out in ("codeword", "full-codeword")]
+    issue21 += [
+        (["--code", "nb-gf64-60000", "--decoder", "min-max", "--iterations", "4", "--ebn0", "8:8:1"], "cannot encode"),
+        (["--code", "lte-turbo-40", "--decoder", "nms", "--iterations", "4", "--ebn0", "1:1:1"], "maxlogmap|logmap"),
+        (["--code", "wifi-648-1_2", "--decoder", "maxlogmap", "--iterations", "4", "--ebn0", "1:1:1"], "spa|ms|nms"),
+        (["--code", "nb-gf16-504", "--decoder", "nms", "--iterations", "4", "--ebn0", "1:1:1"], "min-max"),
+        (turbo + ["--precision", "int8"], "--precision"),
+        (turbo + ["--norm", "0.5"], "--norm"),
+        (turbo + ["--schedule", "flooding"], "--schedule"),
+        (nb + ["--param", "extrinsic_scale=0.5"], "extrinsic_scale"),
+        (ldpc + ["--param", "arithmetic=int8"], "arithmetic"),
+    ]
+    for args, word in issue21:
+        r = run([a.sim] + args)
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        check(r.returncode == 2 and len(lines) == 1 and word in lines[0] and r.stdout.strip() == "",
+              f"{args}: exit {r.returncode}, stderr {r.stderr!r}, stdout {r.stdout[-200:]!r}")
+        if a.bench and "--ebn0" in args and "output=" not in " ".join(args):
+            b = [x for x in args if x not in ("--ebn0", "1:1:1", "8:8:1")]
+            r = run([a.bench] + b + ["--frames", "4", "--repeat", "1", "--backend", "cpu"])
+            check(r.returncode == 2 and word.split("|")[0] in r.stderr, f"gpufec-bench {b}: exit {r.returncode}, {r.stderr!r}")
+    # A batch larger than the frames to simulate is clamped, not allocated.
+    r = run([a.sim] + base + ["--ebn0", "2:2:1", "--batch", "1000000", "--max-frames", "8", "--backend", "cpu"])
+    check(r.returncode == 0, f"--batch 1000000 --max-frames 8: {r.returncode} {r.stderr!r}")
     for args in bad:
         r = run([a.sim] + args)
         lines = [l for l in r.stderr.splitlines() if l.strip()]

@@ -202,6 +202,12 @@ GPUFEC_API gpufec_status gpufec_decoder_preferred_batch(const gpufec_decoder* de
 /* The backend actually in use (AUTO resolved). */
 GPUFEC_API gpufec_status gpufec_decoder_backend(const gpufec_decoder* dec, gpufec_backend* backend);
 
+/* Which implementation and variant decodes (VOLK's habit): the registry entry's name, then the
+ * variant it chose, e.g. "cpu AVX-512BW int8, 64 lanes", "cpu scalar", "cpu-simd AVX2 int16",
+ * "cuda". Tests use it to tell a comparison of two variants from one of a variant with itself.
+ * name receives at most length bytes, NUL-terminated. */
+GPUFEC_API gpufec_status gpufec_decoder_variant(const gpufec_decoder* dec, char* name, size_t length);
+
 /* Changes the iteration limit between decode calls. */
 GPUFEC_API gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_iterations);
 

@@ -311,6 +311,14 @@ gpufec_status gpufec_decoder_backend(const gpufec_decoder* dec, gpufec_backend* 
     return GPUFEC_OK;
 }
 
+gpufec_status gpufec_decoder_variant(const gpufec_decoder* dec, char* name, size_t length)
+{
+    if (!dec || !name || !length)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    snprintf(name, length, "%s%s%s", dec->ops->name, dec->caps.variant[0] ? " " : "", dec->caps.variant);
+    return GPUFEC_OK;
+}
+
 gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_iterations)
 {
     if (!dec || max_iterations < 1 || max_iterations > 10000)

@@ -11,6 +11,7 @@
 #include "ldpc_rules.h"
 #include "soft_input.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,8 +88,11 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
             s->simd8 = cpu_simd_i8_create(c, o->cpu_simd == 1);
     }
     if (s->simd8)
-        decoder_log(dec, GPUFEC_LOG_DEBUG, "cpu: int8 vector path, %d frames per register (%s)",
-                    cpu_simd_i8_lanes(s->simd8), cpu_simd_i8_lanes(s->simd8) == 64 ? "AVX-512BW" : "AVX2");
+        snprintf(caps->variant, sizeof caps->variant, "%s int8, %d lanes",
+                 cpu_simd_i8_lanes(s->simd8) == 64 ? "AVX-512BW" : "AVX2", cpu_simd_i8_lanes(s->simd8));
+    else
+        snprintf(caps->variant, sizeof caps->variant, "%s", s->simd ? "AVX2 float32, 8 lanes" : "scalar");
+    decoder_log(dec, GPUFEC_LOG_DEBUG, "cpu: %s", caps->variant);
     *state = s;
     return GPUFEC_OK;
 }
