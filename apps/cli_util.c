@@ -140,8 +140,11 @@ void set_decoder(void* opts, const char* name)
     exit(2);
 }
 
-void cli_check_family(void* opts, int family)
+void cli_check_family(void* opts, const struct gpufec_code* code)
 {
+    gpufec_code_info info;
+    gpufec_code_get_info(code, &info);
+    const int family = (int)info.family;
     const char* fname = gpufec_family_name((gpufec_family)family);
     if (pending_decoder) {
         const char* option = algorithm_option(family);
@@ -154,15 +157,11 @@ void cli_check_family(void* opts, int family)
             exit(2);
         }
     }
-    for (int i = 0; i < n_noted; i++)
-        for (size_t j = 0; j < gpufec_decoder_param_count(); j++) {
-            gpufec_param_info p;
-            gpufec_decoder_param_info(j, &p);
-            if (strcmp(p.name, noted[i].name) == 0 && p.family[0] && strcmp(p.family, fname) != 0)
-                die("%s: %s is an option of %s codes; this code is %s (gpufec-info --params lists each "
-                    "family's options)",
-                    noted[i].flag, noted[i].name, p.family, fname);
-        }
+    for (int i = 0; i < n_noted; i++) {
+        gpufec_diag d;
+        if (gpufec_decoder_param_check_family(noted[i].name, code, &d) != GPUFEC_OK)
+            die("%s: %s", noted[i].flag, d.message);
+    }
 }
 
 const char* decoder_label(const void* opts, int family)

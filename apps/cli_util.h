@@ -34,7 +34,7 @@ void cli_note_option(const char* name, const char* flag);
 /* Once the code is open: applies --decoder as the family's algorithm (die()s listing the
  * family's decoders when it names another family's), and die()s when an option the command line
  * set belongs to another family (--precision on a turbo code). */
-void cli_check_family(void* opts, int family);
+void cli_check_family(void* opts, const struct gpufec_code* code);
 /* The decoder's algorithm and schedule as the tools print them, for the code's family
  * (gpufec_code_info.family); schedule: the LDPC schedule in use. */
 const char* decoder_label(const void* opts, int family);

@@ -165,7 +165,7 @@ int main(int argc, char** argv)
     gpufec_status st;
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
-    cli_check_family(&a.o, info.family);
+    cli_check_family(&a.o, code);
 
     gpufec_decoder* probe = NULL;
     gpufec_diag why;

@@ -366,7 +366,7 @@ int main(int argc, char** argv)
     gpufec_status st;
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
-    cli_check_family(&prm.dec, info.family);
+    cli_check_family(&prm.dec, code);
     if (prm.dec.output != GPUFEC_OUTPUT_INFO)
         die("--param output=%s: gpufec-sim counts errors in the information bits; only output=info is "
             "simulated",

@@ -235,6 +235,13 @@ typedef struct {
 
 GPUFEC_API size_t gpufec_decoder_param_count(void);
 GPUFEC_API gpufec_status gpufec_decoder_param_info(size_t index, gpufec_param_info* info);
+/* Whether option `name` means anything for decoders of `code`: GPUFEC_OK for the common options
+ * and the code's family's (and those it shares, as GF(q) LDPC reads `schedule`);
+ * GPUFEC_ERR_INVALID_ARGUMENT, with diag naming the option, its family and the code's, for
+ * another family's option (precision on a turbo code) or an unknown name. Tools and blocks that
+ * take options by name refuse such settings instead of ignoring them. */
+GPUFEC_API gpufec_status gpufec_decoder_param_check_family(const char* name, const gpufec_code* code,
+                                                           gpufec_diag* diag);
 /* Sets option `name` from text; GPUFEC_ERR_INVALID_ARGUMENT with diag naming the option and the
  * accepted values for an unknown name or a bad value. opts keeps its other fields. */
 GPUFEC_API gpufec_status gpufec_decoder_opts_set(gpufec_decoder_opts* opts, const char* name, const char* value,

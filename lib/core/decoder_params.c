@@ -126,6 +126,34 @@ gpufec_status gpufec_decoder_param_info(size_t index, gpufec_param_info* info)
     return GPUFEC_OK;
 }
 
+gpufec_status gpufec_decoder_param_check_family(const char* name, const gpufec_code* code, gpufec_diag* diag)
+{
+    if (diag) {
+        diag->line = 0;
+        diag->message[0] = '\0';
+    }
+    if (!name || !code)
+        return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, "name and code must not be NULL");
+    const char* family = "";
+    const param_desc* p = NULL;
+    for (size_t i = 0; (p = param_at(i, &family)) != NULL; i++)
+        if (strcmp(p->name, name) == 0)
+            break;
+    if (!p)
+        return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0,
+                            "%.60s: no such decoder option (gpufec-info --params lists them)", name);
+    const family_record* own = code->family;
+    if (!family[0] || strcmp(family, own->name) == 0)
+        return GPUFEC_OK;
+    for (const char* const* s = own->shared_params; s && *s; s++)
+        if (strcmp(*s, name) == 0)
+            return GPUFEC_OK;
+    return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0,
+                        "%s is an option of %s codes; this code is %s (gpufec-info --params lists each family's "
+                        "options)",
+                        name, family, own->name);
+}
+
 gpufec_status gpufec_decoder_opts_get(const gpufec_decoder_opts* opts, const char* name, char* value,
                                       size_t length)
 {

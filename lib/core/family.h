@@ -35,6 +35,9 @@ typedef struct family_record {
     gpufec_status (*check_opts)(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag);
     void (*resolve_opts)(gpufec_decoder_opts* o);
     const param_desc* (*params)(size_t* count);
+    /* Options of another family that this family's decoders read too (NULL-terminated list, or
+     * NULL): GF(q) LDPC reads binary LDPC's `schedule`. */
+    const char* const* shared_params;
 } family_record;
 
 /* The families, NULL-terminated. */

@@ -130,6 +130,13 @@ std::string batch_decoder_base::backend_in_use() const
     return gpufec_backend_name(b);
 }
 
+std::string batch_decoder_base::variant_in_use() const
+{
+    char name[96] = "";
+    gpufec_decoder_variant(d_dec.get(), name, sizeof name);
+    return name;
+}
+
 std::string batch_decoder_base::schedule_in_use() const
 {
     gpufec_schedule s = GPUFEC_SCHEDULE_AUTO;
@@ -184,26 +191,81 @@ void batch_decoder_base::decode_chunk(const void* in, int frames, uint8_t* out, 
     }
 }
 
+bool batch_decoder_base::packet_length(const gr::tag_t& t, int64_t* len)
+{
+    if (pmt::is_integer(t.value)) {
+        *len = std::max<int64_t>(0, pmt::to_long(t.value));
+        return true;
+    }
+    if (pmt::is_uint64(t.value)) {
+        *len = (int64_t)std::min<uint64_t>(pmt::to_uint64(t.value), (uint64_t)INT64_MAX);
+        return true;
+    }
+    if (!d_warned_bad_len) {
+        d_warned_bad_len = true;
+        d_logger->warn("packet_len tag at item {} is not an integer ({}): ignored, and not passed on",
+                       t.offset,
+                       pmt::write_string(t.value));
+    }
+    return false;
+}
+
+/* With drop_failed a packet is decoded in one call, so that its packet_len can count the frames
+ * that survive; that needs room for the whole packet in the input and output buffers. */
+bool batch_decoder_base::packet_fits(int64_t frames) const
+{
+    auto d = detail();
+    if (!d || !d->input(0) || !d->output(0))
+        return false;
+    const int64_t in = (int64_t)d->input(0)->buffer()->bufsize(), out = (int64_t)d->output(0)->bufsize();
+    return frames * (int64_t)d_llr_len <= in / 2 && frames * (int64_t)d_out_len <= out / 2;
+}
+
 void batch_decoder_base::move_tags(uint64_t consumed)
 {
     // A tag on soft bit i of frame f goes to the output bit at the same fraction of frame f's
     // output (tags of dropped frames go with them). packet_len tags count soft bits; they are
     // rewritten to the output bits of the frames they cover, so downstream blocks see lengths
-    // of the stream they read.
+    // of the stream they read: with drop_failed, the frames of the packet that survive (the
+    // whole packet is in this call), the tag on the first of them, none if none survives.
     static const pmt::pmt_t length_key = pmt::mp("packet_len");
     std::vector<gr::tag_t> tags;
     const uint64_t r0 = nitems_read(0), w0 = nitems_written(0);
+    const uint64_t frames = consumed / d_llr_len;
     get_tags_in_range(tags, 0, r0, r0 + consumed);
     for (gr::tag_t t : tags) {
         const uint64_t rel = t.offset - r0, frame = rel / d_llr_len, within = rel % d_llr_len;
+        if (pmt::eq(t.key, length_key)) {
+            int64_t len;
+            if (!packet_length(t, &len))
+                continue;
+            const uint64_t whole = (uint64_t)len / d_llr_len;
+            if (d_drop_failed && !d_keep_packet) {
+                uint64_t kept = 0;
+                int64_t first = -1;
+                for (uint64_t f = frame; f < std::min(frames, frame + whole); f++)
+                    if (d_out_frame[f] >= 0) {
+                        first = first < 0 ? d_out_frame[f] : first;
+                        kept++;
+                    }
+                if (!kept)
+                    continue; // the packet disappears whole
+                t.offset = w0 + (uint64_t)first * d_out_len;
+                t.value = pmt::from_long((long)(kept * d_out_len));
+            } else {
+                const int64_t slot = d_out_frame[frame];
+                if (slot < 0)
+                    continue;
+                t.offset = w0 + (uint64_t)slot * d_out_len + within * d_out_len / d_llr_len;
+                t.value = pmt::from_long((long)(whole * d_out_len));
+            }
+            add_item_tag(0, t);
+            continue;
+        }
         const int64_t slot = d_out_frame[frame];
         if (slot < 0)
             continue;
         t.offset = w0 + (uint64_t)slot * d_out_len + within * d_out_len / d_llr_len;
-        if (pmt::eq(t.key, length_key) && pmt::is_integer(t.value)) {
-            const long len = pmt::to_long(t.value);
-            t.value = pmt::from_long(len / (long)d_llr_len * (long)d_out_len);
-        }
         add_item_tag(0, t);
     }
 }
@@ -250,11 +312,34 @@ int batch_decoder_base::frames_to_decode(int ninput, int noutput)
     std::vector<gr::tag_t> tags;
     get_tags_in_range(tags, 0, r0, r0 + (uint64_t)ninput, length_key);
     uint64_t next = r0 + (uint64_t)ninput; // the next packet start after r0, else the input's end
+    bool packet_start = false, next_is_packet = false;
     for (const gr::tag_t& t : tags) {
-        if (t.offset == r0 && pmt::is_integer(t.value))
-            d_packet_left = std::max<int64_t>(0, pmt::to_long(t.value));
-        else if (t.offset > r0 && t.offset < next)
+        int64_t len;
+        if (!packet_length(t, &len))
+            continue;
+        if (t.offset == r0) {
+            d_packet_left = len;
+            packet_start = true;
+        } else if (t.offset > r0 && t.offset < next) {
             next = t.offset;
+            next_is_packet = true;
+        }
+    }
+    if (packet_start && d_drop_failed) {
+        // The whole packet in one call (its packet_len then counts the survivors), or, if the
+        // buffers cannot hold it, its failed frames passed on, tagged, and said once.
+        // A packet cut short by the next one has only the frames before it.
+        const int64_t whole = next_is_packet ? std::min(d_packet_left, (int64_t)(next - r0)) / n : d_packet_left / n;
+        d_keep_packet = whole > 0 && !packet_fits(whole);
+        if (d_keep_packet && !d_warned_big_packet) {
+            d_warned_big_packet = true;
+            d_logger->warn("drop_failed: a packet of {} frames does not fit the buffers; the failed frames "
+                           "of such packets are passed on (gpufec_ok = False) so that packet_len stays true",
+                           whole);
+        }
+        if (!d_keep_packet && whole > 0 &&
+            (std::min<int64_t>(next - r0, d_packet_left) / n < whole || noutput / (int)d_out_len < whole))
+            return 0; // wait for the rest of the packet (or room for it)
     }
     const int64_t span = (int64_t)(next - r0); // items before the next packet starts
     int64_t limit = span, skip = 0;
@@ -303,7 +388,7 @@ int batch_decoder_base::general_work(int noutput_items,
     d_out_frame.resize((size_t)frames);
     int64_t kept = 0;
     for (int f = 0; f < frames; f++) {
-        if (d_drop_failed && !d_converged[(size_t)f]) {
+        if (d_drop_failed && !d_keep_packet && !d_converged[(size_t)f]) {
             d_out_frame[(size_t)f] = -1;
             continue;
         }

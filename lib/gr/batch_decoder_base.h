@@ -39,6 +39,7 @@ protected:
     uint64_t failed_frame_count() const { return d_failed.load(); }
     double iterations_per_frame() const;
     std::string backend_in_use() const;
+    std::string variant_in_use() const; // the implementation and its variant ("cpu-simd AVX2 int16")
     bool on_gpu() const;
     double decoder_mbps() const; // information bits per second inside the decoder
     const gpufec_code_info& code_info() const { return d_info; }
@@ -52,6 +53,9 @@ private:
     uint32_t d_llr_len = 0, d_out_len = 0;
     int d_max_batch, d_stats_interval;
     bool d_drop_failed;                 // failed frames are not emitted
+    bool d_keep_packet = false;         // drop_failed suspended for the current packet (larger
+                                        // than the buffers: its packet_len must stay true)
+    bool d_warned_big_packet = false, d_warned_bad_len = false;
     int64_t d_packet_left = -1;         // soft bits left in the current packet_len packet; -1: no
                                         // packet seen (frames from the first sample), 0: between
     uint64_t d_skipped = 0;             // soft bits skipped: packet tails, gaps between packets
@@ -75,6 +79,8 @@ private:
     void move_tags(uint64_t consumed);
     void tag_frames(int frames);
     int frames_to_decode(int ninput, int noutput);
+    bool packet_length(const gr::tag_t& t, int64_t* len); // an integer packet_len, else warn once
+    bool packet_fits(int64_t frames) const;
 };
 
 } // namespace gpufec

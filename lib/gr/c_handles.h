@@ -98,8 +98,22 @@ inline code_ptr open_nbldpc_code(const std::string& name)
 }
 
 /* Decoder options from "name=value" words separated by spaces or commas (the library's names;
- * fec_decoder_def.cc). */
-gpufec_decoder_opts opts_from_text(const std::string& options);
+ * fec_decoder_def.cc); with a code, an option of another family is refused. */
+gpufec_decoder_opts opts_from_text(const std::string& options, const gpufec_code* code = nullptr);
+
+/* An encoder must be able to encode its code: found out at construction (a code too large for
+ * the generic encoder, such as nb-gf64-60000, is refused here; at run time it stopped the
+ * flowgraph). Encodes one frame of zeros, which also builds the encoder once. */
+inline void require_encoder(const gpufec_code* code, const std::string& name)
+{
+    gpufec_code_info info;
+    gpufec_code_get_info(code, &info);
+    std::string u(info.k, '\0'), x(info.n, '\0');
+    const gpufec_status st = gpufec_code_encode(code, reinterpret_cast<const uint8_t*>(u.data()), 1,
+                                                reinterpret_cast<uint8_t*>(&x[0]));
+    if (st != GPUFEC_OK)
+        throw std::invalid_argument("gpufec: code '" + name + "' cannot be encoded: " + gpufec_status_str(st));
+}
 
 /* "positive_one" (GNU Radio's soft demodulators: a positive value means bit 1) -> -1,
  * "positive_zero" (LLR ln P0/P1) -> +1. */

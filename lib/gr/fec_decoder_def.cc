@@ -10,7 +10,7 @@ namespace gpufec {
 
 /* Decoder options from "name=value" words separated by spaces or commas, by the library's names
  * (shared with pdu_decoder). */
-gpufec_decoder_opts opts_from_text(const std::string& options)
+gpufec_decoder_opts opts_from_text(const std::string& options, const gpufec_code* code)
 {
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
@@ -25,8 +25,10 @@ gpufec_decoder_opts opts_from_text(const std::string& options)
         if (eq == std::string::npos || eq == 0)
             throw std::invalid_argument("gpufec: options: '" + word + "' is not name=value");
         gpufec_diag diag = { 0, "" };
-        throw_on_error(gpufec_decoder_opts_set(&o, word.substr(0, eq).c_str(), word.substr(eq + 1).c_str(), &diag),
-                       "options", &diag);
+        const std::string name = word.substr(0, eq);
+        throw_on_error(gpufec_decoder_opts_set(&o, name.c_str(), word.substr(eq + 1).c_str(), &diag), "options", &diag);
+        if (code)
+            throw_on_error(gpufec_decoder_param_check_family(name.c_str(), code, &diag), "options", &diag);
     }
     return o;
 }
@@ -43,7 +45,8 @@ class fec_decoder_def_impl : public fec_decoder_def
     std::vector<float> d_soft;
     std::vector<uint8_t> d_word;
     float d_iterations = 0.0f;
-
+    bool d_size_ok = true, d_size_warned = false; // the last set_frame_size was one frame
+    unsigned int d_asked = 0;
 public:
     fec_decoder_def_impl(const std::string& code, const std::string& options, const std::string& info,
                          const std::string& sign_convention, float llr_scale)
@@ -55,7 +58,7 @@ public:
             throw std::invalid_argument("gpufec: llr_scale must be a positive number");
         d_last = info == "last";
         d_mul = (float)sign_from_name(sign_convention) * llr_scale;
-        gpufec_decoder_opts o = opts_from_text(options);
+        gpufec_decoder_opts o = opts_from_text(options, d_code.get());
         o.output = d_last ? GPUFEC_OUTPUT_FULL_CODEWORD : GPUFEC_OUTPUT_INFO;
         o.input_type = GPUFEC_INPUT_FLOAT32;
         gpufec_decoder* dec = nullptr;
@@ -74,14 +77,32 @@ public:
 
     double rate() override { return (double)d_k / (double)d_n; }
     int get_input_size() override { return (int)d_n; }
-    int get_output_size() override { return (int)d_k; }
+    // gr-fec's tagged and async decoders ask for the packet's frame size, ignore the answer, and
+    // then emit get_output_size() bits from generic_work: a packet that is not exactly one frame
+    // therefore gets an output size of 0 and nothing is read or written (it once read past a
+    // short packet and emitted a frame of garbage).
+    int get_output_size() override { return d_size_ok ? (int)d_k : 0; }
     int get_input_item_size() override { return (int)sizeof(float); }
     int get_output_item_size() override { return 1; }
-    bool set_frame_size(unsigned int frame_size) override { return frame_size == d_k; }
+    bool set_frame_size(unsigned int frame_size) override
+    {
+        d_size_ok = frame_size == d_k;
+        d_asked = frame_size;
+        return d_size_ok;
+    }
     float get_iterations() override { return d_iterations; }
 
     void generic_work(void* inbuffer, void* outbuffer) override
     {
+        if (!d_size_ok) {
+            if (!d_size_warned) {
+                d_size_warned = true;
+                d_logger->warn("a packet of {} bits (not one frame of {} soft bits into {}): nothing emitted; "
+                               "such packets are dropped (said once)",
+                               d_asked, d_n, d_k);
+            }
+            return;
+        }
         const float* in = static_cast<const float*>(inbuffer);
         for (uint32_t i = 0; i < d_n; i++)
             d_soft[i] = in[i] * d_mul;
@@ -102,11 +123,14 @@ class fec_encoder_def_impl : public fec_encoder_def
 {
     code_ptr d_code;
     uint32_t d_n = 0, d_k = 0;
+    bool d_size_ok = true, d_size_warned = false; // as the decoder definition's
+    unsigned int d_asked = 0;
 
 public:
     explicit fec_encoder_def_impl(const std::string& code)
         : fec_encoder_def("gpufec_encoder_def"), d_code(open_code(code))
     {
+        require_encoder(d_code.get(), code);
         gpufec_code_info ci;
         gpufec_code_get_info(d_code.get(), &ci);
         d_n = ci.n;
@@ -114,10 +138,24 @@ public:
     }
     double rate() override { return (double)d_k / (double)d_n; }
     int get_input_size() override { return (int)d_k; }
-    int get_output_size() override { return (int)d_n; }
-    bool set_frame_size(unsigned int frame_size) override { return frame_size == d_k; }
+    int get_output_size() override { return d_size_ok ? (int)d_n : 0; }
+    bool set_frame_size(unsigned int frame_size) override
+    {
+        d_size_ok = frame_size == d_k;
+        d_asked = frame_size;
+        return d_size_ok;
+    }
     void generic_work(void* in_buffer, void* out_buffer) override
     {
+        if (!d_size_ok) {
+            if (!d_size_warned) {
+                d_size_warned = true;
+                d_logger->warn("a packet of {} bits (not one frame of {}): nothing emitted; such packets are "
+                               "dropped (said once)",
+                               d_asked, d_k);
+            }
+            return;
+        }
         if (gpufec_code_encode(d_code.get(), static_cast<const uint8_t*>(in_buffer), 1,
                                static_cast<uint8_t*>(out_buffer)) != GPUFEC_OK) {
             std::fill(static_cast<uint8_t*>(out_buffer), static_cast<uint8_t*>(out_buffer) + d_n, 0);

@@ -5,10 +5,11 @@
 namespace gr {
 namespace gpufec {
 
-void frame_encoder_base::setup(code_ptr code)
+void frame_encoder_base::setup(code_ptr code, const std::string& name)
 {
     d_code = std::move(code);
     gpufec_code_get_info(d_code.get(), &d_info);
+    require_encoder(d_code.get(), name);
     set_output_multiple((int)d_info.n);
     set_relative_rate((uint64_t)d_info.n, (uint64_t)d_info.k);
 }

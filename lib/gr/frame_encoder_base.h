@@ -22,7 +22,7 @@ public:
                      gr_vector_void_star& output_items) override;
 
 protected:
-    void setup(code_ptr code);
+    void setup(code_ptr code, const std::string& name);
     const gpufec_code_info& code_info() const { return d_info; }
     std::vector<int> information_positions() const;
 

@@ -82,8 +82,15 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
     opts.offset = offset;
     opts.device = device;
     opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
-    setup(open_code(code), opts, sign, llr_scale);
-    d_logger->info("code {} (N={}, K={}), {} {} decoder, {} iterations, {}, backend {}",
+    // Its parameters are binary LDPC's: another family's code would run with them ignored.
+    setup(open_code_of(code,
+                       GPUFEC_FAMILY_LDPC,
+                       "binary LDPC codes (turbo codes: turbo_decoder; GF(q) codes: nbldpc_decoder; any "
+                       "family: pdu_decoder)"),
+          opts,
+          sign,
+          llr_scale);
+    d_logger->info("code {} (N={}, K={}), {} {} decoder, {} iterations, {}, implementation {}",
                    code,
                    code_info().n,
                    code_info().k,
@@ -91,7 +98,7 @@ ldpc_decoder_impl::ldpc_decoder_impl(const std::string& code,
                    algorithm,
                    max_iterations,
                    precision,
-                   backend_in_use());
+                   variant_in_use());
 }
 
 } // namespace gpufec

@@ -14,7 +14,7 @@ ldpc_encoder_impl::ldpc_encoder_impl(const std::string& code)
                 gr::io_signature::make(1, 1, sizeof(uint8_t)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t)))
 {
-    setup(open_code(code));
+    setup(open_code(code), code);
 }
 
 } // namespace gpufec

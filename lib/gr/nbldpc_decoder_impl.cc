@@ -48,8 +48,8 @@ public:
         }
         opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
         setup(open_nbldpc_code(code), opts, sign_from_name(sign_convention), llr_scale);
-        d_logger->info("code {} (N={}, K={}), {} decoder, schedule {}, {} iterations, backend {}", code,
-                       code_info().n, code_info().k, algorithm, schedule, max_iterations, backend_in_use());
+        d_logger->info("code {} (N={}, K={}), {} decoder, schedule {}, {} iterations, implementation {}", code,
+                       code_info().n, code_info().k, algorithm, schedule, max_iterations, variant_in_use());
     }
 
     void set_max_iterations(int max_iterations) override { set_iteration_limit(max_iterations); }

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace gr {
@@ -17,6 +18,7 @@ class pdu_decoder_impl : public pdu_decoder
     decoder_ptr d_dec;
     gpufec_decoder_opts d_float_opts, d_i8_opts;
     decoder_ptr d_dec_i8; // made on the first s8vector PDU
+    std::string d_i8_refused; // why s8vector PDUs cannot be decoded (checked at construction)
     uint32_t d_n = 0, d_out = 0;
     int d_sign;
     float d_scale;
@@ -43,7 +45,19 @@ class pdu_decoder_impl : public pdu_decoder
         message_port_pub(port(), pmt::cons(meta, pmt::make_u8vector(0, 0)));
     }
 
+    /* A message handler must never throw (GNU Radio would stop answering): whatever goes wrong
+     * with one PDU is that PDU's gpufec_error reply. */
     void handle(const pmt::pmt_t& msg)
+    {
+        try {
+            handle_pdu(msg);
+        } catch (const std::exception& e) {
+            pmt::pmt_t meta = pmt::is_pair(msg) && pmt::is_dict(pmt::car(msg)) ? pmt::car(msg) : pmt::make_dict();
+            reply(meta, e.what());
+        }
+    }
+
+    void handle_pdu(const pmt::pmt_t& msg)
     {
         if (!pmt::is_pair(msg))
             return reply(pmt::make_dict(), "not a PDU (metadata . vector)");
@@ -69,6 +83,8 @@ class pdu_decoder_impl : public pdu_decoder
                 d_soft[i] = x[i] * mul;
             soft = d_soft.data();
         } else {
+            if (!d_i8_refused.empty())
+                return reply(meta, d_i8_refused);
             if (!d_dec_i8)
                 d_dec_i8 = make_decoder(d_i8_opts);
             dec = d_dec_i8.get();
@@ -108,13 +124,23 @@ public:
     {
         if (!(llr_scale > 0.0f) || !std::isfinite(llr_scale))
             throw std::invalid_argument("gpufec: llr_scale must be a positive number");
-        d_float_opts = opts_from_text(options);
+        d_float_opts = opts_from_text(options, d_code.get());
         d_float_opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
         d_float_opts.input_type = GPUFEC_INPUT_FLOAT32;
         d_i8_opts = d_float_opts;
         d_i8_opts.input_type = GPUFEC_INPUT_INT8;
         d_i8_opts.input_scale = llr_scale;
         d_dec = make_decoder(d_float_opts);
+        // Byte PDUs decode with input_scale = llr_scale: if the library refuses that, float PDUs
+        // still work, and every byte PDU is answered with the reason.
+        gpufec_diag diag = { 0, "" };
+        if (gpufec_decoder_opts_check(&d_i8_opts, d_code.get(), &diag) != GPUFEC_OK) {
+            char scale[32];
+            snprintf(scale, sizeof scale, "%g", (double)llr_scale);
+            d_i8_refused = std::string("s8vector soft bits cannot be decoded with llr_scale ") + scale + ": " +
+                           diag.message;
+            d_logger->warn("{}; f32vector PDUs are decoded", d_i8_refused);
+        }
         gpufec_decoder_frame_sizes(d_dec.get(), &d_n, &d_out);
         message_port_register_in(port());
         message_port_register_out(port());

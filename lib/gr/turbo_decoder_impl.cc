@@ -52,9 +52,9 @@ public:
         opts.extrinsic_scale = extrinsic_scale;
         opts.output = output_all_bits ? GPUFEC_OUTPUT_CODEWORD : GPUFEC_OUTPUT_INFO;
         setup(open_turbo_code(code), opts, sign_from_name(sign_convention), llr_scale);
-        d_logger->info("code {} (N={}, K={}), {} decoder, P={} ({}), {} iterations, arithmetic {}, backend {}",
+        d_logger->info("code {} (N={}, K={}), {} decoder, P={} ({}), {} iterations, arithmetic {}, implementation {}",
                        code, code_info().n, code_info().k, algorithm, subblocks, guard, max_iterations, arithmetic,
-                       backend_in_use());
+                       variant_in_use());
     }
 
     void set_max_iterations(int max_iterations) override { set_iteration_limit(max_iterations); }

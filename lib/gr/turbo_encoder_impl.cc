@@ -14,7 +14,7 @@ public:
                     gr::io_signature::make(1, 1, sizeof(uint8_t)),
                     gr::io_signature::make(1, 1, sizeof(uint8_t)))
     {
-        setup(open_turbo_code(code));
+        setup(open_turbo_code(code), code);
     }
     int n() const override { return (int)code_info().n; }
     int k() const override { return (int)code_info().k; }

@@ -92,7 +92,6 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
                  cpu_simd_i8_lanes(s->simd8) == 64 ? "AVX-512BW" : "AVX2", cpu_simd_i8_lanes(s->simd8));
     else
         snprintf(caps->variant, sizeof caps->variant, "%s", s->simd ? "AVX2 float32, 8 lanes" : "scalar");
-    decoder_log(dec, GPUFEC_LOG_DEBUG, "cpu: %s", caps->variant);
     *state = s;
     return GPUFEC_OK;
 }

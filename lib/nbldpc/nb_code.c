@@ -397,6 +397,8 @@ gpufec_status gpufec_code_export_nbalist(const gpufec_code* code, const char* pa
     return fclose(f) || bad ? GPUFEC_ERR_IO : GPUFEC_OK;
 }
 
+static const char* const nb_shared_params[] = {"schedule", NULL};
+
 const family_record nbldpc_family = {
     .id = GPUFEC_FAMILY_NBLDPC,
     .name = "nbldpc",
@@ -412,4 +414,5 @@ const family_record nbldpc_family = {
     .check_opts = nb_check_opts,
     .resolve_opts = nb_resolve_opts,
     .params = nb_params,
+    .shared_params = nb_shared_params,
 };

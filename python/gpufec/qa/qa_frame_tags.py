@@ -6,7 +6,7 @@ them; tagged streams (packet_len), whose packets set where frames start, with pa
 gaps between packets skipped."""
 import numpy as np
 import pmt
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, gr, gr_unittest, pdu
 
 from gnuradio import gpufec
 from flowgraph_chain import encode, random_bits
@@ -94,6 +94,47 @@ class qa_frame_tags(gr_unittest.TestCase):
                        if pmt.symbol_to_string(t.key) == "packet_len"]
             self.assertEqual(lengths, [(0, 2 * k), (2 * k, k)], code)
             self.assertEqual((dec.frames(), dec.failed_frames()), (3, 0), code)
+
+    def test_drop_failed_on_tagged_stream(self):
+        """drop_failed on a tagged stream (issue 21): packet A (3 frames, the middle one erased),
+        packet B (2 frames, both erased), packet C (1 frame), a non-integer packet_len between
+        them. The packet_len tags on the output count the frames that are there (2k, then k; B
+        disappears whole), so tagged_stream_to_pdu downstream makes exactly the PDUs A' and C and
+        its thread lives on."""
+        for enc_make, dec_make, code, kw in FAMILIES:
+            enc = enc_make(code)
+            n, k = enc.n(), enc.k()
+            bits = random_bits(6 * k)
+            soft = encode(enc_make, code, bits).astype(np.float32) * 8.0 - 4.0
+            for f in (1, 3, 4):
+                soft[f * n:(f + 1) * n] = 0.0
+            stream = np.concatenate([np.full(5, 4.0, np.float32), soft[:3 * n], soft[3 * n:5 * n],
+                                     np.full(7, 4.0, np.float32), soft[5 * n:]])
+            tags = [gr.tag_utils.python_to_tag((5, pmt.mp("packet_len"), pmt.from_long(3 * n))),
+                    gr.tag_utils.python_to_tag((5 + 3 * n, pmt.mp("packet_len"), pmt.from_long(2 * n))),
+                    gr.tag_utils.python_to_tag((5 + 5 * n, pmt.mp("packet_len"), pmt.intern("seven"))),
+                    gr.tag_utils.python_to_tag((12 + 5 * n, pmt.mp("packet_len"), pmt.from_uint64(n)))]
+            tb = gr.top_block()
+            src = blocks.vector_source_f(stream.tolist(), False, 1, tags)
+            dec = dec_make(code, drop_failed=True, **kw)
+            snk = blocks.vector_sink_b()
+            to_pdu = pdu.tagged_stream_to_pdu(gr.types.byte_t, "packet_len")
+            dbg = blocks.message_debug()
+            tb.connect(src, dec, snk)
+            tb.connect(dec, to_pdu)
+            tb.msg_connect(to_pdu, "pdus", dbg, "store")
+            tb.run()
+            out = np.array(snk.data(), dtype=np.uint8)
+            kept = [0, 2, 5]
+            self.assertTrue(np.array_equal(out, np.concatenate([bits[f * k:(f + 1) * k] for f in kept])), code)
+            lengths = [(t.offset, pmt.to_long(t.value)) for t in snk.tags()
+                       if pmt.symbol_to_string(t.key) == "packet_len"]
+            self.assertEqual(lengths, [(0, 2 * k), (2 * k, k)], code)
+            self.assertEqual(dbg.num_messages(), 2, code)
+            pdus = [np.array(pmt.u8vector_elements(pmt.cdr(dbg.get_message(i))), dtype=np.uint8) for i in range(2)]
+            self.assertTrue(np.array_equal(pdus[0], out[:2 * k]), code)
+            self.assertTrue(np.array_equal(pdus[1], out[2 * k:]), code)
+            self.assertEqual((dec.frames(), dec.failed_frames()), (6, 3), code)
 
 
 if __name__ == "__main__":

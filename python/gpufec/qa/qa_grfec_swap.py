@@ -234,11 +234,46 @@ class qa_grfec_swap(gr_unittest.TestCase):
                               for i in range(3)])
         self.assertTrue(np.array_equal(got, bits))
 
+    def test_tagged_decoder_short_packets(self):
+        """fec.tagged_decoder with a packet shorter than a frame between two whole frames (issue
+        21): nothing is emitted for it (it once emitted a frame of garbage read past the packet),
+        the whole frames decode."""
+        code = "wifi-648-1_2"
+        dec_def = gpufec.ldpc_decoder_def(code, backend="cpu")
+        enc = gpufec.ldpc_encoder(code)
+        n, k = enc.n(), enc.k()
+        bits = random_bits(3 * k)
+        tb = gr.top_block()
+        src, snk = blocks.vector_source_b(bits.tolist()), blocks.vector_sink_b()
+        tb.connect(src, enc, snk)
+        tb.run()
+        soft = np.array(snk.data(), dtype=np.float32) * 2.0 - 1.0
+        parts = [soft[:n], soft[n:n + n // 2], soft[2 * n:]]
+        starts = np.cumsum([0] + [len(p) for p in parts])
+        tags = [gr.tag_utils.python_to_tag((int(starts[i]), pmt.intern("packet_len"), pmt.from_long(len(parts[i]))))
+                for i in range(3)]
+        tb = gr.top_block()
+        src = blocks.vector_source_f(np.concatenate(parts).tolist(), False, 1, tags)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, fec.tagged_decoder(dec_def, gr.sizeof_float, gr.sizeof_char, "packet_len", 1500), snk)
+        tb.run()
+        out = np.array(snk.data(), dtype=np.uint8)
+        self.assertTrue(np.array_equal(out, np.concatenate([bits[:k], bits[2 * k:]])), len(out))
+
+    def test_encoder_definition_refuses_a_code_it_cannot_encode(self):
+        with self.assertRaises(Exception) as ctx:
+            gpufec.ldpc_encoder_def("nb-gf64-60000")
+        self.assertIn("cannot be encoded", str(ctx.exception))
+
     def test_bad_arguments(self):
         for kw, word in [({"info": "middle"}, "info"), ({"algorithm": "nope"}, "algorithm")]:
             with self.assertRaises(Exception) as ctx:
                 gpufec.ldpc_decoder_def(ALIST, **kw)
             self.assertIn(word, str(ctx.exception))
+        # an option of another family is refused, not ignored
+        with self.assertRaises(Exception) as ctx:
+            gpufec.fec_decoder_def.make("lte-turbo-40", "precision=int8")
+        self.assertIn("precision is an option of ldpc codes", str(ctx.exception))
 
 
 if __name__ == "__main__":

@@ -178,6 +178,11 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         with self.assertRaises(ValueError) as cm:
             gpufec.ldpc_decoder("mackay-1008-504\0junk")
         self.assertIn("NUL", str(cm.exception))
+        # another family's code: its LDPC parameters would be ignored (issue 21)
+        for code, block in (("lte-turbo-40", "turbo_decoder"), ("nb-gf16-504", "nbldpc_decoder")):
+            with self.assertRaises(ValueError) as cm:
+                gpufec.ldpc_decoder(code)
+            self.assertIn(block, str(cm.exception))
         with self.assertRaises(RuntimeError) as cm:
             gpufec.ldpc_decoder("5gnr-bg1-z24", algorithm="gallager-b")
         self.assertIn("punctured", str(cm.exception))

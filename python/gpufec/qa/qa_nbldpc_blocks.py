@@ -56,6 +56,13 @@ class qa_nbldpc_blocks(gr_unittest.TestCase):
         self.assertIn(dec.frames(), (4, 5))  # the chain's extra frame may or may not arrive
         self.assertGreaterEqual(dec.failed_frames(), 4)
 
+    def test_encoder_refuses_a_code_it_cannot_encode(self):
+        """nb-gf64-60000 opens (it decodes) but is too large for the generic encoder: the encoder
+        block is refused at construction (issue 21: it stopped the flowgraph at run time)."""
+        with self.assertRaises(Exception) as ctx:
+            gpufec.nbldpc_encoder("nb-gf64-60000")
+        self.assertIn("cannot be encoded", str(ctx.exception))
+
     def test_bad_parameters_name_the_parameter(self):
         for kw, word in [({"code": "wifi-648-1_2"}, "ldpc"), ({"code": "nb-gf12-504"}, "q must"),
                          ({"code": "nb-gf64-504", "algorithm": "nms"}, "nb_algorithm"),

@@ -80,10 +80,36 @@ class qa_pdu_decoder(gr_unittest.TestCase):
 
     def test_bad_options_name_the_option(self):
         for options, word in [("algorithm=nmss", "algorithm"), ("max_iterations", "name=value"),
-                              ("nb_algorithm=min-max max_iterations=0", "max_iterations")]:
+                              ("max_iterations=0", "max_iterations"),
+                              # another family's option is refused, not ignored (issue 21)
+                              ("nb_algorithm=min-max", "nb_algorithm is an option of nbldpc codes"),
+                              ("turbo_algorithm=logmap", "turbo_algorithm is an option of turbo codes")]:
             with self.assertRaises(Exception) as ctx:
                 gpufec.pdu_decoder("wifi-648-1_2", options)
             self.assertIn(word, str(ctx.exception))
+
+    def test_block_lives_when_byte_pdus_cannot_be_decoded(self):
+        """llr_scale 2000 is fine for float PDUs but no int8 unit may be worth 2000 (the library's
+        input_scale limit is 1000): byte PDUs are answered with gpufec_error, before and after
+        float PDUs that decode (issue 21: the first byte PDU threw inside the handler and the block
+        never answered again). Every family."""
+        for enc_make, code, options in FAMILIES:
+            enc = enc_make(code)
+            n, k = enc.n(), enc.k()
+            bits = random_bits(k)
+            soft = encode(enc_make, code, bits).astype(np.float32) * 2.0 - 1.0
+            dec = gpufec.pdu_decoder(code, options, "positive_one", 2000.0)
+            byte_pdu = pmt.cons(pmt.make_dict(), pmt.init_s8vector(n, [10] * n))
+            float_pdu = pmt.cons(pmt.make_dict(), pmt.init_f32vector(n, soft.tolist()))
+            replies = exchange(dec, [byte_pdu, float_pdu, byte_pdu, float_pdu])
+            self.assertEqual(len(replies), 4, code)
+            for i in (0, 2):
+                error = pmt.dict_ref(pmt.car(replies[i]), pmt.mp("gpufec_error"), pmt.PMT_NIL)
+                self.assertTrue(pmt.is_symbol(error), code)
+                self.assertIn("llr_scale", pmt.symbol_to_string(error), code)
+            for i in (1, 3):
+                out = np.array(pmt.u8vector_elements(pmt.cdr(replies[i])), dtype=np.uint8)
+                self.assertTrue(np.array_equal(out, bits), code)
 
 
 if __name__ == "__main__":
