@@ -129,6 +129,16 @@ int token_stream_line(const token_stream* s) { return s->cur.line; }
 
 void token_stream_end_line(token_stream* s) { s->have_line = 0; }
 
+int token_stream_line_has_more(const token_stream* s)
+{
+    if (!s->have_line)
+        return 0;
+    for (const char* c = s->p; c < s->cur.end; c++)
+        if (*c != ' ' && *c != '\t' && *c != '\r' && *c != '\n')
+            return 1;
+    return 0;
+}
+
 gpufec_status token_stream_uint(token_stream* s, long* value, const char* what)
 {
     for (;;) {

@@ -60,5 +60,8 @@ gpufec_status token_stream_uint(token_stream* s, long* value, const char* what);
 int token_stream_line(const token_stream* s);
 /* Forgets the rest of the current line (so that line-structured sections start afresh). */
 void token_stream_end_line(token_stream* s);
+/* 1 when the current line has more text after the last token read (a line-structured section
+ * uses it to refuse surplus numbers instead of dropping them). */
+int token_stream_line_has_more(const token_stream* s);
 
 #endif

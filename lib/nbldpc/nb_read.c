@@ -181,8 +181,12 @@ gpufec_status nb_read_nbalist(gpufec_code** out, const char* text, size_t length
     text_reader r;
     text_reader_init(&r, text, length, diag);
     text_line ln;
+    const char* tail;
     if (!text_reader_next_line(&r, &ln) || (size_t)(ln.end - ln.begin) < 9 || memcmp(ln.begin, "nbalist 1", 9) != 0)
         return text_fail(diag, 1, "expected the first line 'nbalist 1'");
+    for (tail = ln.begin + 9; tail < ln.end; tail++) /* "nbalist 1x" or "nbalist 10" is another format */
+        if (*tail != ' ' && *tail != '\t' && *tail != '\r')
+            return text_fail(diag, ln.line, "expected the first line 'nbalist 1' (format version 1), got more after it");
     token_stream ts;
     token_stream_init(&ts, &r);
     long n, m, q, poly;
@@ -244,6 +248,9 @@ gpufec_status nb_read_nbalist(gpufec_code** out, const char* text, size_t length
             var[e] = (uint32_t)(c - 1);
             coef[e++] = (uint8_t)x;
         }
+        if (st == GPUFEC_OK && token_stream_line_has_more(&ts))
+            st = text_fail(diag, token_stream_line(&ts), "check %u: more numbers than its degree %ld gives (%ld pairs)",
+                           i + 1, d, d);
         token_stream_end_line(&ts);
     }
     long extra;

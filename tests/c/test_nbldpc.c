@@ -373,6 +373,10 @@ static void test_bad_files(void)
         {"nbalist 1\n4 2 64 67\n4 1 1 2 1 3 1 4 1\n4 1 5 2 6 3 7 4 64\n", ".nbalist", "coefficient"},
         {"nbalist 1\n4 2 64 66\n", ".nbalist", "primitive"},
         {"nbalist 1\n4 2 64 67\n4 1 1 2 1 3 1 4 1\n", ".nbalist", "ends early"},
+        /* issue 21: more pairs than the degree (they were dropped), and another format version */
+        {"nbalist 1\n4 2 64 67\n3 1 1 2 1 3 1 4 1\n4 1 5 2 6 3 7 4 8\n", ".nbalist", "more numbers than its degree"},
+        {"nbalist 1x\n4 2 64 67\n4 1 1 2 1 3 1 4 1\n4 1 5 2 6 3 7 4 8\n", ".nbalist", "nbalist 1"},
+        {"nbalist 10\n4 2 64 67\n4 1 1 2 1 3 1 4 1\n4 1 5 2 6 3 7 4 8\n", ".nbalist", "nbalist 1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         gpufec_diag d = {0, ""};
