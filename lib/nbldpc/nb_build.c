@@ -72,6 +72,10 @@ gpufec_status nb_build_regular(gpufec_code** out, uint32_t q, uint32_t info_bits
                             "nb-gf%u-%u: the information bits must be a multiple of %u, 4 symbols to 500000 bits", q,
                             info_bits, gf.p);
     const uint32_t n = 2 * (info_bits / gf.p), m = n / 2;
+    /* The size limits before the graph is built (building first took seconds to be refused). */
+    if (n > NB_MAX_SYMBOLS || (uint64_t)n * dv > NB_MAX_EDGES)
+        return text_fail_as(GPUFEC_ERR_TOO_LARGE, diag, 0, "nb-gf%u-%u: H would have %u columns and %llu entries: limits %u and %u",
+                            q, info_bits, n, (unsigned long long)n * dv, NB_MAX_SYMBOLS, NB_MAX_EDGES);
     ldpc_code* g = NULL;
     gpufec_status st = peg_regular_code(&g, dv, dc, n, seed, diag);
     if (st)

@@ -41,7 +41,7 @@ const char* nb_builtin_name(size_t index)
 static int parse_u32(const char* s, uint32_t* v)
 {
     const size_t len = strlen(s);
-    if (len == 0 || len > 9)
+    if (len == 0 || len > 9 || (len > 1 && s[0] == '0')) /* nb-gf064-504 is not a name of nb-gf64-504 */
         return 0;
     uint32_t x = 0;
     for (size_t i = 0; i < len; i++) {

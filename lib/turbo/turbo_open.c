@@ -35,18 +35,23 @@ typedef struct {
 static gpufec_status parse_options(const char* suffix, turbo_options* t, gpufec_diag* diag)
 {
     memset(t, 0, sizeof *t);
+    int have_crc = 0;
     for (const char* p = suffix; p && *p;) {
         const char* end = strchr(p, ':');
         const size_t len = end ? (size_t)(end - p) : strlen(p);
         const char* eq = memchr(p, '=', len);
         const size_t key = eq ? (size_t)(eq - p) : len, vlen = eq ? len - key - 1 : 0;
-        if (eq && key == 3 && strncmp(p, "crc", 3) == 0 && vlen == 3 && (strncmp(eq + 1, "24a", 3) == 0 ||
-                                                                         strncmp(eq + 1, "24b", 3) == 0)) {
+        const int is_crc = eq && key == 3 && strncmp(p, "crc", 3) == 0, is_e = eq && key == 1 && *p == 'e',
+                  is_rv = eq && key == 2 && strncmp(p, "rv", 2) == 0;
+        if ((is_crc && have_crc) || (is_e && t->have_e) || (is_rv && t->have_rv))
+            return text_fail(diag, 0, "turbo code option '%.*s' given twice", (int)key, p);
+        if (is_crc && vlen == 3 && (strncmp(eq + 1, "24a", 3) == 0 || strncmp(eq + 1, "24b", 3) == 0)) {
             t->crc = 24;
             t->crc_b = eq[3] == 'b';
-        } else if (eq && key == 1 && *p == 'e' && parse_u32(eq + 1, vlen, &t->e)) {
+            have_crc = 1;
+        } else if (is_e && parse_u32(eq + 1, vlen, &t->e)) {
             t->have_e = 1;
-        } else if (eq && key == 2 && strncmp(p, "rv", 2) == 0 && parse_u32(eq + 1, vlen, &t->rv)) {
+        } else if (is_rv && parse_u32(eq + 1, vlen, &t->rv)) {
             t->have_rv = 1;
         } else {
             return text_fail(diag, 0, "bad turbo code option ':%.*s': expected crc=24a|24b, e=<bits> or rv=0..3",
@@ -71,6 +76,10 @@ gpufec_status turbo_open_name(gpufec_code** out, const char* name, const char* s
         return GPUFEC_ERR_UNKNOWN_CODE;
     uint32_t K = 0;
     const char* digits = name + sizeof prefix - 1;
+    const char* colon = strchr(digits, ':'); /* an option the opener did not see as key=value */
+    if (colon && parse_u32(digits, (size_t)(colon - digits), &K) && turbo_qpp_index(K) >= 0)
+        return text_fail(diag, 0, "'%.60s': bad turbo code option ':%.40s': options are crc=24a|24b, e=<bits>, "
+                         "rv=0..3 (lower case, key=value)", name, colon + 1);
     if (!parse_u32(digits, strlen(digits), &K) || turbo_qpp_index(K) < 0)
         return text_fail_as(GPUFEC_ERR_UNKNOWN_CODE, diag, 0,
                             "'%.60s': K must be one of the 188 LTE turbo block sizes (40..6144, gpufec-info "
@@ -79,6 +88,8 @@ gpufec_status turbo_open_name(gpufec_code** out, const char* name, const char* s
     gpufec_status st = parse_options(suffix, &o, diag);
     if (st)
         return st;
+    if (o.have_e && o.e < K) /* fewer bits sent than the block carries: a rate above 1 */
+        return text_fail(diag, 0, "e=%u: fewer transmitted bits than the block's K=%u (a code rate above 1)", o.e, K);
     const int q = turbo_qpp_index(K);
     turbo_code* t = calloc(1, sizeof *t);
     if (!t)

@@ -45,7 +45,6 @@ const param_desc* turbo_params(size_t* count)
 
 gpufec_status turbo_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
 {
-    (void)code;
     if ((unsigned)o->turbo_algorithm >= (unsigned)PARAM_COUNT(alg_names))
         return OPT_FAIL("turbo_algorithm=%d: not maxlogmap or logmap", o->turbo_algorithm);
     if (!(o->extrinsic_scale > 0.0f && o->extrinsic_scale <= 1.0f))
@@ -60,6 +59,15 @@ gpufec_status turbo_check_opts(const gpufec_decoder_opts* o, const gpufec_code* 
         return OPT_FAIL("arithmetic=%d: not float, int16, int8 or auto", o->turbo_arithmetic);
     if ((unsigned)o->turbo_simd >= (unsigned)PARAM_COUNT(simd_names))
         return OPT_FAIL("simd=%d: not auto, avx2 or avx512", o->turbo_simd);
+    if (code) { /* limits that depend on K: nothing is clamped silently */
+        const uint32_t K = turbo_of(code)->K, w = (K + (uint32_t)o->subblocks - 1) / (uint32_t)o->subblocks;
+        if ((uint32_t)o->subblocks > K)
+            return OPT_FAIL("subblocks=%d: more sub-blocks than the K=%u stages of this code", o->subblocks, K);
+        if ((o->guard == GPUFEC_TURBO_GUARD_DSTW || o->guard == GPUFEC_TURBO_GUARD_PIVIDSTW) && o->subblocks > 1 &&
+            (uint32_t)o->window > w)
+            return OPT_FAIL("window=%d: longer than a sub-block (%u stages: K=%u in %d sub-blocks)", o->window, w, K,
+                            o->subblocks);
+    }
     const int fixed = o->turbo_arithmetic == GPUFEC_TURBO_INT16 || o->turbo_arithmetic == GPUFEC_TURBO_INT8;
     if (fixed && o->turbo_algorithm != GPUFEC_TURBO_MAX_LOG_MAP)
         return text_fail_as(GPUFEC_ERR_UNSUPPORTED, diag, 0, "arithmetic=%s: fixed point is Max-Log-MAP only",

@@ -452,6 +452,13 @@ static void test_export_roundtrip(void)
           "nb-gf12-504: %s", d2.message);
     CHECK(gpufec_code_open(&c, "nb-gf64-505", &d2) == GPUFEC_ERR_UNKNOWN_CODE && strstr(d2.message, "multiple"),
           "nb-gf64-505: %s", d2.message);
+    /* issue 21: a leading zero made another name of the same code; a code over the size limits
+     * was built (seconds) before it was refused */
+    CHECK(gpufec_code_open(&c, "nb-gf064-504", &d2) == GPUFEC_ERR_UNKNOWN_CODE && !c, "nb-gf064-504 opened");
+    CHECK(gpufec_code_open(&c, "nb-gf64-0504", &d2) == GPUFEC_ERR_UNKNOWN_CODE && !c, "nb-gf64-0504 opened");
+    /* refused from its parameters ("would have"), not after building the graph ("has") */
+    CHECK(gpufec_code_open(&c, "nb-gf4-500000", &d2) == GPUFEC_ERR_TOO_LARGE && strstr(d2.message, "would have"),
+          "nb-gf4-500000: %s", d2.message);
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     CHECK(gpufec_decoder_opts_set(&o, "nb_algorithm", "fft-bp", NULL) == GPUFEC_OK && o.nb_algorithm == 0,

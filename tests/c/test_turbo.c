@@ -327,6 +327,23 @@ static void erased_and_errors(void)
     o.subblocks = 0;
     CHECK(gpufec_decoder_opts_check(&o, c, &diag) == GPUFEC_ERR_INVALID_ARGUMENT && strstr(diag.message, "subblocks"),
           "subblocks=0: %s", diag.message);
+    {
+        /* issue 21: limits that depend on K were clamped silently */
+        gpufec_code* k40 = open_test_code("lte-turbo-40");
+        gpufec_decoder_opts q;
+        gpufec_decoder_opts_default(&q);
+        q.subblocks = 41;
+        CHECK(gpufec_decoder_opts_check(&q, k40, &diag) == GPUFEC_ERR_INVALID_ARGUMENT && strstr(diag.message, "K=40"),
+              "subblocks=41 on K=40: %s", diag.message);
+        q.subblocks = 8; /* 5 stages each */
+        q.guard = GPUFEC_TURBO_GUARD_DSTW;
+        q.window = 6;
+        CHECK(gpufec_decoder_opts_check(&q, k40, &diag) == GPUFEC_ERR_INVALID_ARGUMENT && strstr(diag.message, "window=6"),
+              "window=6 with 5-stage sub-blocks: %s", diag.message);
+        q.window = 5;
+        CHECK(gpufec_decoder_opts_check(&q, k40, &diag) == GPUFEC_OK, "window=5 refused: %s", diag.message);
+        gpufec_code_destroy(k40);
+    }
     gpufec_code_destroy(c);
     gpufec_code* bad = NULL;
     const char* names[] = {"lte-turbo-41", "lte-turbo-40:rv=1", "lte-turbo-40:e=100:rv=4", "lte-turbo-40:crc=16",
@@ -335,6 +352,18 @@ static void erased_and_errors(void)
         CHECK(gpufec_code_open(&bad, names[i], &diag) != GPUFEC_OK && diag.message[0] && !bad, "%s: opened or no reason",
               names[i]);
     }
+    /* issue 21: each of these opened (a rate above 1, a key given twice) or was answered with a
+     * reason that was not the problem (K is fine; the option is malformed) */
+    const struct { const char* name; const char* says; } named[] = {
+        {"lte-turbo-40:crc=24a:e=1", "rate above 1"}, {"lte-turbo-1024:e=1000", "rate above 1"},
+        {"lte-turbo-40:crc=24a:crc=24b", "twice"}, {"lte-turbo-40:e=132:e=140", "twice"},
+        {"lte-turbo-40:e=132:rv=0:rv=1", "twice"}, {"lte-turbo-40:", "option"}, {"lte-turbo-40:E=132", "':E=132'"}};
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+        CHECK(gpufec_code_open(&bad, named[i].name, &diag) != GPUFEC_OK && !bad && strstr(diag.message, named[i].says),
+              "%s: '%s' does not say '%s'", named[i].name, diag.message, named[i].says);
+    CHECK(gpufec_code_open(&bad, "lte-turbo-40:crc=24a:e=40", &diag) == GPUFEC_OK, "E = K refused: %s", diag.message);
+    gpufec_code_destroy(bad);
+    bad = NULL;
     uint32_t w;
     gpufec_code_open(&bad, "lte-turbo-40", NULL);
     CHECK(gpufec_code_syndrome_weight(bad, out, &w) == GPUFEC_ERR_UNSUPPORTED, "turbo syndrome");
