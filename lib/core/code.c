@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -143,10 +144,17 @@ gpufec_status gpufec_code_syndrome_weight(const gpufec_code* c, const uint8_t* w
     return c->family->syndrome_weight(c->body, word, weight);
 }
 
+/* n_frames frames of `per_frame` bytes can be addressed (no buffer could hold more; a product
+ * that wraps would address the wrong memory). */
+static int frames_addressable(size_t n_frames, size_t per_frame)
+{
+    return per_frame == 0 || n_frames <= SIZE_MAX / per_frame;
+}
+
 gpufec_status gpufec_code_encode_full(const gpufec_code* c, const uint8_t* info, size_t n_frames,
                                       uint8_t* codewords)
 {
-    if (!c || (n_frames && (!info || !codewords)))
+    if (!c || (n_frames && (!info || !codewords)) || !frames_addressable(n_frames, c->n_full))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     for (size_t f = 0; f < n_frames; f++) {
         uint8_t* x = codewords + f * c->n_full;
@@ -163,7 +171,8 @@ gpufec_status gpufec_code_encode_full(const gpufec_code* c, const uint8_t* info,
 gpufec_status gpufec_code_encode(const gpufec_code* c, const uint8_t* info, size_t n_frames,
                                  uint8_t* out)
 {
-    if (!c || (n_frames && (!info || !out)))
+    if (!c || (n_frames && (!info || !out)) || !frames_addressable(n_frames, c->n_full) ||
+        !frames_addressable(n_frames, c->tx.n_tx))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (!c->tx.tx_pos)
         return gpufec_code_encode_full(c, info, n_frames, out);
@@ -186,7 +195,7 @@ gpufec_status gpufec_code_encode(const gpufec_code* c, const uint8_t* info, size
 gpufec_status gpufec_code_extract_info(const gpufec_code* c, const uint8_t* codewords,
                                        size_t n_frames, uint8_t* info)
 {
-    if (!c || (n_frames && (!codewords || !info)))
+    if (!c || (n_frames && (!codewords || !info)) || !frames_addressable(n_frames, c->n_full))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     for (size_t f = 0; f < n_frames; f++)
         for (uint32_t i = 0; i < c->k; i++)

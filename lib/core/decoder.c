@@ -5,6 +5,7 @@
 #include "text_reader.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,10 +375,23 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
     return GPUFEC_OK;
 }
 
+/* Whether n_frames frames of input and output can be addressed at all: a count whose byte size
+ * wraps around SIZE_MAX is refused (it addressed the wrong memory). */
+static int frames_addressable(const gpufec_decoder* dec, size_t n_frames)
+{
+    const size_t in = (size_t)dec->cfg.code->tx.n_tx * soft_input_bytes(dec->cfg.opts.input_type);
+    const size_t out = dec->cfg.out_len > dec->cfg.code->n_full ? dec->cfg.out_len : dec->cfg.code->n_full;
+    if ((in && n_frames > SIZE_MAX / in) || (out && n_frames > SIZE_MAX / out) || n_frames > SIZE_MAX / 4) {
+        decoder_log(&dec->cfg, GPUFEC_LOG_ERROR, "n_frames=%zu: more frames than memory can address", n_frames);
+        return 0;
+    }
+    return 1;
+}
+
 gpufec_status gpufec_decoder_decode_soft(gpufec_decoder* dec, const void* llr, size_t n_frames,
                                          uint8_t* bits, int32_t* iterations, uint8_t* converged)
 {
-    if (!dec || (n_frames && (!llr || !bits)))
+    if (!dec || (n_frames && (!llr || !bits)) || !frames_addressable(dec, n_frames))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (n_frames == 0)
         return GPUFEC_OK;
@@ -403,7 +417,7 @@ gpufec_status gpufec_decoder_decode_soft_async(gpufec_decoder* dec, const void* 
                                                uint8_t* bits, int32_t* iterations, uint8_t* converged,
                                                void* cuda_stream)
 {
-    if (!dec || (n_frames && (!llr || !bits)))
+    if (!dec || (n_frames && (!llr || !bits)) || !frames_addressable(dec, n_frames))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (n_frames == 0)
         return GPUFEC_OK;

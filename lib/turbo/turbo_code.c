@@ -83,7 +83,7 @@ void turbo_crc24(const uint8_t* bits, size_t n, int crc_b, uint8_t parity[24])
 
 gpufec_status gpufec_lte_crc24(const uint8_t* bits, size_t n, int crc_b, uint8_t parity[24])
 {
-    if ((!bits && n) || !parity)
+    if ((!bits && n) || !parity || (crc_b != 0 && crc_b != 1)) /* 0: CRC24A, 1: CRC24B, nothing else */
         return GPUFEC_ERR_INVALID_ARGUMENT;
     turbo_crc24(bits, n, crc_b, parity);
     return GPUFEC_OK;

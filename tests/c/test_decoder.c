@@ -1032,6 +1032,42 @@ static void test_preferred_batch(void)
     gpufec_code_destroy(c);
 }
 
+/* Issue 21: a frame count whose byte size wraps around SIZE_MAX (a caller's arithmetic gone wrong)
+ * is refused, in every family, rather than addressing the wrong memory; so is a CRC kind that is
+ * neither A nor B. */
+static void test_frame_count_overflow(void)
+{
+    const char* codes[] = {"wifi-648-1_2", "lte-turbo-40", "nb-gf16-504"};
+    for (size_t i = 0; i < 3; i++) {
+        gpufec_code* c = open_test_code(codes[i]);
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        o.backend = GPUFEC_BACKEND_CPU;
+        gpufec_decoder* d = NULL;
+        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s: create", codes[i]);
+        float llr[4] = {0};
+        uint8_t bits[4];
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        const size_t huge[] = {SIZE_MAX, SIZE_MAX / 3 + 1, SIZE_MAX / info.n + 1}; /* each wraps n_frames * n */
+        for (size_t h = 0; h < 3; h++) {
+            CHECK(gpufec_decoder_decode(d, llr, huge[h], bits, NULL, NULL) == GPUFEC_ERR_INVALID_ARGUMENT,
+                  "%s: decode of %zu frames not refused", codes[i], huge[h]);
+            CHECK(gpufec_code_encode(c, bits, huge[h], bits) == GPUFEC_ERR_INVALID_ARGUMENT,
+                  "%s: encode of %zu frames not refused", codes[i], huge[h]);
+            CHECK(gpufec_code_encode_full(c, bits, huge[h], bits) == GPUFEC_ERR_INVALID_ARGUMENT,
+                  "%s: encode_full of %zu frames not refused", codes[i], huge[h]);
+        }
+        gpufec_decoder_destroy(d);
+        gpufec_code_destroy(c);
+    }
+    uint8_t u[8] = {1, 0, 1, 1, 0, 0, 1, 0}, p[24];
+    CHECK(gpufec_lte_crc24(u, 8, 0, p) == GPUFEC_OK && gpufec_lte_crc24(u, 8, 1, p) == GPUFEC_OK, "crc24 A/B");
+    CHECK(gpufec_lte_crc24(u, 8, 2, p) == GPUFEC_ERR_INVALID_ARGUMENT &&
+              gpufec_lte_crc24(u, 8, -1, p) == GPUFEC_ERR_INVALID_ARGUMENT,
+          "crc24 kind 2 or -1 accepted");
+}
+
 int main(int argc, char** argv)
 {
     test_rng_init();
@@ -1058,6 +1094,7 @@ int main(int argc, char** argv)
     test_spa_rule();
     test_all_builtin();
     test_output_sizes();
+    test_frame_count_overflow();
     test_erased_frames();
     test_option_messages();
     test_typed_input();
