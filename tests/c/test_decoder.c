@@ -1068,6 +1068,101 @@ static void test_frame_count_overflow(void)
           "crc24 kind 2 or -1 accepted");
 }
 
+/* Per-call settings are read at decode time by every implementation (issue 21: the turbo SIMD
+ * path copied max_iterations at create): with early termination off every frame runs exactly
+ * the limit set before the call. Each implementation and variant of the registry that this
+ * machine has, CPU and (where present) CUDA; each reports the variant it is. */
+static void test_per_call_iterations(void)
+{
+    const struct {
+        const char* code;
+        const char* options; /* name=value pairs */
+        const char* variant; /* what gpufec_decoder_variant must contain */
+    } cases[] = {
+        {"wifi-648-1_2", "cpu_simd=0", "cpu scalar"},
+        {"wifi-648-1_2", "cpu_simd=1", "AVX2 float32"},
+        {"wifi-648-1_2", "precision=int8 schedule=layered", "int8"},
+        {"wifi-648-1_2", "algorithm=gallager-b", "cpu scalar"},
+        {"lte-turbo-256", "arithmetic=float", "cpu"},
+        {"lte-turbo-256", "arithmetic=int16", "int16"},
+        {"lte-turbo-256", "arithmetic=int8", "int8"},
+        {"lte-turbo-256", "arithmetic=float subblocks=4", "cpu"},
+        {"nb-gf16-504", "nb_algorithm=min-max", "cpu"},
+        {"nb-gf16-504", "nb_algorithm=fft-bp", "cpu"},
+    };
+    int ran = 0;
+    for (int gpu = 0; gpu < 2; gpu++) {
+        if (gpu && !gpufec_cuda_available()) {
+            printf("per-call iterations: no GPU, CUDA implementations not run\n");
+            break;
+        }
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            if (gpu && (strstr(cases[i].options, "cpu_simd") || strstr(cases[i].options, "int16") ||
+                        strstr(cases[i].options, "arithmetic=int8")))
+                continue; /* CPU-only variants */
+            gpufec_code* c = open_test_code(cases[i].code);
+            gpufec_code_info info;
+            gpufec_code_get_info(c, &info);
+            gpufec_decoder_opts o;
+            gpufec_decoder_opts_default(&o);
+            o.backend = gpu ? GPUFEC_BACKEND_CUDA : GPUFEC_BACKEND_CPU;
+            o.early_termination = 0;
+            o.max_iterations = 9;
+            char opts[128];
+            snprintf(opts, sizeof opts, "%s", cases[i].options);
+            for (char* w = strtok(opts, " "); w; w = strtok(NULL, " ")) {
+                char* eq = strchr(w, '=');
+                *eq = '\0';
+                CHECK(gpufec_decoder_opts_set(&o, w, eq + 1, NULL) == GPUFEC_OK, "%s=%s", w, eq + 1);
+            }
+            gpufec_decoder* d = NULL;
+            if (gpufec_decoder_create(&d, c, &o) != GPUFEC_OK) {
+                /* a vector variant this CPU lacks */
+                printf("per-call iterations: %s %s: not available here\n", cases[i].code, cases[i].options);
+                gpufec_code_destroy(c);
+                continue;
+            }
+            char variant[96];
+            gpufec_decoder_variant(d, variant, sizeof variant);
+            const int expected = strstr(variant, gpu ? "cuda" : cases[i].variant) != NULL;
+            if (!expected && !gpu && strstr(cases[i].variant, "AVX2") && strstr(variant, "scalar")) {
+                printf("per-call iterations: %s %s ran %s (no AVX2): skipped\n", cases[i].code, cases[i].options, variant);
+                gpufec_decoder_destroy(d);
+                gpufec_code_destroy(c);
+                continue;
+            }
+            CHECK(expected, "%s %s: variant '%s', expected '%s'", cases[i].code, cases[i].options, variant,
+                  gpu ? "cuda" : cases[i].variant);
+            const size_t F = 40; /* more than one vector group of 32 */
+            uint8_t* u = calloc(F * info.k, 1);
+            uint8_t* x = malloc(F * info.n);
+            float* llr = malloc(F * info.n * sizeof *llr);
+            uint8_t* out = malloc(F * info.n_full);
+            int32_t* it = malloc(F * sizeof *it);
+            for (size_t j = 0; j < F * info.k; j++)
+                u[j] = (uint8_t)(test_rand() & 1);
+            gpufec_code_encode(c, u, F, x);
+            for (size_t j = 0; j < F * info.n; j++) /* far below the waterfall: nothing converges early */
+                llr[j] = (float)((x[j] ? -1.0 : 1.0) + 1.5 * test_gauss());
+            const int limits[] = {9, 2, 5};
+            for (int l = 0; l < 3; l++) {
+                CHECK(gpufec_decoder_set_max_iterations(d, limits[l]) == GPUFEC_OK, "set_max_iterations");
+                CHECK(gpufec_decoder_decode(d, llr, F, out, it, NULL) == GPUFEC_OK, "decode");
+                int wrong = 0;
+                for (size_t f = 0; f < F; f++)
+                    wrong += it[f] != limits[l];
+                CHECK(wrong == 0, "%s %s (%s): limit %d set before the call, %d of %zu frames ran another count "
+                      "(frame 0: %d)", cases[i].code, cases[i].options, variant, limits[l], wrong, F, it[0]);
+            }
+            ran++;
+            free(u), free(x), free(llr), free(out), free(it);
+            gpufec_decoder_destroy(d);
+            gpufec_code_destroy(c);
+        }
+    }
+    CHECK(ran >= 6, "per-call iterations: only %d implementations ran", ran);
+}
+
 int main(int argc, char** argv)
 {
     test_rng_init();
@@ -1095,6 +1190,7 @@ int main(int argc, char** argv)
     test_all_builtin();
     test_output_sizes();
     test_frame_count_overflow();
+    test_per_call_iterations();
     test_erased_frames();
     test_option_messages();
     test_typed_input();
