@@ -65,6 +65,20 @@ class qa_turbo_blocks(gr_unittest.TestCase):
         self.assertIn(dec.frames(), (4, 5))  # the chain's extra frame may or may not arrive
         self.assertEqual(dec.failed_frames(), dec.frames())
 
+    def test_set_max_iterations_on_every_arithmetic(self):
+        """set_max_iterations reaches the decoder on every CPU arithmetic (issue 21: the fixed-point
+        SIMD path kept the count it was created with). Far below the waterfall no frame stops
+        early, so every frame runs the new limit."""
+        code = "lte-turbo-512:crc=24a"
+        k = gpufec.turbo_encoder(code).k()
+        for arithmetic in ("float", "int16", "int8"):
+            enc = gpufec.turbo_encoder(code)
+            dec = gpufec.turbo_decoder(code, max_iterations=8, arithmetic=arithmetic, backend="cpu")
+            dec.set_max_iterations(2)
+            self.assertEqual(dec.max_iterations(), 2)
+            run_chain(enc, dec, random_bits(4 * k), 3.0)
+            self.assertEqual(dec.mean_iterations(), 2.0, arithmetic)
+
     def test_bad_parameters_name_the_parameter(self):
         for kw, word in [({"code": "wifi-648-1_2"}, "ldpc"), ({"code": "lte-turbo-41"}, "lte-turbo-41"),
                          ({"code": "lte-turbo-40", "algorithm": "nms"}, "turbo_algorithm"),
