@@ -21,6 +21,12 @@ static void describe(const char* name, const gpufec_code* c, const gpufec_code_i
         snprintf(field, sizeof field, "GF(%u) N=%u K=%u symbols%s", nb.q, nb.n, nb.k, nb.can_encode ? "" : " (no encoder)");
     else
         snprintf(field, sizeof field, "%s", i->family == GPUFEC_FAMILY_TURBO ? "turbo" : "GF(2)");
+    if (i->family == GPUFEC_FAMILY_TURBO) { /* no parity-check matrix: its columns say "-" */
+        printf("%-24s %8u %8u %7.4f %9s %6s %6s %6u %6u %5s  %-7s  %-9s  turbo, mother code N=%u%s\n", name, i->n,
+               i->k, i->rate, "-", "-", "-", i->punctured, i->shortened, "-", "linear", "-", i->n_full,
+               i->repeated ? " (rate matching repeats some bits)" : "");
+        return;
+    }
     printf("%-24s %8u %8u %7.4f %9u %6u %6u %6u %6u %5u  %-7s  %-9s  %s\n", name, i->n, i->k, i->rate,
            i->edges, i->max_var_degree, i->max_check_degree, i->punctured, i->shortened,
            i->qc_lifting, i->structured_encoder ? "linear" : "generic", layers, field);
@@ -29,11 +35,32 @@ static void describe(const char* name, const gpufec_code* c, const gpufec_code_i
 static const char* const USAGE =
     "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --params | --cuda | --help\n";
 
+static const char* const HELP =
+    "\n"
+    "Describes the codes and decoder options of gr-gpufec.\n"
+    "\n"
+    "  --list-codes          every built-in code, one row each: N and K (transmitted and information\n"
+    "                        bits), rate, H's edges and largest column/row degrees, punctured and\n"
+    "                        shortened (filler) positions, lifting Z, encoder kind, layers, field\n"
+    "                        (GF(q) codes also in symbols; turbo codes have no H: '-')\n"
+    "  --code NAME|FILE      the same row for one code: a built-in name (with options such as\n"
+    "                        5gnr-bg1-z384:k=8000 or lte-turbo-6144:crc=24a:e=12000:rv=0) or a file\n"
+    "                        (.alist, .qc/.txt prototype matrix, .kn, .nbalist)\n"
+    "  --export-alist FILE   with --code: write a binary LDPC code's H as an alist file\n"
+    "  --params              every decoder option, tab-separated: name, type, default, range or\n"
+    "                        choices, choice labels, help, family, the settings it matters under;\n"
+    "                        gpufec-sim and gpufec-bench take them as --param NAME=VALUE\n"
+    "  --cuda                whether the CUDA backend is usable on this machine\n"
+    "  --help                this text\n"
+    "\n"
+    "Exit status: 0, or 2 with a one-line message on stderr.\n";
+
 /* The decoder options, one per line, tab-separated: name, type, default, range or choices
  * (a|b|c), choice labels (a;b;c), help, family ("common" or the family), the setting under which
  * it matters ("-": always). Read by people and by the GRC generator. */
 static void list_params(void)
 {
+    printf("# name\ttype\tdefault\trange|choices\tlabels\thelp\tfamily\tmatters when\n");
     for (size_t i = 0; i < gpufec_decoder_param_count(); i++) {
         gpufec_param_info p;
         gpufec_decoder_param_info(i, &p);
@@ -44,8 +71,10 @@ static void list_params(void)
             printf("\t");
             for (size_t c = 0; c < p.n_choices; c++)
                 printf("%s%s", c ? ";" : "", p.choice_labels[c]);
-        } else {
+        } else if (strcmp(p.type, "float") == 0) {
             printf("%g..%g\t", p.min, p.max);
+        } else { /* integers as integers (4294967295, not 4.29497e+09) */
+            printf("%.0f..%.0f\t", p.min, p.max);
         }
         printf("\t%s\t%s\t%s\n", p.help, p.family[0] ? p.family : "common", p.applies[0] ? p.applies : "-");
     }
@@ -77,6 +106,7 @@ int main(int argc, char** argv)
             return 0;
         } else if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
             fputs(USAGE, stdout);
+            fputs(HELP, stdout);
             return 0;
         } else {
             fprintf(stderr, "gpufec-info: unknown or incomplete option '%s'\n%s", argv[a], USAGE);
@@ -111,6 +141,12 @@ int main(int argc, char** argv)
         if (!list)
             header();
         describe(code_name, c, &info);
+        if (export_path && info.family != GPUFEC_FAMILY_LDPC) {
+            gpufec_code_destroy(c);
+            fprintf(stderr, "gpufec-info: --export-alist: alist files hold binary LDPC codes; this code is %s\n",
+                    gpufec_family_name(info.family));
+            return 2;
+        }
         if (export_path && (st = gpufec_code_export_alist(c, export_path))) {
             gpufec_code_destroy(c);
             return fail(export_path, NULL, st);

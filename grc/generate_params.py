@@ -42,6 +42,8 @@ def main():
     table = subprocess.run([info, "--params"], capture_output=True, text=True, check=True).stdout
     text = open(template).read()
     for line in table.splitlines():
+        if line.startswith("#"):  # the header
+            continue
         cols = line.split("\t")
         if len(cols) >= 8:
             name, kind, default, applies = cols[0], cols[1], cols[2], cols[7]

@@ -132,6 +132,22 @@ def main():
     check(r.returncode != 0 and "line 5" in r.stderr, "gpufec-info bad file")
     r = run([a.info, "--help"])
     check(r.returncode == 0 and r.stdout.startswith("usage:"), f"gpufec-info --help: {r.returncode} {r.stderr!r}")
+    # issue 21: --help explains each option; --params has a header and integer ranges as
+    # integers; a turbo code's row has no LDPC columns of zeros; --export-alist on a turbo code
+    # names the reason (the family), not the build or backend
+    check(len(r.stdout.splitlines()) > 10 and "--export-alist FILE" in r.stdout and "--params" in r.stdout,
+          f"gpufec-info --help is not a help text: {r.stdout!r}")
+    r = run([a.info, "--params"])
+    lines = r.stdout.splitlines()
+    check(lines and lines[0].startswith("# name\t"), f"--params header: {lines[:1]}")
+    check(all("e+" not in l.split("\t")[3] for l in lines[1:] if l.split("\t")[1] != "float"),
+          "--params prints an integer range in exponent form")
+    check(any(l.startswith("max_batch\t") and "0..4294967295" in l for l in lines), "max_batch range")
+    r = run([a.info, "--code", "lte-turbo-1024:crc=24a"])
+    row = r.stdout.splitlines()[-1].split()
+    check(r.returncode == 0 and row[4:7] == ["-", "-", "-"] and "turbo" in r.stdout, f"turbo row: {r.stdout!r}")
+    r = run([a.info, "--code", "lte-turbo-40", "--export-alist", os.path.join(tmp, "t.alist")])
+    check(r.returncode == 2 and "binary LDPC" in r.stderr and "build" not in r.stderr, f"turbo export: {r.stderr!r}")
     r = run([a.info, "--code", "wifi-648-1_2:k=-1"])
     check(r.returncode != 0 and "positive integer" in r.stderr, f":k=-1: {r.stderr!r}")
     r = run([a.info, "--code", "x" * 512])

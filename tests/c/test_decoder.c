@@ -1163,6 +1163,41 @@ static void test_per_call_iterations(void)
     CHECK(ran >= 6, "per-call iterations: only %d implementations ran", ran);
 }
 
+static void collect_log(void* user, gpufec_log_level level, const char* message)
+{
+    (void)level;
+    char* all = user;
+    const size_t used = strlen(all);
+    snprintf(all + used, 4096 - used, "%s\n", message);
+}
+
+/* Issue 21: without a GPU, a soft-decision decoder's start said "cuda-hard declined (hard-decision
+ * algorithms only)", and backend=cuda failed as if CUDA only ran hard decoders. The reason given
+ * is the missing device, once. */
+static void test_decline_messages(void)
+{
+    if (gpufec_cuda_available()) {
+        printf("decline messages: a GPU is present, nothing declines for want of one\n");
+        return;
+    }
+    gpufec_code* c = open_test_code("wifi-648-1_2");
+    for (int b = 0; b < 2; b++) {
+        char log[4096] = "";
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        o.backend = b ? GPUFEC_BACKEND_CUDA : GPUFEC_BACKEND_AUTO;
+        o.log_fn = collect_log;
+        o.log_user = log;
+        gpufec_decoder* d = NULL;
+        const gpufec_status st = gpufec_decoder_create(&d, c, &o);
+        CHECK(b ? st != GPUFEC_OK : st == GPUFEC_OK, "backend %s without a GPU: status %d", b ? "cuda" : "auto", st);
+        CHECK(!strstr(log, "hard-decision"), "backend %s without a GPU, NMS: the log talks of hard decisions:\n%s",
+              b ? "cuda" : "auto", log);
+        gpufec_decoder_destroy(d);
+    }
+    gpufec_code_destroy(c);
+}
+
 int main(int argc, char** argv)
 {
     test_rng_init();
@@ -1191,6 +1226,7 @@ int main(int argc, char** argv)
     test_output_sizes();
     test_frame_count_overflow();
     test_per_call_iterations();
+    test_decline_messages();
     test_erased_frames();
     test_option_messages();
     test_typed_input();
