@@ -130,6 +130,12 @@ def main():
           f"exported matrix differs: {r.stdout!r} vs {r2.stdout!r}")
     r = run([a.info, "--code", bad_file])
     check(r.returncode != 0 and "line 5" in r.stderr, "gpufec-info bad file")
+    # The README's code counts are the library's (issue 21: it said 259 when there were 260).
+    rows = [l for l in run([a.info, "--list-codes"]).stdout.splitlines() if not l.startswith("#")]
+    binary = sum(l.rstrip().endswith("GF(2)") for l in rows)
+    readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")).read()
+    check(f"{binary} built-in binary LDPC codes ({len(rows)} built-in codes" in readme,
+          f"README does not say {binary} binary LDPC codes, {len(rows)} in all")
     r = run([a.info, "--help"])
     check(r.returncode == 0 and r.stdout.startswith("usage:"), f"gpufec-info --help: {r.returncode} {r.stderr!r}")
     # issue 21: --help explains each option; --params has a header and integer ranges as

@@ -17,4 +17,8 @@ cc -std=c11 -Wall -Werror -o "$work/consumer-pc" "$here/consumer.c" $(pkg-config
 cmake -S "$here" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/build" >/dev/null
 "$work/build/consumer"
-echo "installed C library: pkg-config and find_package(gpufec) builds ran"
+# The README's C example, a whole program: compiled warning-free and run (exit 1 if a frame fails).
+cc -std=c11 -Wall -Wextra -Werror -o "$work/c_decode" "$here/../../examples/c_decode.c" \
+   $(pkg-config --cflags --libs gpufec) -lm
+"$work/c_decode"
+echo "installed C library: pkg-config and find_package(gpufec) builds ran, examples/c_decode.c ran"
