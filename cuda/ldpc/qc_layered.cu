@@ -464,10 +464,10 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
         state[r] = 0u; /* every stored message +0 */
     __syncthreads();
     const float* in = a.in + (size_t)f * a.n_tx;
-    int loaded = 0; /* a value of this frame that is not an erasure (soft_is_erasure) */
+    int loaded = 0; /* a value of this frame that tells the decoder something (ldpc_channel_says_nothing) */
     for (uint32_t t = tid; t < a.n_tx; t += nt) {
         const float v = soft_sanitize(in[t]);
-        loaded |= !soft_is_erasure(v);
+        loaded |= !ldpc_channel_says_nothing(v, PREC, a.inv_step);
         const int32_t p = a.tx_int[t];
         if (p >= 0)
             post_store(app, (uint32_t)p, ldpc_channel(v, PREC, a.inv_step));

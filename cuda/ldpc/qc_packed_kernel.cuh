@@ -309,7 +309,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
         const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
         for (uint32_t t = tid; t < a.n_tx; t += nt) {
             const float v = soft_sanitize(in[t]);
-            loaded |= (uint32_t)!soft_is_erasure(v) << f;
+            loaded |= (uint32_t)!ldpc_channel_says_nothing(v, LDPC_PREC_I8, a.inv_step) << f;
             const int32_t p = a.tx_int[t];
             if (p >= 0)
                 L::put(app, (size_t)p, f, ldpc_channel(v, LDPC_PREC_I8, a.inv_step));

@@ -275,10 +275,11 @@ static gpufec_status cpu_decode_float(cpu_state* s, const float* llr, size_t n_f
         if (converged)
             converged[f] = (uint8_t)ok;
     }
+    const float inv_step = decoder_inv_step(o);
     for (size_t f = 0; f < n_frames && converged; f++) {
         const float* x = llr + f * n_tx;
         uint32_t j = 0;
-        while (j < n_tx && soft_is_erasure(x[j]))
+        while (j < n_tx && ldpc_channel_says_nothing(soft_sanitize(x[j]), (int)o->precision, inv_step))
             j++;
         if (j == n_tx)
             converged[f] = 0;

@@ -159,6 +159,15 @@ GPUFEC_HD float ldpc_channel(float llr, int prec, float inv_step)
     return ldpc_store(llr, prec);
 }
 
+/* The erased-frame rule at a storage precision: a sanitised channel value tells the decoder
+ * nothing when it is an erasure or, at int8, rounds to zero steps (|llr| below half a
+ * quant_step). A frame of nothing else is never reported decoded: the decoder would see zeros and
+ * "converge" on the all-zero word (soft bits scaled by 0.01 at quant_step 0.25 did). */
+GPUFEC_HD int ldpc_channel_says_nothing(float llr, int prec, float inv_step)
+{
+    return prec == LDPC_PREC_I8 ? ldpc_channel(llr, prec, inv_step) == 0.0f : soft_is_erasure(llr);
+}
+
 /* Magnitude of an outgoing min-sum message from the minimum m it is based on, as stored:
  * ms_output's rule, then rounded (int8: to the nearest whole step, half up). For int8, `offset`
  * is in steps. */

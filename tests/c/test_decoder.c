@@ -824,6 +824,57 @@ static void test_erased_frames(void)
     }
 }
 
+/* Issue 21: at int8 storage, soft values below half a quant_step are zero steps: a frame of them
+ * is what the decoder sees as erased, and it converged on the all-zero word and was reported
+ * decoded with half its bits wrong. Now such frames are reported not decoded, frames scaled so
+ * that they keep whole steps decode, on every int8 variant (scalar, vector) and the GPU's. */
+static void test_int8_zero_step_frames(void)
+{
+    const char* codes[] = {"wifi-648-1_2", "5gnr-bg2-z24:k=200"};
+    for (size_t ci = 0; ci < 2; ci++) {
+        gpufec_code* c = open_test_code(codes[ci]);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        const size_t F = 40;
+        uint8_t* u = malloc(F * info.k);
+        uint8_t* x = malloc(F * info.n);
+        float* llr = malloc(F * info.n * sizeof *llr);
+        uint8_t* out = malloc(F * info.k);
+        make_frames(c, F, INFINITY, u, x, llr);
+        for (size_t f = 0; f < F; f++) /* even frames: +-0.01 (0.04 steps); odd: +-0.2 (0.8 steps) */
+            for (uint32_t j = 0; j < info.n; j++)
+                llr[f * info.n + j] = (x[f * info.n + j] ? -1.0f : 1.0f) * (f % 2 ? 0.2f : 0.01f);
+        for (int v = 0; v < 3; v++) {
+            if (v == 2 && !gpufec_cuda_available())
+                break;
+            gpufec_decoder_opts o;
+            gpufec_decoder_opts_default(&o);
+            o.backend = v == 2 ? GPUFEC_BACKEND_CUDA : GPUFEC_BACKEND_CPU;
+            o.precision = GPUFEC_PRECISION_INT8;
+            o.schedule = GPUFEC_SCHEDULE_LAYERED;
+            o.cpu_simd = v == 1;
+            gpufec_decoder* d = NULL;
+            CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s int8 create", codes[ci]);
+            char variant[96];
+            gpufec_decoder_variant(d, variant, sizeof variant);
+            uint8_t ok[40];
+            CHECK(gpufec_decoder_decode(d, llr, F, out, NULL, ok) == GPUFEC_OK, "decode");
+            for (size_t f = 0; f < F; f++) {
+                const int right = memcmp(out + f * info.k, u + f * info.k, info.k) == 0;
+                if (f % 2 == 0)
+                    CHECK(!ok[f], "%s (%s): frame of zero-step soft values reported decoded (bits %s)", codes[ci],
+                          variant, right ? "right" : "wrong");
+                else
+                    CHECK(ok[f] && right, "%s (%s): frame of 0.8-step soft values: ok %d, bits %s", codes[ci],
+                          variant, ok[f], right ? "right" : "wrong");
+            }
+            gpufec_decoder_destroy(d);
+        }
+        free(u), free(x), free(llr), free(out);
+        gpufec_code_destroy(c);
+    }
+}
+
 /* Error messages name the parameter and the reason (issue 8), through opts_check's diag and the
  * log callback of create; hard-decision decoders refuse punctured codes with the reason. */
 static char last_log[512];
@@ -1228,6 +1279,7 @@ int main(int argc, char** argv)
     test_per_call_iterations();
     test_decline_messages();
     test_erased_frames();
+    test_int8_zero_step_frames();
     test_option_messages();
     test_typed_input();
     test_params();

@@ -121,7 +121,11 @@ static void waterfall(void)
             CHECK(memcmp(r2.out, r5.out, z.frames * z.info.k) == 0 &&
                       memcmp(r2.it, r5.it, z.frames * sizeof *r2.it) == 0 && memcmp(r2.ok, r5.ok, z.frames) == 0,
                   "%s: AVX2 and AVX-512 differ", ar_name((gpufec_turbo_arithmetic)a));
+            printf("%s: AVX2 and AVX-512BW compared, bit for bit equal\n", ar_name((gpufec_turbo_arithmetic)a));
             free_result(&r5);
+        } else {
+            printf("%s: AVX2 against AVX-512BW NOT compared (this CPU has only one of them)\n",
+                   ar_name((gpufec_turbo_arithmetic)a));
         }
         result* r = have2 ? &r2 : have5 ? &r5 : NULL;
         if (!r)
