@@ -179,7 +179,11 @@ class qa_examples(unittest.TestCase):
         """dvbs2_qpsk_demo.grc (64800-bit frames, QPSK, int8 storage) decodes every frame at its
         3 dB and none at 1.5 dB, below the code's threshold (the noise is really there)."""
         src = open(os.path.join(SRC, "examples", "dvbs2_qpsk_demo.grc")).read()
-        for ebn0, want_ok in (("3.0", 100), ("1.5", 0)):
+        # One frame more than is counted: the end of a stream through the channel's add (whose
+        # noise input never ends) may lose a few items on some CPUs (flowgraph_chain.chain).
+        self.assertIn("num_items: frames * 43200", src)
+        src = src.replace("num_items: frames * 43200", "num_items: (frames + 1) * 43200")
+        for ebn0, want_ok in (("3.0", (100, 101)), ("1.5", (0,))):
             with tempfile.TemporaryDirectory() as out:
                 path = os.path.join(out, "dvbs2.grc")
                 open(path, "w").write(src.replace("    value: '3.0'\n", f"    value: '{ebn0}'\n", 1))
@@ -190,8 +194,8 @@ class qa_examples(unittest.TestCase):
                 r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
                 self.assertEqual(r.returncode, 0, r.stderr[-2000:])
                 frames, ok = map(int, r.stdout.split()[-2:])
-                self.assertEqual(frames, 100)
-                self.assertEqual(ok, want_ok, f"Eb/N0 {ebn0} dB")
+                self.assertIn(frames, (100, 101))
+                self.assertIn(ok, (frames,) if want_ok[0] else want_ok, f"Eb/N0 {ebn0} dB")
 
     def test_file_rx_example(self):
         """The file-based receiver (issue 13): at the Eb/N0 its documentation states (12 dB, the
