@@ -80,6 +80,14 @@ void cli_note_option(const char* name, const char* flag)
     }
 }
 
+int cli_option_noted(const char* name)
+{
+    for (int i = 0; i < n_noted; i++)
+        if (strcmp(noted[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
 void apply_param(void* opts, const char* assignment)
 {
     char name[64];

@@ -31,6 +31,8 @@ void set_named_param(void* opts, const char* name, const char* value, const char
 void set_decoder(void* opts, const char* name);
 /* Records that the command line set option `name` (the library's name) through `flag`. */
 void cli_note_option(const char* name, const char* flag);
+/* Whether the command line set option `name`. */
+int cli_option_noted(const char* name);
 /* Once the code is open: applies --decoder as the family's algorithm (die()s listing the
  * family's decoders when it names another family's), and die()s when an option the command line
  * set belongs to another family (--precision on a turbo code). */

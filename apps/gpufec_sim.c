@@ -1,10 +1,13 @@
 /* gpufec-sim: bit/frame error-rate simulator on the gr-gpufec C API.
- * random information bits -> encoder -> BPSK/AWGN or BSC -> decoder -> error counts. */
+ * information bits -> encoder -> BPSK/AWGN or BSC -> decoder -> error counts, per point of a sweep
+ * (sim_engine.c: the same statistics for any thread count), with a live progress line, the JSON
+ * rewritten after every point, Ctrl-C keeping what is done, and --resume. */
 #define _POSIX_C_SOURCE 200809L
 #include <gpufec/gpufec.h>
 
 #include "cli_util.h"
-#include "sim_channel.h"
+#include "sim_engine.h"
+#include "sim_json.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct {
     const char* code_name;
@@ -28,30 +32,11 @@ typedef struct {
     int threads;
     int batch;
     const char* json_path;
+    const char* resume_path;
+    double max_seconds; /* per point; 0: none */
+    int keep_going;     /* go on after a point with no frame error */
+    int progress;       /* -1: auto (a terminal: redrawn; else a line every 10 s), 0: off */
 } sim_params;
-
-typedef struct {
-    double x; /* Eb/N0 in dB or crossover p */
-    long frames, frame_errors;
-    long long bit_errors, iterations;
-    double decode_seconds, seconds;
-    double decoder_bps; /* sum over the threads that decoded of their bits / their decode time */
-    int busy_threads;   /* threads that decoded at least one batch */
-} sim_point;
-
-typedef struct {
-    const sim_params* prm;
-    const gpufec_code* code;
-    gpufec_code_info info;
-    double x;
-    int point_index;
-    pthread_mutex_t lock;
-    long claimed;
-    long next_batch;
-    sim_point acc;
-    gpufec_status error;
-    char error_text[160];
-} sim_shared;
 
 #define SIM_MAX_POINTS 10000
 
@@ -94,7 +79,11 @@ static void usage(FILE* f)
           "       [--min-frame-errors N] [--max-frames N] [--backend auto|cpu|cuda]\n"
           "       [--seed N] [--threads N] [--batch N] [--no-early-stop] [--syndrome-interval N]\n"
           "       [--precision float32|float16|int8] [--quant-step F] [--json FILE]\n"
-          "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n",
+          "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"
+          "       [--max-time-per-point SECONDS] [--keep-going] [--resume FILE] [--no-progress]\n"
+          "A point stops at --min-frame-errors (default 100) or --max-frames (default 1000000); the sweep\n"
+          "stops after a point without a frame error unless --keep-going. Ctrl-C writes what is done\n"
+          "(the point in progress marked partial) and --resume FILE goes on from it.\n",
           f);
 }
 
@@ -106,6 +95,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
     p->max_frames = 1000000;
     p->threads = 1;
     p->seed = 1;
+    p->progress = -1;
     int have_decoder = 0, have_iters = 0, ebn0 = 0, prob = 0;
     const char* channel = "awgn";
     static const struct option opts[] = {
@@ -116,7 +106,8 @@ static void parse_args(int argc, char** argv, sim_params* p)
         {"threads", 1, 0, 't'}, {"batch", 1, 0, 'B'}, {"json", 1, 0, 'j'}, {"param", 1, 0, 'Z'},
         {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
         {"syndrome-interval", 1, 0, 'I'}, {"precision", 1, 0, 'R'}, {"quant-step", 1, 0, 'Q'},
-        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"max-time-per-point", 1, 0, 'T'}, {"keep-going", 0, 0, 'K'}, {"resume", 1, 0, 'U'},
+        {"no-progress", 0, 0, 'G'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -126,7 +117,11 @@ static void parse_args(int argc, char** argv, sim_params* p)
             set_decoder(&p->dec, optarg);
             have_decoder = 1;
             break;
-        case 'i': p->dec.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000); have_iters = 1; break;
+        case 'i':
+            p->dec.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000);
+            have_iters = 1;
+            cli_note_option("max_iterations", "--iterations");
+            break;
         case 'n':
             p->dec.normalization = (float)parse_double(optarg, "--norm");
             cli_note_option("norm", "--norm");
@@ -147,12 +142,13 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'b':
             if (gpufec_backend_from_name(optarg, &p->dec.backend))
                 die("--backend: unknown backend '%s' (auto, cpu, cuda)", optarg);
+            cli_note_option("backend", "--backend");
             break;
         case 's': p->seed = (unsigned long long)parse_long(optarg, "--seed", 0, 2147483647L); break;
         case 't': p->threads = (int)parse_long(optarg, "--threads", 1, 256); break;
         case 'B': p->batch = (int)parse_long(optarg, "--batch", 1, 1000000); break;
         case 'j': p->json_path = optarg; break;
-        case 'N': p->dec.early_termination = 0; break;
+        case 'N': p->dec.early_termination = 0; cli_note_option("early_termination", "--no-early-stop"); break;
         case 'I':
             p->dec.syndrome_interval = (int)parse_long(optarg, "--syndrome-interval", 1, 10000);
             cli_note_option("syndrome_interval", "--syndrome-interval");
@@ -185,6 +181,14 @@ static void parse_args(int argc, char** argv, sim_params* p)
                 strncmp(optarg, "nb_algorithm=", 13) == 0)
                 have_decoder = 1;
             break;
+        case 'T':
+            p->max_seconds = parse_double(optarg, "--max-time-per-point");
+            if (!(p->max_seconds > 0))
+                die("--max-time-per-point: must be > 0 seconds");
+            break;
+        case 'K': p->keep_going = 1; break;
+        case 'U': p->resume_path = optarg; break;
+        case 'G': p->progress = 0; break;
         case 'h': usage(stdout); exit(0);
         default:
             if (optopt)
@@ -194,6 +198,8 @@ static void parse_args(int argc, char** argv, sim_params* p)
     }
     if (optind < argc)
         die("unexpected argument '%s'", argv[optind]);
+    if (p->resume_path && !p->json_path)
+        p->json_path = p->resume_path; /* the results go on in the same file */
     if (!p->code_name)
         die("--code is required");
     if (!have_decoder)
@@ -216,145 +222,128 @@ static void parse_args(int argc, char** argv, sim_params* p)
         die("--p: crossover probabilities must lie in (0, 0.5)");
 }
 
-static void* worker(void* arg)
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_signal(int sig)
 {
-    sim_shared* sh = arg;
-    const sim_params* prm = sh->prm;
-    const uint32_t n = sh->info.n, k = sh->info.k;
-    gpufec_decoder* dec = NULL;
-    gpufec_status st = gpufec_decoder_create(&dec, sh->code, &prm->dec);
-    const size_t batch = (size_t)(prm->batch > 0 ? prm->batch : 32);
-    double my_bits = 0, my_seconds = 0; /* this thread's decoding, for the throughput */
-    uint8_t* info = malloc(batch * k);
-    uint8_t* cw = malloc(batch * n);
-    uint8_t* out = malloc(batch * k);
-    float* llr = malloc(batch * n * sizeof *llr);
-    int32_t* iters = malloc(batch * sizeof *iters);
-    if (!st && (!info || !cw || !out || !llr || !iters))
-        st = GPUFEC_ERR_OUT_OF_MEMORY;
-    const double rate = (double)k / n;
-    const double sigma2 = prm->channel_bsc ? 0 : 1.0 / (2.0 * rate * pow(10.0, sh->x / 10.0));
-    while (st == GPUFEC_OK) {
-        pthread_mutex_lock(&sh->lock);
-        int stop = sh->error || sh->acc.frame_errors >= prm->min_frame_errors ||
-                   sh->claimed >= prm->max_frames;
-        long b = sh->next_batch++;
-        size_t nf = batch;
-        if (!stop && (long)nf > prm->max_frames - sh->claimed)
-            nf = (size_t)(prm->max_frames - sh->claimed);
-        sh->claimed += stop ? 0 : (long)nf;
-        pthread_mutex_unlock(&sh->lock);
-        if (stop)
-            break;
-        /* Each batch draws from its own stream, so its data do not depend on thread timing. */
-        sim_rng rng;
-        sim_rng_seed(&rng, prm->seed, (uint64_t)sh->point_index + 1, (uint64_t)b + 1);
-        for (size_t i = 0; i < nf * k; i++)
-            info[i] = (uint8_t)(sim_rng_next(&rng) >> 63);
-        st = gpufec_code_encode(sh->code, info, nf, cw);
-        if (st)
-            break;
-        if (prm->channel_bsc)
-            sim_bsc(&rng, cw, nf * n, sh->x, llr);
-        else
-            sim_awgn_bpsk(&rng, cw, nf * n, sigma2, llr);
-        double t0 = now();
-        st = gpufec_decoder_decode(dec, llr, nf, out, iters, NULL);
-        double dt = now() - t0;
-        if (st)
-            break;
-        my_bits += (double)nf * k;
-        my_seconds += dt;
-        long fe = 0;
-        long long be = 0, it = 0;
-        for (size_t f = 0; f < nf; f++) {
-            long e = 0;
-            for (uint32_t i = 0; i < k; i++)
-                e += out[f * k + i] != info[f * k + i];
-            be += e;
-            fe += e != 0;
-            it += iters[f];
-        }
-        pthread_mutex_lock(&sh->lock);
-        sh->acc.frames += (long)nf;
-        sh->acc.frame_errors += fe;
-        sh->acc.bit_errors += be;
-        sh->acc.iterations += it;
-        sh->acc.decode_seconds += dt;
-        pthread_mutex_unlock(&sh->lock);
-    }
-    pthread_mutex_lock(&sh->lock);
-    if (my_seconds > 0) {
-        sh->acc.decoder_bps += my_bits / my_seconds;
-        sh->acc.busy_threads++;
-    }
-    pthread_mutex_unlock(&sh->lock);
-    if (st) {
-        pthread_mutex_lock(&sh->lock);
-        if (!sh->error) {
-            sh->error = st;
-            snprintf(sh->error_text, sizeof sh->error_text, "%s", gpufec_status_str(st));
-        }
-        pthread_mutex_unlock(&sh->lock);
-    }
-    gpufec_decoder_destroy(dec);
-    free(info);
-    free(cw);
-    free(out);
-    free(llr);
-    free(iters);
-    return NULL;
+    (void)sig;
+    interrupted = 1;
 }
 
-static void json_escape(FILE* f, const char* s)
+/* Options that change no decision (where and how fast it runs): left out of the run key, so that a
+ * run may be resumed with other threads, batch or vector instructions. */
+static int option_changes_results(const char* name)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 32)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
+    static const char* const neutral[] = {"backend", "device", "max_batch", "cpu_simd", "cuda_tuning", "simd"};
+    for (size_t i = 0; i < sizeof neutral / sizeof *neutral; i++)
+        if (strcmp(name, neutral[i]) == 0)
+            return 0;
+    return 1;
 }
 
-static void write_json(FILE* f, const sim_params* p, const gpufec_code_info* info, const char* backend,
-                       const sim_point* pts, int npts)
+/* Every option that applies to the code's family, as name=value words (JSON object text when
+ * json is set). */
+static void write_options(FILE* f, const gpufec_decoder_opts* o, const gpufec_code* code, int json, int all)
 {
-    const char* key = p->channel_bsc ? "p" : "ebn0";
+    int first = 1;
+    for (size_t i = 0; i < gpufec_decoder_param_count(); i++) {
+        gpufec_param_info p;
+        gpufec_decoder_param_info(i, &p);
+        char value[64];
+        if (gpufec_decoder_param_check_family(p.name, code, NULL) != GPUFEC_OK || (!all && !option_changes_results(p.name)) ||
+            gpufec_decoder_opts_get(o, p.name, value, sizeof value) != GPUFEC_OK)
+            continue;
+        if (json) {
+            fprintf(f, "%s", first ? "" : ", ");
+            sim_json_string(f, p.name);
+            fputs(": ", f);
+            sim_json_string(f, value);
+        } else {
+            fprintf(f, "%s%s=%s", first ? "" : " ", p.name, value);
+        }
+        first = 0;
+    }
+}
+
+/* The "parameters" object of the result file and the run key (what decides the statistics: a
+ * --resume must match it). */
+static void describe_run(const sim_params* p, const gpufec_code* code, const gpufec_code_info* info, const char* backend,
+                         char** head, char** key)
+{
+    size_t len;
+    FILE* f = open_memstream(head, &len);
     char sched_buf[64];
-    fprintf(f, "{\n  \"parameters\": {\"code\": ");
-    json_escape(f, p->code_name);
+    if (!f)
+        die("out of memory");
+    fprintf(f, "\"parameters\": {\"code\": ");
+    sim_json_string(f, p->code_name);
     fprintf(f,
             ", \"n\": %u, \"k\": %u, \"rate\": %.6f, \"decoder\": \"%s\", \"schedule\": \"%s\", \"iterations\": %d, "
-            "\"norm\": %g, \"offset\": %g, \"precision\": \"%s\", \"quant_step\": %g, \"early_stop\": %s, \"channel\": \"%s\", "
-            "\"range\": [%g, %g, %g], \"min_frame_errors\": %ld, \"max_frames\": %ld, "
-            "\"backend\": \"%s\", \"backend_requested\": \"%s\", \"seed\": %llu, \"threads\": %d, "
-            "\"version\": \"%s\"},\n  \"points\": [\n",
+            "\"norm\": %g, \"offset\": %g, \"precision\": \"%s\", \"quant_step\": %g, \"early_stop\": %s, "
+            "\"channel\": \"%s\", \"modulation\": \"%s\", \"range\": [%g, %g, %g], \"min_frame_errors\": %ld, "
+            "\"max_frames\": %ld, \"max_seconds_per_point\": %g, \"backend\": \"%s\", \"backend_requested\": \"%s\", "
+            "\"seed\": %llu, \"threads\": %d, \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
+            "\"version\": \"%s\", \"options\": {",
             info->n, info->k, info->rate, decoder_label(&p->dec, info->family),
-            schedule_label(&p->dec, info->family, p->dec.schedule, sched_buf, sizeof sched_buf), p->dec.max_iterations, p->dec.normalization, p->dec.offset,
-            gpufec_precision_name(p->dec.precision), p->dec.quant_step,
+            schedule_label(&p->dec, info->family, p->dec.schedule, sched_buf, sizeof sched_buf), p->dec.max_iterations,
+            p->dec.normalization, p->dec.offset, gpufec_precision_name(p->dec.precision), p->dec.quant_step,
             p->dec.early_termination ? "true" : "false", p->channel_bsc ? "bsc" : "awgn",
-            p->start, p->stop, p->step, p->min_frame_errors, p->max_frames, backend,
-            gpufec_backend_name(p->dec.backend), p->seed, p->threads, gpufec_version());
-    for (int i = 0; i < npts; i++) {
-        const sim_point* q = &pts[i];
-        double fr = q->frames ? (double)q->frames : 1.0;
-        fprintf(f,
-                "    {\"%s\": %.6g, \"frames\": %ld, \"bit_errors\": %lld, \"frame_errors\": %ld, "
-                "\"ber\": %.6e, \"fer\": %.6e, \"mean_iterations\": %.4f, \"decoder_mbps\": %.4f, "
-                "\"seconds\": %.3f, \"busy_threads\": %d}%s\n",
-                key, q->x, q->frames, q->bit_errors, q->frame_errors,
-                (double)q->bit_errors / (fr * info->k), (double)q->frame_errors / fr,
-                (double)q->iterations / fr,
-                q->decoder_bps / 1e6,
-                q->seconds, q->busy_threads, i + 1 < npts ? "," : "");
+            p->channel_bsc ? "none" : "bpsk", p->start, p->stop, p->step, p->min_frame_errors, p->max_frames,
+            p->max_seconds, backend, gpufec_backend_name(p->dec.backend), p->seed, p->threads, SIM_UNIT_FRAMES,
+            gpufec_version());
+    write_options(f, &p->dec, code, 1, 1);
+    fprintf(f, "}}");
+    fclose(f);
+    f = open_memstream(key, &len);
+    if (!f)
+        die("out of memory");
+    fprintf(f, "code=%s channel=%s range=%.9g:%.9g:%.9g min_frame_errors=%ld max_frames=%ld seed=%llu unit=%d backend=%s ",
+            p->code_name, p->channel_bsc ? "bsc" : "awgn-bpsk", p->start, p->stop, p->step, p->min_frame_errors,
+            p->max_frames, p->seed, SIM_UNIT_FRAMES, backend);
+    write_options(f, &p->dec, code, 0, 0);
+    fclose(f);
+}
+
+typedef struct {
+    const sim_params* prm;
+    const gpufec_code_info* info;
+    double x;
+    int tty;
+    int shown; /* a redrawn line is on the terminal */
+} progress_ctx;
+
+static void show_progress(void* user, const sim_counts* c, long long new_frames, double elapsed)
+{
+    progress_ctx* pc = user;
+    const double fr = c->frames ? (double)c->frames : 1.0, rate = (double)new_frames * pc->info->k / elapsed / 1e6;
+    char left[64] = "";
+    const long long need = pc->prm->min_frame_errors - c->frame_errors;
+    if (c->frame_errors > 0 && new_frames > 0) {
+        const double frames_left = (double)need * fr / (double)c->frame_errors, per_frame = elapsed / (double)new_frames;
+        const double by_errors = frames_left * per_frame,
+                     by_frames = (double)(pc->prm->max_frames - c->frames) * per_frame;
+        snprintf(left, sizeof left, ", about %.0f s left", by_errors < by_frames ? by_errors : by_frames);
     }
-    fprintf(f, "  ]\n}\n");
-    if (fclose(f) != 0)
-        die("--json: cannot write '%s'", p->json_path);
+    fprintf(stderr, "%s%s %g: %lld frames, %lld frame errors, BER %.3e, FER %.3e, %.1f Mb/s simulated%s%s",
+            pc->tty ? "\r" : "", pc->prm->channel_bsc ? "p" : "Eb/N0", pc->x, c->frames, c->frame_errors,
+            (double)c->bit_errors / (fr * pc->info->k), (double)c->frame_errors / fr, rate, left,
+            pc->tty ? "\033[K" : "\n");
+    pc->shown = pc->tty;
+}
+
+static void print_row(const sim_params* prm, const gpufec_code_info* info, const sim_point_record* q, const char* note)
+{
+    const double fr = q->counts.frames ? (double)q->counts.frames : 1.0;
+    const double ber = (double)q->counts.bit_errors / (fr * info->k), fer = (double)q->counts.frame_errors / fr;
+    if (prm->channel_bsc)
+        printf("  %9.5f | %10lld | %10lld | %10lld | %9.3e | %9.3e | %6.2f | %12.3f | %12.3f | %8.2f%s\n", q->x,
+               q->counts.frames, q->counts.bit_errors, q->counts.frame_errors, ber, fer,
+               (double)q->counts.iterations / fr, q->decoder_bps / 1e6, q->simulated_bps / 1e6, q->seconds, note);
+    else
+        printf("  %6.2f | %6.2f | %10lld | %10lld | %10lld | %9.3e | %9.3e | %6.2f | %12.3f | %12.3f | %8.2f%s\n",
+               q->x + 10.0 * log10(info->rate), q->x, q->counts.frames, q->counts.bit_errors, q->counts.frame_errors, ber,
+               fer, (double)q->counts.iterations / fr, q->decoder_bps / 1e6, q->simulated_bps / 1e6, q->seconds, note);
+    fflush(stdout);
 }
 
 int main(int argc, char** argv)
@@ -367,6 +356,8 @@ int main(int argc, char** argv)
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
     cli_check_family(&prm.dec, code);
+    if (info.family == GPUFEC_FAMILY_TURBO && !cli_option_noted("arithmetic"))
+        prm.dec.turbo_arithmetic = GPUFEC_TURBO_ARITH_AUTO; /* the blocks' default */
     if (prm.dec.output != GPUFEC_OUTPUT_INFO)
         die("--param output=%s: gpufec-sim counts errors in the information bits; only output=info is "
             "simulated",
@@ -386,10 +377,16 @@ int main(int argc, char** argv)
     }
 
     /* Everything that can fail is checked before simulating: the output file, the options, the
-     * backend (resolved once by a probe decoder). */
-    FILE* json = NULL;
-    if (prm.json_path && !(json = fopen(prm.json_path, "w")))
-        die("--json: cannot write '%s'", prm.json_path);
+     * backend (resolved once by a probe decoder), the file to resume. */
+    if (prm.json_path && !prm.resume_path) {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s.tmp", prm.json_path);
+        FILE* t = fopen(tmp, "w");
+        if (!t)
+            die("--json: cannot write '%s'", prm.json_path);
+        fclose(t);
+        remove(tmp);
+    }
     gpufec_diag why;
     st = gpufec_decoder_opts_check(&prm.dec, code, &why);
     if (st)
@@ -397,83 +394,145 @@ int main(int argc, char** argv)
     gpufec_decoder* probe = NULL;
     st = gpufec_decoder_create(&probe, code, &prm.dec);
     if (st)
-        die("cannot create the %s decoder: %s", gpufec_backend_name(prm.dec.backend),
-            gpufec_status_str(st));
+        die("cannot create the %s decoder: %s", gpufec_backend_name(prm.dec.backend), gpufec_status_str(st));
     gpufec_backend used;
     gpufec_decoder_backend(probe, &used);
     gpufec_schedule sched;
     gpufec_decoder_schedule(probe, &sched);
     prm.dec.schedule = sched; /* every worker uses what the probe resolved */
     gpufec_decoder_destroy(probe);
-    if (prm.batch == 0 && used == GPUFEC_BACKEND_CUDA)
-        prm.batch = 4096;
+    if (prm.batch == 0)
+        prm.batch = used == GPUFEC_BACKEND_CUDA ? 4096 : SIM_UNIT_FRAMES;
     if (prm.batch > prm.max_frames)
         prm.batch = (int)prm.max_frames; /* no batch larger than the frames it may simulate */
+    const int batch_units = (prm.batch + SIM_UNIT_FRAMES - 1) / SIM_UNIT_FRAMES;
     /* A batch's buffers (soft values and bits) must fit: refuse rather than fail mid-run. */
-    if ((double)(prm.batch > 0 ? prm.batch : 32) * info.n * (sizeof(float) + 2.0) * prm.threads > 16e9)
+    if ((double)batch_units * SIM_UNIT_FRAMES * info.n * (sizeof(float) + 3.0) * prm.threads > 16e9)
         die("--batch %d: %d thread(s) x %d frames x %u soft bits need more than 16 GB; use a smaller --batch",
             prm.batch, prm.threads, prm.batch, info.n);
 
-    int npts = (int)floor((prm.stop - prm.start) / prm.step + 1e-9) + 1;
-    sim_point* pts = calloc((size_t)npts, sizeof *pts);
-    pthread_t* th = calloc((size_t)prm.threads, sizeof *th);
-    if (!pts || !th)
+    const int npts = (int)floor((prm.stop - prm.start) / prm.step + 1e-9) + 1;
+    sim_point_record* pts = calloc((size_t)npts, sizeof *pts);
+    if (!pts)
         die("out of memory");
+    char *head = NULL, *key = NULL;
+    describe_run(&prm, code, &info, gpufec_backend_name(used), &head, &key);
+    const char* x_key = prm.channel_bsc ? "p" : "ebn0";
+    int resumed = 0;
+    if (prm.resume_path) {
+        char old_key[4096], reason[256];
+        resumed = sim_json_read(prm.resume_path, old_key, sizeof old_key, x_key, pts, npts, reason, sizeof reason);
+        if (resumed < 0)
+            die("--resume: %s", reason);
+        if (strcmp(old_key, key) != 0)
+            die("--resume %s: that run had other settings (run key '%s'; this one '%s')", prm.resume_path, old_key, key);
+        for (int i = 0; i < resumed; i++)
+            if (fabs(pts[i].x - (prm.start + i * prm.step)) > 1e-6 * (1.0 + fabs(pts[i].x)))
+                die("--resume %s: point %d is at %g, this sweep's at %g", prm.resume_path, i + 1, pts[i].x,
+                    prm.start + i * prm.step);
+    }
+
     char sched_buf[64];
     printf("# gpufec-sim %s: code %s (N=%u, K=%u, R=%.4f), decoder %s %s, %d iterations%s, %s, backend %s, "
            "%s, seed %llu, %d thread(s)\n",
            gpufec_version(), prm.code_name, info.n, info.k, info.rate,
            schedule_label(&prm.dec, info.family, prm.dec.schedule, sched_buf, sizeof sched_buf),
-           decoder_label(&prm.dec, info.family),
-           prm.dec.max_iterations, prm.dec.early_termination ? "" : " (no early stop)",
-           gpufec_precision_name(prm.dec.precision), gpufec_backend_name(used),
-           prm.channel_bsc ? "BSC" : "BPSK/AWGN", prm.seed, prm.threads);
+           decoder_label(&prm.dec, info.family), prm.dec.max_iterations,
+           prm.dec.early_termination ? "" : " (no early stop)", gpufec_precision_name(prm.dec.precision),
+           gpufec_backend_name(used), prm.channel_bsc ? "BSC" : "BPSK/AWGN", prm.seed, prm.threads);
+    printf("# options: ");
+    write_options(stdout, &prm.dec, code, 0, 1);
+    printf("\n# DEC_THR: information bits per second inside the decoder (summed over threads); SIM_THR: "
+           "information bits simulated per second of wall time\n");
     if (prm.channel_bsc)
-        printf("# %9s | %10s | %10s | %10s | %9s | %9s | %6s | %12s | %8s\n", "p", "FRA", "BE", "FE",
-               "BER", "FER", "ITE", "DEC_THR_Mbps", "TIME_s");
+        printf("# %9s | %10s | %10s | %10s | %9s | %9s | %6s | %12s | %12s | %8s\n", "p", "FRA", "BE", "FE", "BER",
+               "FER", "ITE", "DEC_THR_Mbps", "SIM_THR_Mbps", "TIME_s");
     else
-        printf("# %6s | %6s | %10s | %10s | %10s | %9s | %9s | %6s | %12s | %8s\n", "Es/N0", "Eb/N0",
-               "FRA", "BE", "FE", "BER", "FER", "ITE", "DEC_THR_Mbps", "TIME_s");
+        printf("# %6s | %6s | %10s | %10s | %10s | %9s | %9s | %6s | %12s | %12s | %8s\n", "Es/N0", "Eb/N0", "FRA",
+               "BE", "FE", "BER", "FER", "ITE", "DEC_THR_Mbps", "SIM_THR_Mbps", "TIME_s");
     fflush(stdout);
-    for (int i = 0; i < npts; i++) {
-        sim_shared sh;
-        memset(&sh, 0, sizeof sh);
-        sh.prm = &prm;
-        sh.code = code;
-        sh.info = info;
-        sh.x = prm.start + i * prm.step;
-        sh.point_index = i;
-        pthread_mutex_init(&sh.lock, NULL);
-        double t0 = now();
-        for (int t = 0; t < prm.threads; t++)
-            if (pthread_create(&th[t], NULL, worker, &sh))
-                die("cannot start thread %d", t);
-        for (int t = 0; t < prm.threads; t++)
-            pthread_join(th[t], NULL);
-        pthread_mutex_destroy(&sh.lock);
-        if (sh.error)
-            die("simulation failed at point %g: %s", sh.x, sh.error_text);
-        pts[i] = sh.acc;
-        pts[i].x = sh.x;
-        pts[i].seconds = now() - t0;
-        const sim_point* q = &pts[i];
-        double fr = q->frames ? (double)q->frames : 1.0;
-        double thr = q->decoder_bps / 1e6; /* measured work over measured time, per busy thread */
-        if (prm.channel_bsc)
-            printf("  %9.5f | %10ld | %10lld | %10ld | %9.3e | %9.3e | %6.2f | %12.3f | %8.2f\n", q->x,
-                   q->frames, q->bit_errors, q->frame_errors, (double)q->bit_errors / (fr * info.k),
-                   (double)q->frame_errors / fr, (double)q->iterations / fr, thr, q->seconds);
-        else
-            printf("  %6.2f | %6.2f | %10ld | %10lld | %10ld | %9.3e | %9.3e | %6.2f | %12.3f | %8.2f\n",
-                   q->x + 10.0 * log10(info.rate), q->x, q->frames, q->bit_errors, q->frame_errors,
-                   (double)q->bit_errors / (fr * info.k), (double)q->frame_errors / fr,
-                   (double)q->iterations / fr, thr, q->seconds);
-        fflush(stdout);
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    const int tty = isatty(STDERR_FILENO);
+    const double every = prm.progress == 0 ? 0 : tty ? 0.5 : 10.0;
+
+    int done = 0, sweep_over = 0;
+    for (int i = 0; i < npts && !sweep_over; i++) {
+        const double x = prm.start + i * prm.step;
+        sim_point_record* q = &pts[i];
+        if (i < resumed && !q->partial) { /* finished before: shown as it was */
+            print_row(&prm, &info, q, "  (resumed: done before)");
+            done = i + 1;
+            sweep_over = q->counts.frame_errors == 0 && !prm.keep_going;
+            continue;
+        }
+        sim_point_job job;
+        memset(&job, 0, sizeof job);
+        job.code = code;
+        job.dec = &prm.dec;
+        job.bsc = prm.channel_bsc;
+        job.x = x;
+        job.sigma2 = prm.channel_bsc ? 0 : 1.0 / (2.0 * info.rate * pow(10.0, x / 10.0));
+        job.key.seed = prm.seed;
+        job.key.point = (uint32_t)i;
+        job.min_frame_errors = prm.min_frame_errors;
+        job.max_frames = prm.max_frames;
+        job.threads = prm.threads;
+        job.batch_units = batch_units;
+        job.max_seconds = prm.max_seconds;
+        job.interrupted = &interrupted;
+        const double seconds_before = i < resumed ? q->seconds : 0;
+        if (i < resumed) { /* the interrupted point: on from its last counted unit */
+            job.start_unit = q->units;
+            job.start = q->counts;
+        }
+        progress_ctx pc = {&prm, &info, x, tty, 0};
+        sim_point_result r;
+        sim_run_point(&job, &r, show_progress, &pc, every);
+        if (pc.shown)
+            fputs("\r\033[K", stderr);
+        q->x = x;
+        q->counts = r.counts;
+        q->units = r.units;
+        q->seconds = seconds_before + r.seconds;
+        q->decoder_bps = r.decoder_bps;
+        q->simulated_bps = r.seconds > 0 ? (double)(r.counts.frames - job.start.frames) * info.k / r.seconds : 0;
+        q->busy_threads = r.busy_threads;
+        q->stop = r.stop;
+        q->partial = r.stop == SIM_STOP_INTERRUPT || r.error != GPUFEC_OK;
+        done = i + 1;
+        sweep_over = r.error != GPUFEC_OK || r.stop == SIM_STOP_INTERRUPT ||
+                     (q->counts.frame_errors == 0 && !prm.keep_going);
+        if (prm.json_path && sim_json_write(prm.json_path, head, key, x_key, info.k, pts, done,
+                                            !q->partial && (i + 1 == npts || sweep_over)) != 0)
+            die("--json: cannot write '%s': %s", prm.json_path, strerror(errno));
+        if (r.error)
+            die("simulation failed at point %g: %s%s", x, r.error_text,
+                prm.json_path ? " (the points before it are in the JSON file)" : "");
+        print_row(&prm, &info, q,
+                  r.stop == SIM_STOP_TIME ? "  (time limit)" : r.stop == SIM_STOP_INTERRUPT ? "  (interrupted: partial)" : "");
+        if (r.stop == SIM_STOP_INTERRUPT) {
+            if (prm.json_path)
+                fprintf(stderr, "gpufec-sim: interrupted; the results so far are in %s (the last point marked "
+                                "partial): --resume %s goes on from there\n",
+                        prm.json_path, prm.json_path);
+            else
+                fprintf(stderr, "gpufec-sim: interrupted (no --json: nothing saved)\n");
+            free(pts), free(head), free(key);
+            gpufec_code_destroy(code);
+            return 130;
+        }
+        if (q->counts.frame_errors == 0 && !prm.keep_going && i + 1 < npts)
+            printf("# no frame error at this point: the sweep stops here (--keep-going runs the rest)\n");
     }
-    if (json)
-        write_json(json, &prm, &info, gpufec_backend_name(used), pts, npts);
-    free(pts);
-    free(th);
+    if (prm.json_path && sim_json_write(prm.json_path, head, key, x_key, info.k, pts, done, 1) != 0)
+        die("--json: cannot write '%s': %s", prm.json_path, strerror(errno));
+    free(pts), free(head), free(key);
     gpufec_code_destroy(code);
     return 0;
 }

@@ -4,9 +4,11 @@ non-zero exit and a one-line message on stderr; a good run writes the documented
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 failures = 0
 
@@ -88,6 +90,41 @@ def main():
             b = [x for x in args if x not in ("--ebn0", "1:1:1", "8:8:1")]
             r = run([a.bench] + b + ["--frames", "4", "--repeat", "1", "--backend", "cpu"])
             check(r.returncode == 2 and word.split("|")[0] in r.stderr, f"gpufec-bench {b}: exit {r.returncode}, {r.stderr!r}")
+    # Issue 22: the same statistics for any number of threads and any batch (frames in fixed units,
+    # each made from its own counters); Ctrl-C keeps what is done and --resume ends where an
+    # uninterrupted run ends.
+    stats = lambda path: [(p["ebn0"], p["frames"], p["frame_errors"], p["bit_errors"], p["iterations"])  # noqa: E731
+                          for p in json.load(open(path))["points"]]
+    sweep = ["--code", "wifi-648-1_2", "--decoder", "nms", "--iterations", "10", "--ebn0", "1.5:3:0.5",
+             "--min-frame-errors", "40", "--max-frames", "150000", "--seed", "5", "--backend", "cpu", "--no-progress"]
+    runs = {}
+    for name, extra in (("t1", ["--threads", "1", "--batch", "32"]), ("t3", ["--threads", "3", "--batch", "96"])):
+        out = os.path.join(tmp, name + ".json")
+        r = run([a.sim] + sweep + extra + ["--json", out])
+        check(r.returncode == 0, f"sweep {name}: {r.stderr}")
+        runs[name] = stats(out) if r.returncode == 0 else None
+    check(runs["t1"] is not None and runs["t1"] == runs["t3"], f"threads 1 and 3 differ: {runs}")
+    check(runs["t1"] is not None and len(runs["t1"]) == 4, f"sweep points: {runs['t1']}")
+    part = os.path.join(tmp, "part.json")
+    proc = subprocess.Popen([a.sim] + sweep + ["--threads", "2", "--json", part], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:  # interrupt once the first points are saved
+        if os.path.exists(part) and len(json.load(open(part))["points"]) >= 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    check(proc.returncode == 130 and "--resume" in err, f"SIGINT: exit {proc.returncode}, {err!r}")
+    saved = json.load(open(part))
+    check(not saved["complete"] and saved["points"][-1]["partial"], f"interrupted file: {saved['points'][-1:]}")
+    r = run([a.sim] + sweep + ["--threads", "1", "--resume", part])
+    check(r.returncode == 0 and "resumed" in r.stdout, f"--resume: {r.returncode} {r.stderr!r}")
+    check(r.returncode == 0 and stats(part) == runs["t1"] and json.load(open(part))["complete"],
+          f"resumed {stats(part) if r.returncode == 0 else None} != uninterrupted {runs['t1']}")
+    other_seed = [("6" if i > 0 and sweep[i - 1] == "--seed" else w) for i, w in enumerate(sweep)]
+    r = run([a.sim] + other_seed + ["--resume", part])
+    check(r.returncode == 2 and "other settings" in r.stderr, f"--resume with another seed: {r.stderr!r}")
     # A batch larger than the frames to simulate is clamped, not allocated.
     r = run([a.sim] + base + ["--ebn0", "2:2:1", "--batch", "1000000", "--max-frames", "8", "--backend", "cpu"])
     check(r.returncode == 0, f"--batch 1000000 --max-frames 8: {r.returncode} {r.stderr!r}")

@@ -1,0 +1,56 @@
+/* One point of an error-rate simulation, the same statistics for any number of threads: frames
+ * are handed out in fixed units of SIM_UNIT_FRAMES, each frame made from its own counters
+ * (sim_frames.h), and a point's result is that of the first units, in order, that reach the
+ * frame-error target or the frame limit. Units finished beyond that are dropped; a thread never
+ * runs more than a window of units ahead of the first unfinished one, so memory does not grow
+ * with the frame count. */
+#ifndef GPUFEC_SIM_ENGINE_H
+#define GPUFEC_SIM_ENGINE_H
+
+#include <gpufec/gpufec.h>
+
+#include "sim_frames.h"
+
+#include <signal.h>
+
+#define SIM_UNIT_FRAMES 32
+
+typedef struct {
+    long long frames, frame_errors, bit_errors, iterations;
+} sim_counts;
+
+typedef enum { SIM_STOP_ERRORS, SIM_STOP_FRAMES, SIM_STOP_TIME, SIM_STOP_INTERRUPT } sim_stop;
+
+typedef struct {
+    const gpufec_code* code;
+    const gpufec_decoder_opts* dec;
+    int bsc;       /* 1: BSC with crossover x; 0: BPSK/AWGN with noise variance sigma2 */
+    double x, sigma2;
+    sim_key key;
+    long long min_frame_errors, max_frames;
+    int threads, batch_units; /* units per decode call */
+    double max_seconds;       /* 0: no time limit */
+    volatile sig_atomic_t* interrupted;
+    long long start_unit;     /* resuming: units already counted in `start` */
+    sim_counts start;
+} sim_point_job;
+
+typedef struct {
+    sim_counts counts;
+    long long units;     /* units counted, from the first */
+    double seconds;      /* wall time of this run of the point */
+    double decoder_bps;  /* sum over the threads that decoded of their bits over their decode time */
+    int busy_threads;
+    sim_stop stop;
+    gpufec_status error; /* GPUFEC_OK unless a library call failed (error_text says which) */
+    char error_text[200];
+} sim_point_result;
+
+/* Called about every `every` seconds while the point runs, with the counts of the units folded so
+ * far (this run's part and the resumed part together) and the elapsed time of this run. */
+typedef void (*sim_progress_fn)(void* user, const sim_counts* so_far, long long new_frames, double elapsed);
+
+void sim_run_point(const sim_point_job* job, sim_point_result* out, sim_progress_fn progress, void* user,
+                   double every);
+
+#endif

@@ -1,0 +1,22 @@
+/* The simulator's frames, each made alone from (seed, point, frame index) by the counter-based
+ * generator of lib/core/sim_random.h: the same bits and soft values for a frame whatever the batch,
+ * thread, GPU or rank that makes it. */
+#ifndef GPUFEC_SIM_FRAMES_H
+#define GPUFEC_SIM_FRAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint64_t seed;
+    uint32_t point; /* index of the point in the sweep */
+} sim_key;
+
+/* k information bits of frame `frame`. */
+void sim_frame_info(sim_key key, uint64_t frame, uint32_t k, uint8_t* bits);
+/* BPSK (0 -> +1, 1 -> -1) over real AWGN of variance sigma2: LLRs 2y/sigma2 of n coded bits. */
+void sim_frame_awgn_bpsk(sim_key key, uint64_t frame, const uint8_t* coded, uint32_t n, double sigma2, float* llr);
+/* Binary symmetric channel with crossover p: LLRs +-ln((1-p)/p). */
+void sim_frame_bsc(sim_key key, uint64_t frame, const uint8_t* coded, uint32_t n, double p, float* llr);
+
+#endif
