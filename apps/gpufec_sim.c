@@ -23,7 +23,9 @@
 typedef struct {
     const char* code_name;
     gpufec_decoder_opts dec;
-    int channel_bsc;
+    sim_channel channel;
+    int bits_per_symbol; /* AWGN: 1 BPSK, 2 QPSK, 4 16-QAM, 6 64-QAM */
+    int esn0;            /* the range is Es/N0 (else Eb/N0; BSC/BEC: p) */
     double start, stop, step;
     int have_range;
     long min_frame_errors;
@@ -75,7 +77,8 @@ static void usage(FILE* f)
     fputs(" (GF(q) LDPC: nb-* codes, .kn / .nbalist files)\n"
           "       --iterations N [--schedule auto|flooding|layered] [--norm F] [--offset F]\n"
           "       [--pgab-p F] [--channel awgn|bsc]\n"
-          "       (--ebn0 START:STOP:STEP | --p START:STOP:STEP)\n"
+          "       [--channel awgn|bsc|bec] [--modulation bpsk|qpsk|16qam|64qam (awgn)]\n"
+          "       (--ebn0 START:STOP:STEP | --esn0 START:STOP:STEP (awgn) | --p START:STOP:STEP (bsc, bec))\n"
           "       [--min-frame-errors N] [--max-frames N] [--backend auto|cpu|cuda]\n"
           "       [--seed N] [--threads N] [--batch N] [--no-early-stop] [--syndrome-interval N]\n"
           "       [--precision float32|float16|int8] [--quant-step F] [--json FILE]\n"
@@ -97,11 +100,12 @@ static void parse_args(int argc, char** argv, sim_params* p)
     p->seed = 1;
     p->progress = -1;
     int have_decoder = 0, have_iters = 0, ebn0 = 0, prob = 0;
+    const char* modulation = "bpsk";
     const char* channel = "awgn";
     static const struct option opts[] = {
         {"code", 1, 0, 'c'}, {"decoder", 1, 0, 'd'}, {"iterations", 1, 0, 'i'},
         {"norm", 1, 0, 'n'}, {"offset", 1, 0, 'o'}, {"channel", 1, 0, 'C'},
-        {"ebn0", 1, 0, 'e'}, {"p", 1, 0, 'p'}, {"min-frame-errors", 1, 0, 'E'},
+        {"ebn0", 1, 0, 'e'}, {"esn0", 1, 0, 'r'}, {"modulation", 1, 0, 'M'}, {"p", 1, 0, 'p'}, {"min-frame-errors", 1, 0, 'E'},
         {"max-frames", 1, 0, 'F'}, {"backend", 1, 0, 'b'}, {"seed", 1, 0, 's'},
         {"threads", 1, 0, 't'}, {"batch", 1, 0, 'B'}, {"json", 1, 0, 'j'}, {"param", 1, 0, 'Z'},
         {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
@@ -136,6 +140,8 @@ static void parse_args(int argc, char** argv, sim_params* p)
             break;
         case 'C': channel = optarg; break;
         case 'e': parse_range(optarg, p, "--ebn0"); ebn0 = 1; break;
+        case 'r': parse_range(optarg, p, "--esn0"); ebn0 = 1; p->esn0 = 1; break;
+        case 'M': modulation = optarg; break;
         case 'p': parse_range(optarg, p, "--p"); prob = 1; break;
         case 'E': p->min_frame_errors = parse_long(optarg, "--min-frame-errors", 1, 1000000000L); break;
         case 'F': p->max_frames = parse_long(optarg, "--max-frames", 1, 2000000000L); break;
@@ -207,19 +213,61 @@ static void parse_args(int argc, char** argv, sim_params* p)
     if (!have_iters)
         die("--iterations is required");
     if (strcmp(channel, "awgn") == 0)
-        p->channel_bsc = 0;
+        p->channel = SIM_AWGN;
     else if (strcmp(channel, "bsc") == 0)
-        p->channel_bsc = 1;
+        p->channel = SIM_BSC;
+    else if (strcmp(channel, "bec") == 0)
+        p->channel = SIM_BEC;
     else
-        die("--channel: unknown channel '%s' (awgn, bsc)", channel);
+        die("--channel: unknown channel '%s' (awgn, bsc, bec)", channel);
+    if (strcmp(modulation, "bpsk") == 0)
+        p->bits_per_symbol = 1;
+    else if (strcmp(modulation, "qpsk") == 0)
+        p->bits_per_symbol = 2;
+    else if (strcmp(modulation, "16qam") == 0)
+        p->bits_per_symbol = 4;
+    else if (strcmp(modulation, "64qam") == 0)
+        p->bits_per_symbol = 6;
+    else
+        die("--modulation: unknown modulation '%s' (bpsk, qpsk, 16qam, 64qam)", modulation);
     if (p->have_range != 1)
-        die("give exactly one of --ebn0 START:STOP:STEP (awgn) or --p START:STOP:STEP (bsc)");
-    if (p->channel_bsc && !prob)
-        die("--channel bsc takes --p, not --ebn0");
-    if (!p->channel_bsc && !ebn0)
-        die("--channel awgn takes --ebn0, not --p");
-    if (p->channel_bsc && (p->start <= 0 || p->stop >= 0.5))
+        die("give exactly one of --ebn0 or --esn0 START:STOP:STEP (awgn) or --p START:STOP:STEP (bsc, bec)");
+    if (p->channel != SIM_AWGN && !prob)
+        die("--channel %s takes --p, not --ebn0/--esn0", channel);
+    if (p->channel == SIM_AWGN && !ebn0)
+        die("--channel awgn takes --ebn0 or --esn0, not --p");
+    if (p->channel != SIM_AWGN && p->bits_per_symbol != 1)
+        die("--modulation %s: the %s channel carries bits, not symbols", modulation, channel);
+    if (p->channel == SIM_BSC && (p->start <= 0 || p->stop >= 0.5))
         die("--p: crossover probabilities must lie in (0, 0.5)");
+    if (p->channel == SIM_BEC && (p->start <= 0 || p->stop >= 1))
+        die("--p: erasure probabilities must lie in (0, 1)");
+}
+
+static const char* channel_name(const sim_params* p)
+{
+    return p->channel == SIM_BSC ? "bsc" : p->channel == SIM_BEC ? "bec" : "awgn";
+}
+
+static const char* modulation_name(const sim_params* p)
+{
+    if (p->channel != SIM_AWGN)
+        return "none";
+    return p->bits_per_symbol == 1 ? "bpsk" : p->bits_per_symbol == 2 ? "qpsk" : p->bits_per_symbol == 4 ? "16qam" : "64qam";
+}
+
+/* The sweep's variable as the JSON names it. */
+static const char* x_name(const sim_params* p) { return p->channel != SIM_AWGN ? "p" : p->esn0 ? "esn0" : "ebn0"; }
+
+/* Es/N0 and Eb/N0 in dB of a point of an AWGN sweep: Es/N0 = Eb/N0 + 10 log10(R m), m bits per
+ * symbol. */
+static double esn0_db(const sim_params* p, const gpufec_code_info* info, double x)
+{
+    return p->esn0 ? x : x + 10.0 * log10(info->rate * p->bits_per_symbol);
+}
+static double ebn0_db(const sim_params* p, const gpufec_code_info* info, double x)
+{
+    return p->esn0 ? x - 10.0 * log10(info->rate * p->bits_per_symbol) : x;
 }
 
 static volatile sig_atomic_t interrupted = 0;
@@ -280,15 +328,14 @@ static void describe_run(const sim_params* p, const gpufec_code* code, const gpu
     fprintf(f,
             ", \"n\": %u, \"k\": %u, \"rate\": %.6f, \"decoder\": \"%s\", \"schedule\": \"%s\", \"iterations\": %d, "
             "\"norm\": %g, \"offset\": %g, \"precision\": \"%s\", \"quant_step\": %g, \"early_stop\": %s, "
-            "\"channel\": \"%s\", \"modulation\": \"%s\", \"range\": [%g, %g, %g], \"min_frame_errors\": %ld, "
+            "\"channel\": \"%s\", \"modulation\": \"%s\", \"range_of\": \"%s\", \"range\": [%g, %g, %g], \"min_frame_errors\": %ld, "
             "\"max_frames\": %ld, \"max_seconds_per_point\": %g, \"backend\": \"%s\", \"backend_requested\": \"%s\", "
             "\"seed\": %llu, \"threads\": %d, \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
             "\"version\": \"%s\", \"options\": {",
             info->n, info->k, info->rate, decoder_label(&p->dec, info->family),
             schedule_label(&p->dec, info->family, p->dec.schedule, sched_buf, sizeof sched_buf), p->dec.max_iterations,
             p->dec.normalization, p->dec.offset, gpufec_precision_name(p->dec.precision), p->dec.quant_step,
-            p->dec.early_termination ? "true" : "false", p->channel_bsc ? "bsc" : "awgn",
-            p->channel_bsc ? "none" : "bpsk", p->start, p->stop, p->step, p->min_frame_errors, p->max_frames,
+            p->dec.early_termination ? "true" : "false", channel_name(p), modulation_name(p), x_name(p), p->start, p->stop, p->step, p->min_frame_errors, p->max_frames,
             p->max_seconds, backend, gpufec_backend_name(p->dec.backend), p->seed, p->threads, SIM_UNIT_FRAMES,
             gpufec_version());
     write_options(f, &p->dec, code, 1, 1);
@@ -297,8 +344,8 @@ static void describe_run(const sim_params* p, const gpufec_code* code, const gpu
     f = open_memstream(key, &len);
     if (!f)
         die("out of memory");
-    fprintf(f, "code=%s channel=%s range=%.9g:%.9g:%.9g min_frame_errors=%ld max_frames=%ld seed=%llu unit=%d backend=%s ",
-            p->code_name, p->channel_bsc ? "bsc" : "awgn-bpsk", p->start, p->stop, p->step, p->min_frame_errors,
+    fprintf(f, "code=%s channel=%s modulation=%s %s=%.9g:%.9g:%.9g min_frame_errors=%ld max_frames=%ld seed=%llu unit=%d backend=%s ",
+            p->code_name, channel_name(p), modulation_name(p), x_name(p), p->start, p->stop, p->step, p->min_frame_errors,
             p->max_frames, p->seed, SIM_UNIT_FRAMES, backend);
     write_options(f, &p->dec, code, 0, 0);
     fclose(f);
@@ -325,7 +372,7 @@ static void show_progress(void* user, const sim_counts* c, long long new_frames,
         snprintf(left, sizeof left, ", about %.0f s left", by_errors < by_frames ? by_errors : by_frames);
     }
     fprintf(stderr, "%s%s %g: %lld frames, %lld frame errors, BER %.3e, FER %.3e, %.1f Mb/s simulated%s%s",
-            pc->tty ? "\r" : "", pc->prm->channel_bsc ? "p" : "Eb/N0", pc->x, c->frames, c->frame_errors,
+            pc->tty ? "\r" : "", pc->prm->channel != SIM_AWGN ? "p" : pc->prm->esn0 ? "Es/N0" : "Eb/N0", pc->x, c->frames, c->frame_errors,
             (double)c->bit_errors / (fr * pc->info->k), (double)c->frame_errors / fr, rate, left,
             pc->tty ? "\033[K" : "\n");
     pc->shown = pc->tty;
@@ -335,13 +382,13 @@ static void print_row(const sim_params* prm, const gpufec_code_info* info, const
 {
     const double fr = q->counts.frames ? (double)q->counts.frames : 1.0;
     const double ber = (double)q->counts.bit_errors / (fr * info->k), fer = (double)q->counts.frame_errors / fr;
-    if (prm->channel_bsc)
+    if (prm->channel != SIM_AWGN)
         printf("  %9.5f | %10lld | %10lld | %10lld | %9.3e | %9.3e | %6.2f | %12.3f | %12.3f | %8.2f%s\n", q->x,
                q->counts.frames, q->counts.bit_errors, q->counts.frame_errors, ber, fer,
                (double)q->counts.iterations / fr, q->decoder_bps / 1e6, q->simulated_bps / 1e6, q->seconds, note);
     else
         printf("  %6.2f | %6.2f | %10lld | %10lld | %10lld | %9.3e | %9.3e | %6.2f | %12.3f | %12.3f | %8.2f%s\n",
-               q->x + 10.0 * log10(info->rate), q->x, q->counts.frames, q->counts.bit_errors, q->counts.frame_errors, ber,
+               esn0_db(prm, info, q->x), ebn0_db(prm, info, q->x), q->counts.frames, q->counts.bit_errors, q->counts.frame_errors, ber,
                fer, (double)q->counts.iterations / fr, q->decoder_bps / 1e6, q->simulated_bps / 1e6, q->seconds, note);
     fflush(stdout);
 }
@@ -417,7 +464,7 @@ int main(int argc, char** argv)
         die("out of memory");
     char *head = NULL, *key = NULL;
     describe_run(&prm, code, &info, gpufec_backend_name(used), &head, &key);
-    const char* x_key = prm.channel_bsc ? "p" : "ebn0";
+    const char* x_key = x_name(&prm);
     int resumed = 0;
     if (prm.resume_path) {
         char old_key[4096], reason[256];
@@ -439,12 +486,16 @@ int main(int argc, char** argv)
            schedule_label(&prm.dec, info.family, prm.dec.schedule, sched_buf, sizeof sched_buf),
            decoder_label(&prm.dec, info.family), prm.dec.max_iterations,
            prm.dec.early_termination ? "" : " (no early stop)", gpufec_precision_name(prm.dec.precision),
-           gpufec_backend_name(used), prm.channel_bsc ? "BSC" : "BPSK/AWGN", prm.seed, prm.threads);
+           gpufec_backend_name(used),
+           prm.channel == SIM_BSC ? "BSC" : prm.channel == SIM_BEC ? "BEC"
+           : prm.bits_per_symbol == 1 ? "BPSK/AWGN" : prm.bits_per_symbol == 2 ? "QPSK/AWGN (Gray, max-log)"
+           : prm.bits_per_symbol == 4 ? "16-QAM/AWGN (Gray, max-log)" : "64-QAM/AWGN (Gray, max-log)",
+           prm.seed, prm.threads);
     printf("# options: ");
     write_options(stdout, &prm.dec, code, 0, 1);
     printf("\n# DEC_THR: information bits per second inside the decoder (summed over threads); SIM_THR: "
            "information bits simulated per second of wall time\n");
-    if (prm.channel_bsc)
+    if (prm.channel != SIM_AWGN)
         printf("# %9s | %10s | %10s | %10s | %9s | %9s | %6s | %12s | %12s | %8s\n", "p", "FRA", "BE", "FE", "BER",
                "FER", "ITE", "DEC_THR_Mbps", "SIM_THR_Mbps", "TIME_s");
     else
@@ -475,9 +526,11 @@ int main(int argc, char** argv)
         memset(&job, 0, sizeof job);
         job.code = code;
         job.dec = &prm.dec;
-        job.bsc = prm.channel_bsc;
+        job.channel = prm.channel;
+        job.bits_per_symbol = prm.bits_per_symbol;
         job.x = x;
-        job.sigma2 = prm.channel_bsc ? 0 : 1.0 / (2.0 * info.rate * pow(10.0, x / 10.0));
+        /* unit-energy symbols, noise N0/2 per real dimension: sigma2 = 1 / (2 Es/N0) */
+        job.sigma2 = prm.channel != SIM_AWGN ? 0 : 1.0 / (2.0 * pow(10.0, esn0_db(&prm, &info, x) / 10.0));
         job.key.seed = prm.seed;
         job.key.point = (uint32_t)i;
         job.min_frame_errors = prm.min_frame_errors;

@@ -128,8 +128,13 @@ static void* worker(void* arg)
         for (long long u = u0; u < u0 + units; u++)
             for (long long j = 0; j < unit_frames(sh, u); j++, nf++) {
                 const uint64_t frame = (uint64_t)(u * SIM_UNIT_FRAMES + j);
-                if (job->bsc)
+                if (job->channel == SIM_BSC)
                     sim_frame_bsc(job->key, frame, cw + nf * n, n, job->x, llr + nf * n);
+                else if (job->channel == SIM_BEC)
+                    sim_frame_bec(job->key, frame, cw + nf * n, n, job->x, llr + nf * n);
+                else if (job->bits_per_symbol > 1)
+                    sim_frame_awgn_qam(job->key, frame, cw + nf * n, n, job->bits_per_symbol, job->sigma2,
+                                       llr + nf * n);
                 else
                     sim_frame_awgn_bpsk(job->key, frame, cw + nf * n, n, job->sigma2, llr + nf * n);
             }

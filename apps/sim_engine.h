@@ -20,12 +20,14 @@ typedef struct {
 } sim_counts;
 
 typedef enum { SIM_STOP_ERRORS, SIM_STOP_FRAMES, SIM_STOP_TIME, SIM_STOP_INTERRUPT } sim_stop;
+typedef enum { SIM_AWGN, SIM_BSC, SIM_BEC } sim_channel;
 
 typedef struct {
     const gpufec_code* code;
     const gpufec_decoder_opts* dec;
-    int bsc;       /* 1: BSC with crossover x; 0: BPSK/AWGN with noise variance sigma2 */
-    double x, sigma2;
+    sim_channel channel;
+    int bits_per_symbol; /* AWGN: 1 BPSK (real), 2 QPSK, 4 16-QAM, 6 64-QAM */
+    double x, sigma2;    /* x: BSC crossover or BEC erasure probability; sigma2: AWGN per dimension */
     sim_key key;
     long long min_frame_errors, max_frames;
     int threads, batch_units; /* units per decode call */

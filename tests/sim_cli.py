@@ -125,6 +125,32 @@ def main():
     other_seed = [("6" if i > 0 and sweep[i - 1] == "--seed" else w) for i, w in enumerate(sweep)]
     r = run([a.sim] + other_seed + ["--resume", part])
     check(r.returncode == 2 and "other settings" in r.stderr, f"--resume with another seed: {r.stderr!r}")
+    # Modulations: Gray QPSK is two BPSK channels, and at the same Eb/N0 its max-log LLRs are BPSK's
+    # values on the same noise, so a min-sum decoder counts exactly the same errors; 16-QAM needs
+    # more; the erasure channel below the (3,6) threshold 0.429 leaves no error, above 1/2 every frame.
+    mod = {}
+    for m in ("bpsk", "qpsk", "16qam"):
+        out = os.path.join(tmp, m + ".json")
+        r = run([a.sim] + sweep[:6] + ["--ebn0", "2:2:1", "--modulation", m, "--min-frame-errors", "30", "--seed", "2",
+                                       "--backend", "cpu", "--no-progress", "--json", out])
+        check(r.returncode == 0, f"--modulation {m}: {r.stderr}")
+        mod[m] = json.load(open(out)) if r.returncode == 0 else None
+    if all(mod.values()):
+        counts = {m: [(p["frames"], p["frame_errors"], p["bit_errors"]) for p in mod[m]["points"]] for m in mod}
+        check(counts["bpsk"] == counts["qpsk"], f"QPSK {counts['qpsk']} != BPSK {counts['bpsk']}")
+        check(mod["16qam"]["points"][0]["fer"] > 10 * mod["bpsk"]["points"][0]["fer"], "16-QAM no worse than BPSK")
+        check(mod["qpsk"]["parameters"]["modulation"] == "qpsk", "modulation not recorded")
+    out = os.path.join(tmp, "bec.json")
+    r = run([a.sim, "--code", "regular-3-6-1008", "--decoder", "spa", "--iterations", "50", "--channel", "bec", "--p",
+             "0.3:0.6:0.3", "--keep-going", "--min-frame-errors", "20", "--max-frames", "640", "--backend", "cpu",
+             "--no-progress", "--json", out])
+    pts = json.load(open(out))["points"] if r.returncode == 0 else []
+    check(len(pts) == 2 and pts[0]["frame_errors"] == 0 and pts[1]["fer"] == 1.0, f"BEC: {r.stderr} {pts}")
+    for bad_args, word in ((["--channel", "bsc", "--p", "0.01:0.01:0.01", "--modulation", "qpsk"], "carries bits"),
+                           (["--ebn0", "1:1:1", "--modulation", "8psk"], "8psk"),
+                           (["--channel", "bec", "--p", "0.5:1.2:0.1"], "erasure probabilities")):
+        r = run([a.sim] + sweep[:6] + bad_args)
+        check(r.returncode == 2 and word in r.stderr, f"{bad_args}: {r.stderr!r}")
     # A batch larger than the frames to simulate is clamped, not allocated.
     r = run([a.sim] + base + ["--ebn0", "2:2:1", "--batch", "1000000", "--max-frames", "8", "--backend", "cpu"])
     check(r.returncode == 0, f"--batch 1000000 --max-frames 8: {r.returncode} {r.stderr!r}")

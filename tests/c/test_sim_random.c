@@ -110,6 +110,67 @@ static void frames_stand_alone(void)
     CHECK(fabs(share - 0.05) < 0.002, "BSC crossover %.4f instead of 0.05", share);
 }
 
+/* Q(x) = P(N(0,1) > x). */
+static double q_func(double x) { return 0.5 * erfc(x / sqrt(2.0)); }
+
+/* Gray-mapped M-QAM with max-log LLRs: the sign of each LLR is the nearest level's bit, so the raw
+ * bit error rate must be the one computed from the decision regions of the constellation (each
+ * level, each bit: the probability of landing in a region whose nearest level has the other bit).
+ * The levels are rebuilt here from the Gray rule (adjacent levels differ in one bit), not from the
+ * simulator's code. */
+static void qam_bit_error_rates(void)
+{
+    const int ms[] = {2, 4, 6};
+    const double esn0_db[] = {6.0, 12.0, 17.0};
+    for (int t = 0; t < 3; t++) {
+        const int m = ms[t], h = m / 2, L = 1 << h;
+        /* Gray code of level index v (from the most negative level up): the sign bit first */
+        double level[8];
+        int bit[8][3] = {{0}};
+        double energy = 0;
+        for (int v = 0; v < L; v++) {
+            level[v] = 2.0 * v - (L - 1);
+            energy += level[v] * level[v];
+            const int g = v ^ (v >> 1);                 /* reflected binary Gray code, 0 at the bottom */
+            for (int b = 0; b < h; b++)
+                bit[v][b] = (g >> (h - 1 - b)) & 1;
+            bit[v][0] ^= 1;                              /* the sign bit is 0 for positive levels */
+        }
+        const double scale = 1.0 / sqrt(2.0 * energy / L), esn0 = pow(10.0, esn0_db[t] / 10.0);
+        const double sigma = sqrt(1.0 / (2.0 * esn0));
+        double expected = 0;
+        for (int v = 0; v < L; v++)
+            for (int b = 0; b < h; b++)
+                for (int w = 0; w < L; w++) {
+                    if (bit[w][b] == bit[v][b])
+                        continue;
+                    const double lo = w == 0 ? -INFINITY : (level[w] - 1.0) * scale,
+                                 hi = w == L - 1 ? INFINITY : (level[w] + 1.0) * scale, s = level[v] * scale;
+                    expected += q_func((lo - s) / sigma) - q_func((hi - s) / sigma);
+                }
+        expected /= (double)(L * h);
+        const uint32_t n = 6000;
+        uint8_t* c = malloc(n);
+        float* llr = malloc(n * sizeof *llr);
+        long errors = 0, total = 0;
+        const sim_key key = {3, 1};
+        for (uint64_t f = 0; f < 400; f++) {
+            for (uint32_t i = 0; i < n; i++)
+                c[i] = (uint8_t)(test_rand() & 1);
+            sim_frame_awgn_qam(key, f, c, n, m, 1.0 / (2.0 * esn0), llr);
+            for (uint32_t i = 0; i < n; i++)
+                errors += (llr[i] < 0) != (c[i] != 0);
+            total += n;
+        }
+        const double measured = (double)errors / (double)total;
+        printf("%d-QAM at Es/N0 %.0f dB: raw BER %.4e, decision regions give %.4e\n", 1 << m, esn0_db[t], measured,
+               expected);
+        CHECK(fabs(measured - expected) < 0.05 * expected + 3.0 * sqrt(expected / (double)total),
+              "%d-QAM raw BER %.4e, expected %.4e", 1 << m, measured, expected);
+        free(c), free(llr);
+    }
+}
+
 int main(void)
 {
     test_rng_init();
@@ -117,5 +178,6 @@ int main(void)
     functions();
     gaussian_moments();
     frames_stand_alone();
+    qam_bit_error_rates();
     TEST_DONE();
 }
