@@ -17,8 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char** environ;
 
 typedef struct {
     const char* code_name;
@@ -35,6 +39,7 @@ typedef struct {
     int batch;
     const char* json_path;
     const char* resume_path;
+    const char* plot_path; /* redrawn by gpufec-plot after every point */
     double max_seconds; /* per point; 0: none */
     int keep_going;     /* go on after a point with no frame error */
     int progress;       /* -1: auto (a terminal: redrawn; else a line every 10 s), 0: off */
@@ -84,6 +89,7 @@ static void usage(FILE* f)
           "       [--precision float32|float16|int8] [--quant-step F] [--json FILE]\n"
           "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"
           "       [--max-time-per-point SECONDS] [--keep-going] [--resume FILE] [--no-progress]\n"
+          "       [--plot FILE.png (redrawn by gpufec-plot after every point; needs --json)]\n"
           "A point stops at --min-frame-errors (default 100) or --max-frames (default 1000000); the sweep\n"
           "stops after a point without a frame error unless --keep-going. Ctrl-C writes what is done\n"
           "(the point in progress marked partial) and --resume FILE goes on from it.\n",
@@ -111,7 +117,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
         {"syndrome-interval", 1, 0, 'I'}, {"precision", 1, 0, 'R'}, {"quant-step", 1, 0, 'Q'},
         {"max-time-per-point", 1, 0, 'T'}, {"keep-going", 0, 0, 'K'}, {"resume", 1, 0, 'U'},
-        {"no-progress", 0, 0, 'G'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"no-progress", 0, 0, 'G'}, {"plot", 1, 0, 'L'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -195,6 +201,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'K': p->keep_going = 1; break;
         case 'U': p->resume_path = optarg; break;
         case 'G': p->progress = 0; break;
+        case 'L': p->plot_path = optarg; break;
         case 'h': usage(stdout); exit(0);
         default:
             if (optopt)
@@ -206,6 +213,8 @@ static void parse_args(int argc, char** argv, sim_params* p)
         die("unexpected argument '%s'", argv[optind]);
     if (p->resume_path && !p->json_path)
         p->json_path = p->resume_path; /* the results go on in the same file */
+    if (p->plot_path && !p->json_path)
+        die("--plot draws the --json file: give --json FILE too");
     if (!p->code_name)
         die("--code is required");
     if (!have_decoder)
@@ -268,6 +277,37 @@ static double esn0_db(const sim_params* p, const gpufec_code_info* info, double 
 static double ebn0_db(const sim_params* p, const gpufec_code_info* info, double x)
 {
     return p->esn0 ? x - 10.0 * log10(info->rate * p->bits_per_symbol) : x;
+}
+
+/* gpufec-plot redraws the curve: the one beside this program first (build tree, install), else
+ * the one on PATH. A failure is said once and does not stop the simulation. */
+static void redraw(const char* json, const char* png)
+{
+    static int warned = 0;
+    char exe[4096], tool[4200];
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    const char* prog = "gpufec-plot";
+    if (len > 0) {
+        exe[len] = '\0';
+        char* slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(tool, sizeof tool, "%s/gpufec-plot", exe);
+            if (access(tool, X_OK) == 0)
+                prog = tool;
+        }
+    }
+    char* const args[] = {(char*)prog, (char*)json, (char*)"-o", (char*)png, NULL};
+    pid_t pid;
+    int status = -1;
+    fflush(stdout);
+    if (posix_spawnp(&pid, prog, NULL, NULL, args, environ) == 0)
+        waitpid(pid, &status, 0);
+    if (status != 0 && !warned) {
+        warned = 1;
+        fprintf(stderr, "gpufec-sim: --plot: %s did not draw %s (exit status %d); the simulation goes on\n", prog,
+                png, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
 }
 
 static volatile sig_atomic_t interrupted = 0;
@@ -564,6 +604,8 @@ int main(int argc, char** argv)
         if (prm.json_path && sim_json_write(prm.json_path, head, key, x_key, info.k, pts, done,
                                             !q->partial && (i + 1 == npts || sweep_over)) != 0)
             die("--json: cannot write '%s': %s", prm.json_path, strerror(errno));
+        if (prm.plot_path)
+            redraw(prm.json_path, prm.plot_path);
         if (r.error)
             die("simulation failed at point %g: %s%s", x, r.error_text,
                 prm.json_path ? " (the points before it are in the JSON file)" : "");

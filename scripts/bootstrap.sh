@@ -19,7 +19,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 
 packages=(build-essential cmake pkg-config git gnuradio gnuradio-dev pybind11-dev python3-pybind11
-          python3-numpy libgmp-dev libspdlog-dev libfmt-dev libsndfile1-dev)
+          python3-numpy python3-matplotlib libgmp-dev libspdlog-dev libfmt-dev libsndfile1-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

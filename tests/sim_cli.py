@@ -151,6 +151,24 @@ def main():
                            (["--channel", "bec", "--p", "0.5:1.2:0.1"], "erasure probabilities")):
         r = run([a.sim] + sweep[:6] + bad_args)
         check(r.returncode == 2 and word in r.stderr, f"{bad_args}: {r.stderr!r}")
+    # Pictures: gpufec-sim --plot redraws the PNG after every point through gpufec-plot (beside it),
+    # which overlays AFF3CT traces; bad files get one line and status 2.
+    plot = os.path.join(os.path.dirname(os.path.abspath(a.sim)), "gpufec-plot")
+    png, res = os.path.join(tmp, "c.png"), os.path.join(tmp, "c.json")
+    r = run([a.sim] + sweep[:6] + ["--ebn0", "1:2:0.5", "--min-frame-errors", "10", "--backend", "cpu", "--no-progress",
+                                   "--json", res, "--plot", png])
+    check(r.returncode == 0 and "--plot" not in r.stderr and os.path.exists(png) and
+          open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", f"--plot: {r.stderr!r}")
+    trace = os.path.join(a.data, "LDPC_N576_K288_hlayered_NMS_i100_WiMAX.txt")
+    r = run([plot, res, res, "--reference", trace, "--metric", "fer", "-o", os.path.join(tmp, "d.png")])
+    check(r.returncode == 0 and os.path.getsize(os.path.join(tmp, "d.png")) > 10000, f"gpufec-plot: {r.stderr!r}")
+    for args, word in (([bad_file], "not a gpufec-sim result"), ([res, "--reference", bad_file], "no trace rows"),
+                       ([res, "--reference", "/nonexistent"], "--reference")):
+        r = run([plot] + args + ["-o", os.path.join(tmp, "e.png")])
+        check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and word in r.stderr,
+              f"gpufec-plot {args}: {r.returncode} {r.stderr!r}")
+    r = run([a.sim] + sweep[:6] + ["--ebn0", "1:1:1", "--plot", png])
+    check(r.returncode == 2 and "--json" in r.stderr, f"--plot without --json: {r.stderr!r}")
     # A batch larger than the frames to simulate is clamped, not allocated.
     r = run([a.sim] + base + ["--ebn0", "2:2:1", "--batch", "1000000", "--max-frames", "8", "--backend", "cpu"])
     check(r.returncode == 0, f"--batch 1000000 --max-frames 8: {r.returncode} {r.stderr!r}")
