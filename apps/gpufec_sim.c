@@ -40,6 +40,7 @@ typedef struct {
     const char* json_path;
     const char* resume_path;
     const char* plot_path; /* redrawn by gpufec-plot after every point */
+    int all_zero;          /* the all-zero codeword (symmetric decoders only) */
     double max_seconds; /* per point; 0: none */
     int keep_going;     /* go on after a point with no frame error */
     int progress;       /* -1: auto (a terminal: redrawn; else a line every 10 s), 0: off */
@@ -90,6 +91,7 @@ static void usage(FILE* f)
           "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"
           "       [--max-time-per-point SECONDS] [--keep-going] [--resume FILE] [--no-progress]\n"
           "       [--plot FILE.png (redrawn by gpufec-plot after every point; needs --json)]\n"
+          "       [--all-zero (the all-zero codeword: no encoder; refused for fixed-point decoders)]\n"
           "A point stops at --min-frame-errors (default 100) or --max-frames (default 1000000); the sweep\n"
           "stops after a point without a frame error unless --keep-going. Ctrl-C writes what is done\n"
           "(the point in progress marked partial) and --resume FILE goes on from it.\n",
@@ -117,7 +119,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
         {"syndrome-interval", 1, 0, 'I'}, {"precision", 1, 0, 'R'}, {"quant-step", 1, 0, 'Q'},
         {"max-time-per-point", 1, 0, 'T'}, {"keep-going", 0, 0, 'K'}, {"resume", 1, 0, 'U'},
-        {"no-progress", 0, 0, 'G'}, {"plot", 1, 0, 'L'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"no-progress", 0, 0, 'G'}, {"plot", 1, 0, 'L'}, {"all-zero", 0, 0, 'A'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -202,6 +204,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'U': p->resume_path = optarg; break;
         case 'G': p->progress = 0; break;
         case 'L': p->plot_path = optarg; break;
+        case 'A': p->all_zero = 1; break;
         case 'h': usage(stdout); exit(0);
         default:
             if (optopt)
@@ -370,13 +373,14 @@ static void describe_run(const sim_params* p, const gpufec_code* code, const gpu
             "\"norm\": %g, \"offset\": %g, \"precision\": \"%s\", \"quant_step\": %g, \"early_stop\": %s, "
             "\"channel\": \"%s\", \"modulation\": \"%s\", \"range_of\": \"%s\", \"range\": [%g, %g, %g], \"min_frame_errors\": %ld, "
             "\"max_frames\": %ld, \"max_seconds_per_point\": %g, \"backend\": \"%s\", \"backend_requested\": \"%s\", "
-            "\"seed\": %llu, \"threads\": %d, \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
+            "\"seed\": %llu, \"threads\": %d, \"all_zero\": %s, \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
             "\"version\": \"%s\", \"options\": {",
             info->n, info->k, info->rate, decoder_label(&p->dec, info->family),
             schedule_label(&p->dec, info->family, p->dec.schedule, sched_buf, sizeof sched_buf), p->dec.max_iterations,
             p->dec.normalization, p->dec.offset, gpufec_precision_name(p->dec.precision), p->dec.quant_step,
             p->dec.early_termination ? "true" : "false", channel_name(p), modulation_name(p), x_name(p), p->start, p->stop, p->step, p->min_frame_errors, p->max_frames,
-            p->max_seconds, backend, gpufec_backend_name(p->dec.backend), p->seed, p->threads, SIM_UNIT_FRAMES,
+            p->max_seconds, backend, gpufec_backend_name(p->dec.backend), p->seed, p->threads,
+            p->all_zero ? "true" : "false", SIM_UNIT_FRAMES,
             gpufec_version());
     write_options(f, &p->dec, code, 1, 1);
     fprintf(f, "}}");
@@ -384,8 +388,8 @@ static void describe_run(const sim_params* p, const gpufec_code* code, const gpu
     f = open_memstream(key, &len);
     if (!f)
         die("out of memory");
-    fprintf(f, "code=%s channel=%s modulation=%s %s=%.9g:%.9g:%.9g min_frame_errors=%ld max_frames=%ld seed=%llu unit=%d backend=%s ",
-            p->code_name, channel_name(p), modulation_name(p), x_name(p), p->start, p->stop, p->step, p->min_frame_errors,
+    fprintf(f, "code=%s channel=%s modulation=%s all_zero=%d %s=%.9g:%.9g:%.9g min_frame_errors=%ld max_frames=%ld seed=%llu unit=%d backend=%s ",
+            p->code_name, channel_name(p), modulation_name(p), p->all_zero, x_name(p), p->start, p->stop, p->step, p->min_frame_errors,
             p->max_frames, p->seed, SIM_UNIT_FRAMES, backend);
     write_options(f, &p->dec, code, 0, 0);
     fclose(f);
@@ -484,10 +488,25 @@ int main(int argc, char** argv)
         die("cannot create the %s decoder: %s", gpufec_backend_name(prm.dec.backend), gpufec_status_str(st));
     gpufec_backend used;
     gpufec_decoder_backend(probe, &used);
+    if (prm.all_zero) {
+        /* The all-zero word stands for every codeword only when the decoder treats +x and -x
+         * alike; saturating two's complement (int8 -128..127, int16) does not. */
+        char variant[96] = "";
+        gpufec_decoder_variant(probe, variant, sizeof variant);
+        if (strstr(variant, "int8") || strstr(variant, "int16") ||
+            (info.family == GPUFEC_FAMILY_LDPC && prm.dec.precision == GPUFEC_PRECISION_INT8))
+            die("--all-zero: the decoder in use (%s%s) saturates asymmetrically, so the all-zero codeword does "
+                "not stand for the others; simulate random codewords (drop --all-zero)%s",
+                variant, prm.dec.precision == GPUFEC_PRECISION_INT8 ? ", precision int8" : "",
+                info.family == GPUFEC_FAMILY_TURBO ? " or set --param arithmetic=float" : "");
+    }
     gpufec_schedule sched;
     gpufec_decoder_schedule(probe, &sched);
     prm.dec.schedule = sched; /* every worker uses what the probe resolved */
     gpufec_decoder_destroy(probe);
+    /* The frames are made on the GPU where they are decoded: with the all-zero codeword (random
+     * codewords need encoders on the device, not yet built). */
+    const int gpu_chain = used == GPUFEC_BACKEND_CUDA && prm.all_zero;
     if (prm.batch == 0)
         prm.batch = used == GPUFEC_BACKEND_CUDA ? 4096 : SIM_UNIT_FRAMES;
     if (prm.batch > prm.max_frames)
@@ -531,6 +550,8 @@ int main(int argc, char** argv)
            : prm.bits_per_symbol == 1 ? "BPSK/AWGN" : prm.bits_per_symbol == 2 ? "QPSK/AWGN (Gray, max-log)"
            : prm.bits_per_symbol == 4 ? "16-QAM/AWGN (Gray, max-log)" : "64-QAM/AWGN (Gray, max-log)",
            prm.seed, prm.threads);
+    printf("# chain: %s\n", gpu_chain ? "GPU (all-zero frames made, decoded and counted on the device)"
+                                      : used == GPUFEC_BACKEND_CUDA ? "host frames, GPU decoder" : "CPU");
     printf("# options: ");
     write_options(stdout, &prm.dec, code, 0, 1);
     printf("\n# DEC_THR: information bits per second inside the decoder (summed over threads); SIM_THR: "
@@ -568,6 +589,9 @@ int main(int argc, char** argv)
         job.dec = &prm.dec;
         job.channel = prm.channel;
         job.bits_per_symbol = prm.bits_per_symbol;
+        job.all_zero = prm.all_zero;
+        job.gpu_chain = gpu_chain;
+        job.device = prm.dec.device;
         job.x = x;
         /* unit-energy symbols, noise N0/2 per real dimension: sigma2 = 1 / (2 Es/N0) */
         job.sigma2 = prm.channel != SIM_AWGN ? 0 : 1.0 / (2.0 * pow(10.0, esn0_db(&prm, &info, x) / 10.0));

@@ -2,6 +2,7 @@
 #include "sim_engine.h"
 
 #include "cli_util.h"
+#include "sim_gpu.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -86,11 +87,27 @@ static void* worker(void* arg)
     float* llr = malloc(cap * n * sizeof *llr);
     int32_t* iters = malloc(cap * sizeof *iters);
     sim_counts* per_unit = malloc((size_t)job->batch_units * sizeof *per_unit);
+    int32_t* frame_errors = malloc(cap * sizeof *frame_errors);
+    sim_gpu* gpu = NULL;
     double my_bits = 0, my_seconds = 0;
     if (st)
         fail(sh, st, "creating a decoder");
-    else if (!info || !cw || !out || !llr || !iters || !per_unit)
+    else if (!info || !cw || !out || !llr || !iters || !per_unit || !frame_errors)
         fail(sh, st = GPUFEC_ERR_OUT_OF_MEMORY, "buffers");
+    if (!st && job->gpu_chain) {
+        char why[160];
+        if (sim_gpu_create(&gpu, job->device, n, k, cap, why, sizeof why) != 0) {
+            st = GPUFEC_ERR_DEVICE;
+            pthread_mutex_lock(&sh->lock);
+            if (!sh->error) {
+                sh->error = st;
+                snprintf(sh->error_text, sizeof sh->error_text, "the GPU chain: %s", why);
+            }
+            sh->stop = 1;
+            pthread_cond_broadcast(&sh->changed);
+            pthread_mutex_unlock(&sh->lock);
+        }
+    }
     while (!st) {
         pthread_mutex_lock(&sh->lock);
         for (;;) {
@@ -117,26 +134,56 @@ static void* worker(void* arg)
         if (done)
             break;
         size_t nf = 0;
-        for (long long u = u0; u < u0 + units; u++)
-            for (long long j = 0; j < unit_frames(sh, u); j++, nf++)
-                sim_frame_info(job->key, (uint64_t)(u * SIM_UNIT_FRAMES + j), k, info + nf * k);
-        if ((st = gpufec_code_encode(job->code, info, nf, cw))) {
-            fail(sh, st, "encoding");
-            break;
+        if (gpu) { /* made, decoded and counted on the device: per-frame counts come back */
+            for (long long u = u0; u < u0 + units; u++)
+                nf += (size_t)unit_frames(sh, u);
+            const double t0 = now();
+            if ((st = sim_gpu_run(gpu, dec, job, (uint64_t)(u0 * SIM_UNIT_FRAMES), nf, frame_errors, iters))) {
+                fail(sh, st, "the GPU chain");
+                break;
+            }
+            my_seconds += now() - t0;
+            my_bits += (double)nf * k;
+            nf = 0;
+            for (long long u = 0; u < units; u++) {
+                sim_counts c = {0, 0, 0, 0};
+                for (long long j = 0; j < unit_frames(sh, u0 + u); j++, nf++) {
+                    c.frames++;
+                    c.bit_errors += frame_errors[nf];
+                    c.frame_errors += frame_errors[nf] != 0;
+                    c.iterations += iters[nf];
+                }
+                per_unit[u] = c;
+            }
+            goto fold_units;
         }
+        if (job->all_zero) {
+            for (long long u = u0; u < u0 + units; u++)
+                nf += (size_t)unit_frames(sh, u);
+            memset(info, 0, nf * k);
+        } else {
+            for (long long u = u0; u < u0 + units; u++)
+                for (long long j = 0; j < unit_frames(sh, u); j++, nf++)
+                    sim_frame_info(job->key, (uint64_t)(u * SIM_UNIT_FRAMES + j), k, info + nf * k);
+            if ((st = gpufec_code_encode(job->code, info, nf, cw))) {
+                fail(sh, st, "encoding");
+                break;
+            }
+        }
+        const uint8_t* coded = job->all_zero ? NULL : cw;
         nf = 0;
         for (long long u = u0; u < u0 + units; u++)
             for (long long j = 0; j < unit_frames(sh, u); j++, nf++) {
                 const uint64_t frame = (uint64_t)(u * SIM_UNIT_FRAMES + j);
+                const uint8_t* c = coded ? coded + nf * n : NULL;
                 if (job->channel == SIM_BSC)
-                    sim_frame_bsc(job->key, frame, cw + nf * n, n, job->x, llr + nf * n);
+                    sim_frame_bsc(job->key, frame, c, n, job->x, llr + nf * n);
                 else if (job->channel == SIM_BEC)
-                    sim_frame_bec(job->key, frame, cw + nf * n, n, job->x, llr + nf * n);
+                    sim_frame_bec(job->key, frame, c, n, job->x, llr + nf * n);
                 else if (job->bits_per_symbol > 1)
-                    sim_frame_awgn_qam(job->key, frame, cw + nf * n, n, job->bits_per_symbol, job->sigma2,
-                                       llr + nf * n);
+                    sim_frame_awgn_qam(job->key, frame, c, n, job->bits_per_symbol, job->sigma2, llr + nf * n);
                 else
-                    sim_frame_awgn_bpsk(job->key, frame, cw + nf * n, n, job->sigma2, llr + nf * n);
+                    sim_frame_awgn_bpsk(job->key, frame, c, n, job->sigma2, llr + nf * n);
             }
         const double t0 = now();
         if ((st = gpufec_decoder_decode(dec, llr, nf, out, iters, NULL))) {
@@ -159,6 +206,7 @@ static void* worker(void* arg)
             }
             per_unit[u] = c;
         }
+    fold_units:
         pthread_mutex_lock(&sh->lock);
         for (long long u = 0; u < units; u++) {
             const size_t slot = (size_t)((u0 + u) % (long long)sh->window);
@@ -178,7 +226,8 @@ static void* worker(void* arg)
     pthread_cond_broadcast(&sh->changed);
     pthread_mutex_unlock(&sh->lock);
     gpufec_decoder_destroy(dec);
-    free(info), free(cw), free(out), free(llr), free(iters), free(per_unit);
+    sim_gpu_destroy(gpu);
+    free(info), free(cw), free(out), free(llr), free(iters), free(per_unit), free(frame_errors);
     return NULL;
 }
 

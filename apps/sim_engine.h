@@ -26,6 +26,9 @@ typedef struct {
     const gpufec_code* code;
     const gpufec_decoder_opts* dec;
     sim_channel channel;
+    int all_zero;        /* the all-zero codeword every frame (no encoder; symmetric decoders only) */
+    int gpu_chain;       /* frames made and counted on the GPU (all-zero, CUDA decoder; sim_gpu.h) */
+    int device;
     int bits_per_symbol; /* AWGN: 1 BPSK (real), 2 QPSK, 4 16-QAM, 6 64-QAM */
     double x, sigma2;    /* x: BSC crossover or BEC erasure probability; sigma2: AWGN per dimension */
     sim_key key;

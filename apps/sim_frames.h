@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     uint64_t seed;
     uint32_t point; /* index of the point in the sweep */
@@ -28,5 +32,13 @@ void sim_frame_bsc(sim_key key, uint64_t frame, const uint8_t* coded, uint32_t n
 /* Binary erasure channel with erasure probability p: LLR 0 for an erased bit, else +-SIM_BEC_LLR. */
 #define SIM_BEC_LLR 20.0f
 void sim_frame_bec(sim_key key, uint64_t frame, const uint8_t* coded, uint32_t n, double p, float* llr);
+
+/* A word below it flips (BSC) or erases (BEC) its bit: floor(p 2^32). */
+uint64_t sim_threshold(double p);
+/* A NULL coded pointer stands for the all-zero codeword (--all-zero). */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,32 @@
+/* The simulator's frames made on the GPU (issue 22, first step): the channel values of the
+ * all-zero codeword come from the same counters and the same arithmetic as on the host
+ * (sim_frames_rules.h), are decoded where they are, and only per-frame error and iteration
+ * counts come back over PCIe. Random codewords need encoders on the device: not yet. */
+#ifndef GPUFEC_SIM_GPU_H
+#define GPUFEC_SIM_GPU_H
+
+#include <gpufec/gpufec.h>
+
+#include "sim_engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sim_gpu sim_gpu;
+
+/* 0, or -1 with a reason (no CUDA in this build, no device, out of memory). */
+int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k, size_t max_frames, char* why, size_t why_len);
+void sim_gpu_destroy(sim_gpu* g);
+
+/* Frames [first, first + count) of the point: their channel values on the device, decoded by dec
+ * (a CUDA-backend context: it reads and writes device memory), then each frame's bit errors and
+ * iterations into the host arrays. */
+gpufec_status sim_gpu_run(sim_gpu* g, gpufec_decoder* dec, const sim_point_job* job, uint64_t first, size_t count,
+                          int32_t* bit_errors, int32_t* iterations);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
