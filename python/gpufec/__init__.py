@@ -45,3 +45,70 @@ def ldpc_encoder_def(code):
 
 
 turbo_encoder_def = nbldpc_encoder_def = ldpc_encoder_def
+
+
+def simulate(code, decoder, iterations, ebn0=None, esn0=None, p=None, channel="awgn", modulation="bpsk",
+             min_frame_errors=100, max_frames=1000000, seed=1, backend="auto", threads=None, all_zero=False,
+             max_time_per_point=None, keep_going=True, options=None, sim=None):
+    """Error rates of a code and decoder, from gpufec-sim (the same engine, the same frames for a
+    seed whatever the threads or backend; docs/simulator.md). One of ebn0, esn0 (AWGN) or p (BSC,
+    BEC) lists the points, equally spaced. options: further decoder options by name, e.g.
+    {"norm": 0.8, "precision": "int8"}. keep_going (default True here, unlike the tool): simulate
+    every point, also after one without frame errors. sim: the gpufec-sim program (default: the
+    GPUFEC_SIM environment variable, else gpufec-sim on PATH).
+
+    Returns a dict of numpy arrays "x" (the points), "ber", "fer", "frames", "frame_errors",
+    "bit_errors", "mean_iterations", "simulated_mbps", and "parameters" (the run's settings)."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    import numpy as np
+
+    given = [(name, v) for name, v in (("ebn0", ebn0), ("esn0", esn0), ("p", p)) if v is not None]
+    if len(given) != 1:
+        raise ValueError("gpufec.simulate: give exactly one of ebn0, esn0 or p")
+    name, values = given[0]
+    points = np.atleast_1d(np.asarray(values, dtype=float))
+    if points.size == 0 or not np.all(np.isfinite(points)):
+        raise ValueError(f"gpufec.simulate: {name} must list finite numbers")
+    step = points[1] - points[0] if points.size > 1 else 1.0
+    if points.size > 1 and (step <= 0 or np.max(np.abs(np.diff(points) - step)) > 1e-9 * max(1.0, abs(step))):
+        raise ValueError(f"gpufec.simulate: {name} must be increasing in equal steps (one sweep, one seed)")
+    program = sim or os.environ.get("GPUFEC_SIM") or shutil.which("gpufec-sim")
+    if not program:
+        raise RuntimeError("gpufec.simulate: gpufec-sim not found (install gr-gpufec or set GPUFEC_SIM)")
+    args = [program, "--code", str(code), "--decoder", str(decoder), "--iterations", str(int(iterations)),
+            "--channel", channel, f"--{name}", f"{points[0]!r}:{points[-1]!r}:{step!r}",
+            "--min-frame-errors", str(int(min_frame_errors)), "--max-frames", str(int(max_frames)),
+            "--seed", str(int(seed)), "--backend", backend, "--no-progress"]
+    if channel == "awgn":
+        args += ["--modulation", modulation]
+    if threads:
+        args += ["--threads", str(int(threads))]
+    if all_zero:
+        args.append("--all-zero")
+    if keep_going:
+        args.append("--keep-going")
+    if max_time_per_point:
+        args += ["--max-time-per-point", str(float(max_time_per_point))]
+    for key, value in (options or {}).items():
+        args += ["--param", f"{key}={value}"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "result.json")
+        r = subprocess.run(args + ["--json", path], capture_output=True, text=True)
+        if r.returncode != 0:
+            lines = [line for line in r.stderr.splitlines() if line.strip()]
+            raise RuntimeError(lines[-1] if lines else f"gpufec-sim exited with status {r.returncode}")
+        with open(path) as f:
+            doc = json.load(f)
+    pts = doc["points"]
+    out = {"x": np.array([q[doc["parameters"].get("range_of", name)] for q in pts], dtype=float)}
+    for key in ("ber", "fer", "mean_iterations", "simulated_mbps"):
+        out[key] = np.array([q[key] for q in pts], dtype=float)
+    for key in ("frames", "frame_errors", "bit_errors"):
+        out[key] = np.array([q[key] for q in pts], dtype=np.int64)
+    out["parameters"] = doc["parameters"]
+    return out
