@@ -7,6 +7,7 @@
 
 #include "cli_util.h"
 #include "sim_engine.h"
+#include "sim_gpu.h"
 #include "sim_json.h"
 
 #include <errno.h>
@@ -41,6 +42,8 @@ typedef struct {
     const char* resume_path;
     const char* plot_path; /* redrawn by gpufec-plot after every point */
     int all_zero;          /* the all-zero codeword (symmetric decoders only) */
+    const char* devices;   /* --devices 0,1,... or all (CUDA) */
+    int threads_given;
     double max_seconds; /* per point; 0: none */
     int keep_going;     /* go on after a point with no frame error */
     int progress;       /* -1: auto (a terminal: redrawn; else a line every 10 s), 0: off */
@@ -92,6 +95,7 @@ static void usage(FILE* f)
           "       [--max-time-per-point SECONDS] [--keep-going] [--resume FILE] [--no-progress]\n"
           "       [--plot FILE.png (redrawn by gpufec-plot after every point; needs --json)]\n"
           "       [--all-zero (the all-zero codeword: no encoder; refused for fixed-point decoders)]\n"
+          "       [--devices 0,1,...|all (CUDA: threads spread over these GPUs; default 2 threads each)]\n"
           "A point stops at --min-frame-errors (default 100) or --max-frames (default 1000000); the sweep\n"
           "stops after a point without a frame error unless --keep-going. Ctrl-C writes what is done\n"
           "(the point in progress marked partial) and --resume FILE goes on from it.\n",
@@ -119,7 +123,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
         {"syndrome-interval", 1, 0, 'I'}, {"precision", 1, 0, 'R'}, {"quant-step", 1, 0, 'Q'},
         {"max-time-per-point", 1, 0, 'T'}, {"keep-going", 0, 0, 'K'}, {"resume", 1, 0, 'U'},
-        {"no-progress", 0, 0, 'G'}, {"plot", 1, 0, 'L'}, {"all-zero", 0, 0, 'A'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"no-progress", 0, 0, 'G'}, {"plot", 1, 0, 'L'}, {"all-zero", 0, 0, 'A'}, {"devices", 1, 0, 'V'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -159,7 +163,10 @@ static void parse_args(int argc, char** argv, sim_params* p)
             cli_note_option("backend", "--backend");
             break;
         case 's': p->seed = (unsigned long long)parse_long(optarg, "--seed", 0, 2147483647L); break;
-        case 't': p->threads = (int)parse_long(optarg, "--threads", 1, 256); break;
+        case 't':
+            p->threads = (int)parse_long(optarg, "--threads", 1, 256);
+            p->threads_given = 1;
+            break;
         case 'B': p->batch = (int)parse_long(optarg, "--batch", 1, 1000000); break;
         case 'j': p->json_path = optarg; break;
         case 'N': p->dec.early_termination = 0; cli_note_option("early_termination", "--no-early-stop"); break;
@@ -205,6 +212,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'G': p->progress = 0; break;
         case 'L': p->plot_path = optarg; break;
         case 'A': p->all_zero = 1; break;
+        case 'V': p->devices = optarg; break;
         case 'h': usage(stdout); exit(0);
         default:
             if (optopt)
@@ -373,14 +381,14 @@ static void describe_run(const sim_params* p, const gpufec_code* code, const gpu
             "\"norm\": %g, \"offset\": %g, \"precision\": \"%s\", \"quant_step\": %g, \"early_stop\": %s, "
             "\"channel\": \"%s\", \"modulation\": \"%s\", \"range_of\": \"%s\", \"range\": [%g, %g, %g], \"min_frame_errors\": %ld, "
             "\"max_frames\": %ld, \"max_seconds_per_point\": %g, \"backend\": \"%s\", \"backend_requested\": \"%s\", "
-            "\"seed\": %llu, \"threads\": %d, \"all_zero\": %s, \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
+            "\"seed\": %llu, \"threads\": %d, \"devices\": \"%s\", \"all_zero\": %s, \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
             "\"version\": \"%s\", \"options\": {",
             info->n, info->k, info->rate, decoder_label(&p->dec, info->family),
             schedule_label(&p->dec, info->family, p->dec.schedule, sched_buf, sizeof sched_buf), p->dec.max_iterations,
             p->dec.normalization, p->dec.offset, gpufec_precision_name(p->dec.precision), p->dec.quant_step,
             p->dec.early_termination ? "true" : "false", channel_name(p), modulation_name(p), x_name(p), p->start, p->stop, p->step, p->min_frame_errors, p->max_frames,
             p->max_seconds, backend, gpufec_backend_name(p->dec.backend), p->seed, p->threads,
-            p->all_zero ? "true" : "false", SIM_UNIT_FRAMES,
+            p->devices ? p->devices : "", p->all_zero ? "true" : "false", SIM_UNIT_FRAMES,
             gpufec_version());
     write_options(f, &p->dec, code, 1, 1);
     fprintf(f, "}}");
@@ -478,6 +486,30 @@ int main(int argc, char** argv)
         fclose(t);
         remove(tmp);
     }
+    int devices[64], ndevices = 0;
+    if (prm.devices) {
+        const int present = sim_gpu_count();
+        if (strcmp(prm.devices, "all") == 0) {
+            for (ndevices = 0; ndevices < present && ndevices < 64; ndevices++)
+                devices[ndevices] = ndevices;
+        } else {
+            char list[256];
+            snprintf(list, sizeof list, "%s", prm.devices);
+            for (char* w = strtok(list, ","); w && ndevices < 64; w = strtok(NULL, ","))
+                devices[ndevices++] = (int)parse_long(w, "--devices", 0, 63);
+        }
+        if (ndevices == 0)
+            die("--devices %s: no CUDA device here", prm.devices);
+        for (int d = 0; d < ndevices; d++)
+            if (devices[d] >= present)
+                die("--devices: device %d is not present (%d CUDA device(s))", devices[d], present);
+        if (prm.dec.backend == GPUFEC_BACKEND_CPU)
+            die("--devices: GPUs for the CPU backend (use --backend cuda or auto)");
+        prm.dec.backend = GPUFEC_BACKEND_CUDA;
+        prm.dec.device = devices[0];
+        if (!prm.threads_given)
+            prm.threads = 2 * ndevices; /* two contexts per GPU overlap one's copies with the other's kernels */
+    }
     gpufec_diag why;
     st = gpufec_decoder_opts_check(&prm.dec, code, &why);
     if (st)
@@ -573,6 +605,9 @@ int main(int argc, char** argv)
     const int tty = isatty(STDERR_FILENO);
     const double every = prm.progress == 0 ? 0 : tty ? 0.5 : 10.0;
 
+    sim_pool* pool = sim_pool_create(prm.threads, devices, ndevices);
+    if (!pool)
+        die("out of memory");
     int done = 0, sweep_over = 0;
     for (int i = 0; i < npts && !sweep_over; i++) {
         const double x = prm.start + i * prm.step;
@@ -591,7 +626,7 @@ int main(int argc, char** argv)
         job.bits_per_symbol = prm.bits_per_symbol;
         job.all_zero = prm.all_zero;
         job.gpu_chain = gpu_chain;
-        job.device = prm.dec.device;
+        job.pool = pool;
         job.x = x;
         /* unit-energy symbols, noise N0/2 per real dimension: sigma2 = 1 / (2 Es/N0) */
         job.sigma2 = prm.channel != SIM_AWGN ? 0 : 1.0 / (2.0 * pow(10.0, esn0_db(&prm, &info, x) / 10.0));
@@ -642,6 +677,7 @@ int main(int argc, char** argv)
                         prm.json_path, prm.json_path);
             else
                 fprintf(stderr, "gpufec-sim: interrupted (no --json: nothing saved)\n");
+            sim_pool_destroy(pool);
             free(pts), free(head), free(key);
             gpufec_code_destroy(code);
             return 130;
@@ -651,6 +687,7 @@ int main(int argc, char** argv)
     }
     if (prm.json_path && sim_json_write(prm.json_path, head, key, x_key, info.k, pts, done, 1) != 0)
         die("--json: cannot write '%s': %s", prm.json_path, strerror(errno));
+    sim_pool_destroy(pool);
     free(pts), free(head), free(key);
     gpufec_code_destroy(code);
     return 0;

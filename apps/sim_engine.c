@@ -73,14 +73,53 @@ static void fail(sim_shared* sh, gpufec_status st, const char* what)
     pthread_mutex_unlock(&sh->lock);
 }
 
+sim_pool* sim_pool_create(int threads, const int* devices, int ndevices)
+{
+    sim_pool* p = calloc(1, sizeof *p);
+    if (p)
+        p->slots = calloc((size_t)threads, sizeof *p->slots);
+    if (!p || !p->slots) {
+        free(p);
+        return NULL;
+    }
+    p->count = threads;
+    for (int t = 0; t < threads; t++)
+        p->slots[t].device = ndevices > 0 ? devices[t % ndevices] : -1;
+    return p;
+}
+
+void sim_pool_destroy(sim_pool* p)
+{
+    if (!p)
+        return;
+    for (int t = 0; t < p->count; t++) {
+        gpufec_decoder_destroy(p->slots[t].dec);
+        sim_gpu_destroy(p->slots[t].gpu);
+    }
+    free(p->slots);
+    free(p);
+}
+
+typedef struct {
+    sim_shared* sh;
+    int index;
+} worker_arg;
+
 static void* worker(void* arg)
 {
-    sim_shared* sh = arg;
+    sim_shared* sh = ((worker_arg*)arg)->sh;
+    sim_slot* slot = &sh->job->pool->slots[((worker_arg*)arg)->index];
     const sim_point_job* job = sh->job;
     const uint32_t n = sh->n, k = sh->k;
     const size_t cap = (size_t)job->batch_units * SIM_UNIT_FRAMES;
-    gpufec_decoder* dec = NULL;
-    gpufec_status st = gpufec_decoder_create(&dec, job->code, job->dec);
+    gpufec_status st = GPUFEC_OK;
+    if (!slot->dec) {
+        gpufec_decoder_opts o = *job->dec;
+        if (slot->device >= 0)
+            o.device = slot->device;
+        st = gpufec_decoder_create(&slot->dec, job->code, &o);
+    }
+    gpufec_decoder* dec = slot->dec;
     uint8_t* info = malloc(cap * k);
     uint8_t* cw = malloc(cap * n);
     uint8_t* out = malloc(cap * k);
@@ -88,15 +127,17 @@ static void* worker(void* arg)
     int32_t* iters = malloc(cap * sizeof *iters);
     sim_counts* per_unit = malloc((size_t)job->batch_units * sizeof *per_unit);
     int32_t* frame_errors = malloc(cap * sizeof *frame_errors);
-    sim_gpu* gpu = NULL;
+    sim_gpu* gpu = slot->gpu;
     double my_bits = 0, my_seconds = 0;
     if (st)
         fail(sh, st, "creating a decoder");
     else if (!info || !cw || !out || !llr || !iters || !per_unit || !frame_errors)
         fail(sh, st = GPUFEC_ERR_OUT_OF_MEMORY, "buffers");
-    if (!st && job->gpu_chain) {
+    if (!st && job->gpu_chain && !gpu) {
         char why[160];
-        if (sim_gpu_create(&gpu, job->device, n, k, cap, why, sizeof why) != 0) {
+        if (sim_gpu_create(&gpu, slot->device >= 0 ? slot->device : job->dec->device, n, k, cap, why, sizeof why) == 0)
+            slot->gpu = gpu;
+        else {
             st = GPUFEC_ERR_DEVICE;
             pthread_mutex_lock(&sh->lock);
             if (!sh->error) {
@@ -225,8 +266,6 @@ static void* worker(void* arg)
     sh->running--;
     pthread_cond_broadcast(&sh->changed);
     pthread_mutex_unlock(&sh->lock);
-    gpufec_decoder_destroy(dec);
-    sim_gpu_destroy(gpu);
     free(info), free(cw), free(out), free(llr), free(iters), free(per_unit), free(frame_errors);
     return NULL;
 }
@@ -262,12 +301,15 @@ void sim_run_point(const sim_point_job* job, sim_point_result* out, sim_progress
     pthread_mutex_init(&sh.lock, NULL);
     pthread_cond_init(&sh.changed, NULL);
     pthread_t* th = calloc((size_t)job->threads, sizeof *th);
+    worker_arg* args = calloc((size_t)job->threads, sizeof *args);
     int started = 0;
-    for (int t = 0; th && t < job->threads && !sh.stop; t++) {
+    for (int t = 0; th && args && t < job->threads && !sh.stop; t++) {
         pthread_mutex_lock(&sh.lock);
         sh.running++;
         pthread_mutex_unlock(&sh.lock);
-        if (pthread_create(&th[t], NULL, worker, &sh)) {
+        args[t].sh = &sh;
+        args[t].index = t;
+        if (pthread_create(&th[t], NULL, worker, &args[t])) {
             pthread_mutex_lock(&sh.lock);
             sh.running--;
             pthread_mutex_unlock(&sh.lock);
@@ -319,5 +361,5 @@ void sim_run_point(const sim_point_job* job, sim_point_result* out, sim_progress
     snprintf(out->error_text, sizeof out->error_text, "%s", sh.error_text);
     pthread_mutex_destroy(&sh.lock);
     pthread_cond_destroy(&sh.changed);
-    free(th), free(sh.ring), free(sh.ring_done);
+    free(th), free(args), free(sh.ring), free(sh.ring_done);
 }

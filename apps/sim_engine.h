@@ -22,13 +22,31 @@ typedef struct {
 typedef enum { SIM_STOP_ERRORS, SIM_STOP_FRAMES, SIM_STOP_TIME, SIM_STOP_INTERRUPT } sim_stop;
 typedef enum { SIM_AWGN, SIM_BSC, SIM_BEC } sim_channel;
 
+/* What a thread keeps from one point to the next: its decoder context and its GPU buffers, made on
+ * first use (their start-up was a visible share of a short point) on the slot's device. */
 typedef struct {
+    gpufec_decoder* dec;
+    struct sim_gpu* gpu;
+    int device;
+} sim_slot;
+
+typedef struct {
+    sim_slot* slots; /* one per thread */
+    int count;
+} sim_pool;
+
+/* threads slots, slot t on devices[t % ndevices] (ndevices 0: the options' device). NULL: out of
+ * memory. */
+sim_pool* sim_pool_create(int threads, const int* devices, int ndevices);
+void sim_pool_destroy(sim_pool* pool);
+
+typedef struct {
+    sim_pool* pool; /* threads == pool->count */
     const gpufec_code* code;
     const gpufec_decoder_opts* dec;
     sim_channel channel;
     int all_zero;        /* the all-zero codeword every frame (no encoder; symmetric decoders only) */
     int gpu_chain;       /* frames made and counted on the GPU (all-zero, CUDA decoder; sim_gpu.h) */
-    int device;
     int bits_per_symbol; /* AWGN: 1 BPSK (real), 2 QPSK, 4 16-QAM, 6 64-QAM */
     double x, sigma2;    /* x: BSC crossover or BEC erasure probability; sigma2: AWGN per dimension */
     sim_key key;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 struct sim_gpu {
+    int device;
     uint32_t n, k;
     size_t cap;
     float* llr;
@@ -65,6 +66,7 @@ extern "C" int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k,
     cudaError_t e = cudaSetDevice(device);
     sim_gpu* g = (sim_gpu*)calloc(1, sizeof *g);
     if (e == cudaSuccess && g) {
+        g->device = device;
         g->n = n;
         g->k = k;
         g->cap = max_frames;
@@ -87,6 +89,12 @@ extern "C" int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k,
     return 0;
 }
 
+extern "C" int sim_gpu_count(void)
+{
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
 extern "C" void sim_gpu_destroy(sim_gpu* g)
 {
     if (!g)
@@ -105,6 +113,8 @@ extern "C" gpufec_status sim_gpu_run(sim_gpu* g, gpufec_decoder* dec, const sim_
 {
     if (count > g->cap)
         return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (cudaSetDevice(g->device) != cudaSuccess) /* the calling thread may be new (one set per point) */
+        return GPUFEC_ERR_DEVICE;
     const uint32_t n = g->n;
     const uint32_t per_frame = job->channel == SIM_AWGN && job->bits_per_symbol > 1
                                    ? (n + (uint32_t)job->bits_per_symbol - 1) / (uint32_t)job->bits_per_symbol

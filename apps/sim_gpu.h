@@ -18,6 +18,8 @@ typedef struct sim_gpu sim_gpu;
 /* 0, or -1 with a reason (no CUDA in this build, no device, out of memory). */
 int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k, size_t max_frames, char* why, size_t why_len);
 void sim_gpu_destroy(sim_gpu* g);
+/* CUDA devices present (0 without CUDA). */
+int sim_gpu_count(void);
 
 /* Frames [first, first + count) of the point: their channel values on the device, decoded by dec
  * (a CUDA-backend context: it reads and writes device memory), then each frame's bit errors and

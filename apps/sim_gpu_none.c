@@ -13,6 +13,8 @@ int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k, size_t max
 
 void sim_gpu_destroy(sim_gpu* g) { (void)g; }
 
+int sim_gpu_count(void) { return 0; }
+
 gpufec_status sim_gpu_run(sim_gpu* g, gpufec_decoder* dec, const sim_point_job* job, uint64_t first, size_t count,
                           int32_t* bit_errors, int32_t* iterations)
 {
