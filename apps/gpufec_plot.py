@@ -43,7 +43,7 @@ def read_result(path):
     modulation = prm.get("modulation", "bpsk")
     label = (f"{prm.get('code', '?')} {prm.get('decoder', '?')} {prm.get('iterations', '?')} it"
              f"{'' if modulation in ('bpsk', 'none') else ' ' + modulation.upper()}"
-             f" ({prm.get('backend', '?')})")
+             f" ({prm.get('backend', '?')}{', all-zero' if prm.get('all_zero') else ''})")
     return label, "p" if swept == "p" else "ebn0", rows
 
 
