@@ -536,9 +536,9 @@ int main(int argc, char** argv)
     gpufec_decoder_schedule(probe, &sched);
     prm.dec.schedule = sched; /* every worker uses what the probe resolved */
     gpufec_decoder_destroy(probe);
-    /* The frames are made on the GPU where they are decoded: with the all-zero codeword (random
-     * codewords need encoders on the device, not yet built). */
-    const int gpu_chain = used == GPUFEC_BACKEND_CUDA && prm.all_zero;
+    /* With the CUDA backend the channel runs on the GPU where the frames are decoded; random
+     * codewords are still encoded on the host (encoders on the device: not yet built). */
+    const int gpu_chain = used == GPUFEC_BACKEND_CUDA;
     if (prm.batch == 0)
         prm.batch = used == GPUFEC_BACKEND_CUDA ? 4096 : SIM_UNIT_FRAMES;
     if (prm.batch > prm.max_frames)
@@ -582,8 +582,9 @@ int main(int argc, char** argv)
            : prm.bits_per_symbol == 1 ? "BPSK/AWGN" : prm.bits_per_symbol == 2 ? "QPSK/AWGN (Gray, max-log)"
            : prm.bits_per_symbol == 4 ? "16-QAM/AWGN (Gray, max-log)" : "64-QAM/AWGN (Gray, max-log)",
            prm.seed, prm.threads);
-    printf("# chain: %s\n", gpu_chain ? "GPU (all-zero frames made, decoded and counted on the device)"
-                                      : used == GPUFEC_BACKEND_CUDA ? "host frames, GPU decoder" : "CPU");
+    printf("# chain: %s\n", !gpu_chain       ? "CPU"
+                            : prm.all_zero ? "GPU (all-zero frames made, decoded and counted on the device)"
+                                           : "host bits and encoder, GPU channel, decoder and counting");
     printf("# options: ");
     write_options(stdout, &prm.dec, code, 0, 1);
     printf("\n# DEC_THR: information bits per second inside the decoder (summed over threads); SIM_THR: "

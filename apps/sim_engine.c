@@ -135,7 +135,8 @@ static void* worker(void* arg)
         fail(sh, st = GPUFEC_ERR_OUT_OF_MEMORY, "buffers");
     if (!st && job->gpu_chain && !gpu) {
         char why[160];
-        if (sim_gpu_create(&gpu, slot->device >= 0 ? slot->device : job->dec->device, n, k, cap, why, sizeof why) == 0)
+        if (sim_gpu_create(&gpu, slot->device >= 0 ? slot->device : job->dec->device, n, k, cap, job->all_zero, why,
+                           sizeof why) == 0)
             slot->gpu = gpu;
         else {
             st = GPUFEC_ERR_DEVICE;
@@ -175,11 +176,22 @@ static void* worker(void* arg)
         if (done)
             break;
         size_t nf = 0;
-        if (gpu) { /* made, decoded and counted on the device: per-frame counts come back */
-            for (long long u = u0; u < u0 + units; u++)
-                nf += (size_t)unit_frames(sh, u);
+        if (gpu) { /* the channel, decoding and counting on the device: per-frame counts come back */
+            if (job->all_zero) {
+                for (long long u = u0; u < u0 + units; u++)
+                    nf += (size_t)unit_frames(sh, u);
+            } else { /* random codewords: bits and encoding on the host (no device encoders yet) */
+                for (long long u = u0; u < u0 + units; u++)
+                    for (long long j = 0; j < unit_frames(sh, u); j++, nf++)
+                        sim_frame_info(job->key, (uint64_t)(u * SIM_UNIT_FRAMES + j), k, info + nf * k);
+                if ((st = gpufec_code_encode(job->code, info, nf, cw))) {
+                    fail(sh, st, "encoding");
+                    break;
+                }
+            }
             const double t0 = now();
-            if ((st = sim_gpu_run(gpu, dec, job, (uint64_t)(u0 * SIM_UNIT_FRAMES), nf, frame_errors, iters))) {
+            if ((st = sim_gpu_run(gpu, dec, job, (uint64_t)(u0 * SIM_UNIT_FRAMES), nf, job->all_zero ? NULL : info,
+                                  job->all_zero ? NULL : cw, frame_errors, iters))) {
                 fail(sh, st, "the GPU chain");
                 break;
             }

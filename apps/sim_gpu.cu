@@ -14,37 +14,39 @@ struct sim_gpu {
     uint32_t n, k;
     size_t cap;
     float* llr;
-    uint8_t* out;
+    uint8_t *out, *info, *coded; /* info, coded: random codewords' bits (NULL with the all-zero one) */
     int32_t *iters, *errors;
     cudaStream_t stream;
 };
 
 /* A thread per block of four coded bits (BPSK, BSC, BEC) or per QAM symbol, of every frame. */
 __global__ void k_channel(sim_point_job job, uint64_t first, uint32_t frames, uint32_t n, uint32_t per_frame,
-                          double sigma, uint64_t threshold, float mag, float* llr)
+                          double sigma, uint64_t threshold, float mag, const uint8_t* coded, float* llr)
 {
     const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (uint64_t)frames * per_frame)
         return;
     const uint32_t f = (uint32_t)(t / per_frame), j = (uint32_t)(t % per_frame);
     float* x = llr + (size_t)f * n;
+    const uint8_t* c = coded ? coded + (size_t)f * n : NULL;
     if (job.channel == SIM_BSC)
-        sim_binary_block(job.key, first + f, j, NULL, n, threshold, mag, 0, x);
+        sim_binary_block(job.key, first + f, j, c, n, threshold, mag, 0, x);
     else if (job.channel == SIM_BEC)
-        sim_binary_block(job.key, first + f, j, NULL, n, threshold, SIM_BEC_LLR, 1, x);
+        sim_binary_block(job.key, first + f, j, c, n, threshold, SIM_BEC_LLR, 1, x);
     else if (job.bits_per_symbol > 1)
-        sim_qam_symbol(job.key, first + f, j, NULL, n, job.bits_per_symbol, sigma, job.sigma2, x);
+        sim_qam_symbol(job.key, first + f, j, c, n, job.bits_per_symbol, sigma, job.sigma2, x);
     else
-        sim_bpsk_block(job.key, first + f, j, NULL, n, sigma, job.sigma2, x);
+        sim_bpsk_block(job.key, first + f, j, c, n, sigma, job.sigma2, x);
 }
 
-/* A block per frame: its decided bits that are not 0 (the all-zero codeword was sent). */
-__global__ void k_count(const uint8_t* out, uint32_t k, int32_t* errors)
+/* A block per frame: its decided bits that differ from the bits sent (info; NULL: all zero). */
+__global__ void k_count(const uint8_t* out, const uint8_t* info, uint32_t k, int32_t* errors)
 {
     const uint8_t* o = out + (size_t)blockIdx.x * k;
+    const uint8_t* u = info ? info + (size_t)blockIdx.x * k : NULL;
     int e = 0;
     for (uint32_t i = threadIdx.x; i < k; i += blockDim.x)
-        e += o[i] != 0;
+        e += o[i] != (u ? u[i] : 0);
     for (int s = 16; s > 0; s >>= 1)
         e += __shfl_down_sync(0xffffffffu, e, s);
     __shared__ int warp_sum[32];
@@ -59,8 +61,8 @@ __global__ void k_count(const uint8_t* out, uint32_t k, int32_t* errors)
     }
 }
 
-extern "C" int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k, size_t max_frames, char* why,
-                              size_t why_len)
+extern "C" int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k, size_t max_frames, int all_zero,
+                              char* why, size_t why_len)
 {
     *out = NULL;
     cudaError_t e = cudaSetDevice(device);
@@ -77,6 +79,10 @@ extern "C" int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k,
             e = cudaMalloc(&g->iters, max_frames * sizeof(int32_t));
         if (e == cudaSuccess)
             e = cudaMalloc(&g->errors, max_frames * sizeof(int32_t));
+        if (e == cudaSuccess && !all_zero)
+            e = cudaMalloc(&g->info, max_frames * k);
+        if (e == cudaSuccess && !all_zero)
+            e = cudaMalloc(&g->coded, max_frames * n);
         if (e == cudaSuccess)
             e = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
     }
@@ -103,15 +109,18 @@ extern "C" void sim_gpu_destroy(sim_gpu* g)
     cudaFree(g->out);
     cudaFree(g->iters);
     cudaFree(g->errors);
+    cudaFree(g->info);
+    cudaFree(g->coded);
     if (g->stream)
         cudaStreamDestroy(g->stream);
     free(g);
 }
 
 extern "C" gpufec_status sim_gpu_run(sim_gpu* g, gpufec_decoder* dec, const sim_point_job* job, uint64_t first,
-                                     size_t count, int32_t* bit_errors, int32_t* iterations)
+                                     size_t count, const uint8_t* info, const uint8_t* coded, int32_t* bit_errors,
+                                     int32_t* iterations)
 {
-    if (count > g->cap)
+    if (count > g->cap || (!info) != (!coded) || (info && !g->info))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (cudaSetDevice(g->device) != cudaSuccess) /* the calling thread may be new (one set per point) */
         return GPUFEC_ERR_DEVICE;
@@ -120,18 +129,21 @@ extern "C" gpufec_status sim_gpu_run(sim_gpu* g, gpufec_decoder* dec, const sim_
                                    ? (n + (uint32_t)job->bits_per_symbol - 1) / (uint32_t)job->bits_per_symbol
                                    : (n + 3) / 4;
     const uint64_t threads = (uint64_t)count * per_frame;
+    if (info && (cudaMemcpyAsync(g->info, info, count * g->k, cudaMemcpyHostToDevice, g->stream) != cudaSuccess ||
+                 cudaMemcpyAsync(g->coded, coded, count * n, cudaMemcpyHostToDevice, g->stream) != cudaSuccess))
+        return GPUFEC_ERR_DEVICE;
     /* threshold and magnitude from the host's functions, as the host chain takes them */
     const float mag = job->channel == SIM_BSC ? (float)log((1.0 - job->x) / job->x) : 0.0f;
     k_channel<<<(unsigned)((threads + 255) / 256), 256, 0, g->stream>>>(
         *job, first, (uint32_t)count, n, per_frame, sqrt(job->sigma2),
-        job->channel == SIM_AWGN ? 0 : sim_threshold(job->x), mag, g->llr);
+        job->channel == SIM_AWGN ? 0 : sim_threshold(job->x), mag, info ? g->coded : NULL, g->llr);
     if (cudaStreamSynchronize(g->stream) != cudaSuccess || cudaGetLastError() != cudaSuccess)
         return GPUFEC_ERR_DEVICE;
     /* The decoder reads and writes device memory (its copies are cudaMemcpyDefault). */
     gpufec_status st = gpufec_decoder_decode(dec, g->llr, count, g->out, g->iters, NULL);
     if (st)
         return st;
-    k_count<<<(unsigned)count, 128, 0, g->stream>>>(g->out, g->k, g->errors);
+    k_count<<<(unsigned)count, 128, 0, g->stream>>>(g->out, info ? g->info : NULL, g->k, g->errors);
     if (cudaMemcpyAsync(bit_errors, g->errors, count * sizeof(int32_t), cudaMemcpyDeviceToHost, g->stream) !=
             cudaSuccess ||
         cudaMemcpyAsync(iterations, g->iters, count * sizeof(int32_t), cudaMemcpyDeviceToHost, g->stream) !=

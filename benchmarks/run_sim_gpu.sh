@@ -19,17 +19,20 @@ echo >> "$md"; echo "## CPU = GPU (all-zero chain)" >> "$md"
 [ -n "${SKIP_EQ:-}" ] && echo "(skipped: SKIP_EQ set)" >> "$md"
 while [ -z "${SKIP_EQ:-}" ] && read -r code dec extra range; do
   [ -z "$code" ] && continue
-  args=(--code "$code" --decoder "$dec" --iterations 10 --min-frame-errors 40 --max-frames 20000 --all-zero --no-progress --seed 3 $extra)
-  "$sim" "${args[@]}" $range --backend cpu --threads 4 --json "$out/eq_cpu.json" > /dev/null 2> "$out/eq_err.txt" || { echo "- $code $dec: CPU run failed: $(tail -1 "$out/eq_err.txt")" >> "$md"; continue; }
-  "$sim" "${args[@]}" $range --backend cuda --json "$out/eq_gpu.json" > /dev/null 2> "$out/eq_err.txt" || { echo "- $code $dec: GPU run failed: $(tail -1 "$out/eq_err.txt")" >> "$md"; continue; }
-  a=$(counts "$out/eq_cpu.json"); b=$(counts "$out/eq_gpu.json")
-  [ "$a" = "$b" ] && r=identical || r="DIFFER: cpu $a gpu $b"
-  echo "- $code $dec $extra $range: $r $a" >> "$md"
+  for chain in --all-zero ""; do  # the all-zero codeword, then random codewords (host bits, device channel)
+    args=(--code "$code" --decoder "$dec" --iterations 10 --min-frame-errors 40 --max-frames 20000 --no-progress --seed 3 $extra $chain)
+    "$sim" "${args[@]}" $range --backend cpu --threads 4 --json "$out/eq_cpu.json" > /dev/null 2> "$out/eq_err.txt" || { echo "- $code $dec $extra ${chain:-random}: CPU run refused or failed: $(tail -1 "$out/eq_err.txt")" >> "$md"; continue; }
+    "$sim" "${args[@]}" $range --backend cuda --json "$out/eq_gpu.json" > /dev/null 2> "$out/eq_err.txt" || { echo "- $code $dec $extra ${chain:-random}: GPU run failed: $(tail -1 "$out/eq_err.txt")" >> "$md"; continue; }
+    a=$(counts "$out/eq_cpu.json"); b=$(counts "$out/eq_gpu.json")
+    [ "$a" = "$b" ] && r=identical || r="DIFFER: cpu $a gpu $b"
+    echo "- $code $dec $extra $range ${chain:-random codewords}: $r $a" >> "$md"
+  done
 done <<'LIST'
 wifi-648-1_2 nms --schedule=layered --ebn0=1.5:2.5:0.5
 dvbs2-short-1_2 nms --schedule=layered --ebn0=0.8:1.2:0.2
 mackay-1008-504 spa --schedule=flooding --ebn0=1.5:2.5:0.5
 wifi-1944-1_2 nms --modulation=16qam --ebn0=4:5:0.5
+wifi-1944-1_2 nms --precision=int8 --ebn0=1.5:2.5:0.5
 regular-4-8-1296 gallager-b --channel=bsc --p=0.02:0.04:0.01
 lte-turbo-1024 maxlogmap --param=arithmetic=float --ebn0=0.5:1:0.5
 nb-gf16-504 min-max --schedule=layered --ebn0=1.5:2:0.5
@@ -58,8 +61,9 @@ PY
 }
 row dvbs2-normal-1_2 nms 2.7 10 "--precision float32" --all-zero
 row 5gnr-bg1-z384 nms 1.4 10 "--precision float32" --all-zero
-row lte-turbo-6144 maxlogmap 0.8 6 "--param arithmetic=float" --all-zero
-row nb-gf64-5040 fft-bp 1.3 10 "" --all-zero
+row lte-turbo-6144 maxlogmap 0.8 6 "--param arithmetic=float --param subblocks=64" --all-zero
+row nb-gf64-5040 fft-bp 2.1 10 "" --all-zero
+row dvbs2-normal-1_2 nms 2.7 10 "--precision int8" ""
 row 5gnr-bg1-z384 nms 1.4 10 "--precision int8" ""
 cp "$out/b.json" "$out/bench_last.json" 2>/dev/null
 cat "$md"
