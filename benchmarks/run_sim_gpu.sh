@@ -40,14 +40,14 @@ LIST
 echo >> "$md"; echo "## Simulated rate against the decoder's (information bits; early stop on)" >> "$md"
 echo "| code | decoder | Eb/N0 | chain | simulated Mb/s | decoder-in-sim Mb/s | gpufec-bench Mb/s with transfers | gpufec-bench kernel-only Mb/s | simulated / kernel-only | frames | FER |" >> "$md"
 echo "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|" >> "$md"
-row() { # code decoder ebn0 iterations "decoder flags" "chain flag"
-  local code=$1 dec=$2 ebn0=$3 it=$4 flags=$5 chain=$6
+row() { # code decoder ebn0 iterations "decoder flags" "chain flag" [threads]
+  local code=$1 dec=$2 ebn0=$3 it=$4 flags=$5 chain=$6 threads=${7:-2}
   "$sim" --code "$code" --decoder "$dec" --iterations "$it" $flags --ebn0 "$ebn0:$ebn0:1" --min-frame-errors 100 \
-         --max-frames 3000000 --max-time-per-point 45 --backend cuda --threads 2 --no-progress $chain --json "$out/s.json" \
+         --max-frames 3000000 --max-time-per-point 45 --backend cuda --threads "$threads" --no-progress $chain --json "$out/s.json" \
          > "$out/s.txt" 2>&1 || { echo "| $code | $dec $flags | $ebn0 | $chain | FAILED: $(tail -1 "$out/s.txt") |" >> "$md"; return; }
   "$bench" --code "$code" --decoder "$dec" --iterations "$it" $flags --ebn0 "$ebn0" --early-stop --frames 8192 --repeat 5 \
            --backend cuda --json "$out/b.json" > "$out/b.txt" 2>&1 || echo "bench failed: $(tail -1 "$out/b.txt")" >> "$md"
-  python3 - "$out/s.json" "$out/b.json" "$code" "$dec $it it $flags" "$ebn0" "${chain:-host frames}" >> "$md" <<'PY'
+  python3 - "$out/s.json" "$out/b.json" "$code" "$dec $it it $flags" "$ebn0" "${chain:-random codewords, $threads threads}" >> "$md" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))["points"][0]
 try:
@@ -63,7 +63,7 @@ row dvbs2-normal-1_2 nms 2.7 10 "--precision float32" --all-zero
 row 5gnr-bg1-z384 nms 1.4 10 "--precision float32" --all-zero
 row lte-turbo-6144 maxlogmap 0.8 6 "--param arithmetic=float --param subblocks=64" --all-zero
 row nb-gf64-5040 fft-bp 2.1 10 "" --all-zero
-row dvbs2-normal-1_2 nms 2.7 10 "--precision int8" ""
-row 5gnr-bg1-z384 nms 1.4 10 "--precision int8" ""
+row dvbs2-normal-1_2 nms 2.7 10 "--precision int8" "" 16
+row 5gnr-bg1-z384 nms 1.4 10 "--precision int8" "" 16
 cp "$out/b.json" "$out/bench_last.json" 2>/dev/null
 cat "$md"
