@@ -169,7 +169,13 @@ static void* worker(void* arg)
         }
         const int done = sh->stop || sh->next_unit >= sh->total_units;
         const long long u0 = sh->next_unit;
-        long long units = sh->total_units - u0 < job->batch_units ? sh->total_units - u0 : job->batch_units;
+        /* Claims start at one unit and grow with what the point has handed out, up to the batch:
+         * a point that ends early (its target reached in a few units) does not leave threads
+         * working on large batches that the in-order rule then drops. The statistics do not
+         * depend on the claim sizes. */
+        long long units = u0 - job->start_unit < 1 ? 1 : u0 - job->start_unit;
+        units = units < job->batch_units ? units : job->batch_units;
+        units = sh->total_units - u0 < units ? sh->total_units - u0 : units;
         if (!done)
             sh->next_unit += units;
         pthread_mutex_unlock(&sh->lock);
