@@ -181,91 +181,68 @@ static void* worker(void* arg)
         pthread_mutex_unlock(&sh->lock);
         if (done)
             break;
+        /* The frames' bits: generated and encoded on the host (the all-zero word needs neither;
+         * the host path compares against info, so it is zeroed there). */
         size_t nf = 0;
-        if (gpu) { /* the channel, decoding and counting on the device: per-frame counts come back */
-            if (job->all_zero) {
-                for (long long u = u0; u < u0 + units; u++)
-                    nf += (size_t)unit_frames(sh, u);
-            } else { /* random codewords: bits and encoding on the host (no device encoders yet) */
-                for (long long u = u0; u < u0 + units; u++)
-                    for (long long j = 0; j < unit_frames(sh, u); j++, nf++)
-                        sim_frame_info(job->key, (uint64_t)(u * SIM_UNIT_FRAMES + j), k, info + nf * k);
-                if ((st = gpufec_code_encode(job->code, info, nf, cw))) {
-                    fail(sh, st, "encoding");
-                    break;
-                }
-            }
-            const double t0 = now();
-            if ((st = sim_gpu_run(gpu, dec, job, (uint64_t)(u0 * SIM_UNIT_FRAMES), nf, job->all_zero ? NULL : info,
-                                  job->all_zero ? NULL : cw, frame_errors, iters))) {
-                fail(sh, st, "the GPU chain");
-                break;
-            }
-            my_seconds += now() - t0;
-            my_bits += (double)nf * k;
-            nf = 0;
-            for (long long u = 0; u < units; u++) {
-                sim_counts c = {0, 0, 0, 0};
-                for (long long j = 0; j < unit_frames(sh, u0 + u); j++, nf++) {
-                    c.frames++;
-                    c.bit_errors += frame_errors[nf];
-                    c.frame_errors += frame_errors[nf] != 0;
-                    c.iterations += iters[nf];
-                }
-                per_unit[u] = c;
-            }
-            goto fold_units;
-        }
+        for (long long u = u0; u < u0 + units; u++)
+            nf += (size_t)unit_frames(sh, u);
         if (job->all_zero) {
-            for (long long u = u0; u < u0 + units; u++)
-                nf += (size_t)unit_frames(sh, u);
-            memset(info, 0, nf * k);
+            if (!gpu)
+                memset(info, 0, nf * k);
         } else {
-            for (long long u = u0; u < u0 + units; u++)
-                for (long long j = 0; j < unit_frames(sh, u); j++, nf++)
-                    sim_frame_info(job->key, (uint64_t)(u * SIM_UNIT_FRAMES + j), k, info + nf * k);
+            for (size_t f = 0; f < nf; f++)
+                sim_frame_info(job->key, (uint64_t)(u0 * SIM_UNIT_FRAMES) + f, k, info + f * k);
             if ((st = gpufec_code_encode(job->code, info, nf, cw))) {
                 fail(sh, st, "encoding");
                 break;
             }
         }
         const uint8_t* coded = job->all_zero ? NULL : cw;
-        nf = 0;
-        for (long long u = u0; u < u0 + units; u++)
-            for (long long j = 0; j < unit_frames(sh, u); j++, nf++) {
-                const uint64_t frame = (uint64_t)(u * SIM_UNIT_FRAMES + j);
-                const uint8_t* c = coded ? coded + nf * n : NULL;
-                if (job->channel == SIM_BSC)
-                    sim_frame_bsc(job->key, frame, c, n, job->x, llr + nf * n);
-                else if (job->channel == SIM_BEC)
-                    sim_frame_bec(job->key, frame, c, n, job->x, llr + nf * n);
-                else if (job->bits_per_symbol > 1)
-                    sim_frame_awgn_qam(job->key, frame, c, n, job->bits_per_symbol, job->sigma2, llr + nf * n);
-                else
-                    sim_frame_awgn_bpsk(job->key, frame, c, n, job->sigma2, llr + nf * n);
+        const uint64_t first = (uint64_t)(u0 * SIM_UNIT_FRAMES); /* the units' frames are consecutive */
+        if (gpu) { /* channel, decoding and counting on the device: per-frame counts come back */
+            const double t0 = now();
+            if ((st = sim_gpu_run(gpu, dec, job, first, nf, coded ? info : NULL, coded, frame_errors, iters))) {
+                fail(sh, st, "the GPU chain");
+                break;
             }
-        const double t0 = now();
-        if ((st = gpufec_decoder_decode(dec, llr, nf, out, iters, NULL))) {
-            fail(sh, st, "decoding");
-            break;
+            my_seconds += now() - t0;
+        } else {
+            for (size_t f = 0; f < nf; f++) {
+                const uint8_t* c = coded ? coded + f * n : NULL;
+                if (job->channel == SIM_BSC)
+                    sim_frame_bsc(job->key, first + f, c, n, job->x, llr + f * n);
+                else if (job->channel == SIM_BEC)
+                    sim_frame_bec(job->key, first + f, c, n, job->x, llr + f * n);
+                else if (job->bits_per_symbol > 1)
+                    sim_frame_awgn_qam(job->key, first + f, c, n, job->bits_per_symbol, job->sigma2, llr + f * n);
+                else
+                    sim_frame_awgn_bpsk(job->key, first + f, c, n, job->sigma2, llr + f * n);
+            }
+            const double t0 = now();
+            if ((st = gpufec_decoder_decode(dec, llr, nf, out, iters, NULL))) {
+                fail(sh, st, "decoding");
+                break;
+            }
+            my_seconds += now() - t0;
+            for (size_t f = 0; f < nf; f++) {
+                int32_t e = 0;
+                for (uint32_t i = 0; i < k; i++)
+                    e += out[f * k + i] != info[f * k + i];
+                frame_errors[f] = e;
+            }
         }
-        my_seconds += now() - t0;
         my_bits += (double)nf * k;
         nf = 0;
         for (long long u = 0; u < units; u++) {
             sim_counts c = {0, 0, 0, 0};
             for (long long j = 0; j < unit_frames(sh, u0 + u); j++, nf++) {
-                long e = 0;
-                for (uint32_t i = 0; i < k; i++)
-                    e += out[nf * k + i] != info[nf * k + i];
                 c.frames++;
-                c.bit_errors += e;
-                c.frame_errors += e != 0;
+                c.bit_errors += frame_errors[nf];
+                c.frame_errors += frame_errors[nf] != 0;
                 c.iterations += iters[nf];
             }
             per_unit[u] = c;
         }
-    fold_units:
         pthread_mutex_lock(&sh->lock);
         for (long long u = 0; u < units; u++) {
             const size_t slot = (size_t)((u0 + u) % (long long)sh->window);

@@ -57,6 +57,21 @@ def run(enc_def, dec_def, bits, noise, extended=True):
     return out[:len(bits)]
 
 
+def three_wifi_frames():
+    """Our wifi-648-1_2 decoder definition, and three encoded frames of random bits as soft values
+    2b - 1: (definition, n, k, bits, soft)."""
+    code = "wifi-648-1_2"
+    enc = gpufec.ldpc_encoder(code)
+    n, k = enc.n(), enc.k()
+    bits = random_bits(3 * k)
+    tb = gr.top_block()
+    src, snk = blocks.vector_source_b(bits.tolist()), blocks.vector_sink_b()
+    tb.connect(src, enc, snk)
+    tb.run()
+    soft = np.array(snk.data(), dtype=np.float32) * 2.0 - 1.0
+    return gpufec.ldpc_decoder_def(code, backend="cpu"), n, k, bits, soft
+
+
 @gr_unittest.unittest.skipUnless(os.path.exists(ALIST), "gr-fec's LDPC matrices are not installed")
 class qa_grfec_swap(gr_unittest.TestCase):
     def setUp(self):
@@ -201,16 +216,7 @@ class qa_grfec_swap(gr_unittest.TestCase):
     def test_tagged_and_async_decoders(self):
         """fec.tagged_decoder (a packet_len per frame) and fec.async_decoder (a message per frame)
         with our definition: the same bits back."""
-        code = "wifi-648-1_2"
-        dec_def = gpufec.ldpc_decoder_def(code, backend="cpu")
-        enc = gpufec.ldpc_encoder(code)
-        n, k = enc.n(), enc.k()
-        bits = random_bits(3 * k)
-        tb = gr.top_block()
-        src, snk = blocks.vector_source_b(bits.tolist()), blocks.vector_sink_b()
-        tb.connect(src, enc, snk)
-        tb.run()
-        soft = np.array(snk.data(), dtype=np.float32) * 2.0 - 1.0
+        dec_def, n, k, bits, soft = three_wifi_frames()
         tags = [gr.tag_utils.python_to_tag((f * n, pmt.intern("packet_len"), pmt.from_long(n))) for f in range(3)]
         tb = gr.top_block()
         src, snk = blocks.vector_source_f(soft.tolist(), False, 1, tags), blocks.vector_sink_b()
@@ -238,16 +244,7 @@ class qa_grfec_swap(gr_unittest.TestCase):
         """fec.tagged_decoder with a packet shorter than a frame between two whole frames (issue
         21): nothing is emitted for it (it once emitted a frame of garbage read past the packet),
         the whole frames decode."""
-        code = "wifi-648-1_2"
-        dec_def = gpufec.ldpc_decoder_def(code, backend="cpu")
-        enc = gpufec.ldpc_encoder(code)
-        n, k = enc.n(), enc.k()
-        bits = random_bits(3 * k)
-        tb = gr.top_block()
-        src, snk = blocks.vector_source_b(bits.tolist()), blocks.vector_sink_b()
-        tb.connect(src, enc, snk)
-        tb.run()
-        soft = np.array(snk.data(), dtype=np.float32) * 2.0 - 1.0
+        dec_def, n, k, bits, soft = three_wifi_frames()
         parts = [soft[:n], soft[n:n + n // 2], soft[2 * n:]]
         starts = np.cumsum([0] + [len(p) for p in parts])
         tags = [gr.tag_utils.python_to_tag((int(starts[i]), pmt.intern("packet_len"), pmt.from_long(len(parts[i]))))
