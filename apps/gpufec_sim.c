@@ -1,7 +1,8 @@
 /* gpufec-sim: bit/frame error-rate simulator on the gr-gpufec C API.
  * information bits -> encoder -> BPSK/AWGN or BSC -> decoder -> error counts, per point of a sweep
- * (sim_engine.c: the same statistics for any thread count), with a live progress line, the JSON
- * rewritten after every point, Ctrl-C keeping what is done, and --resume. */
+ * (sim_engine.c: the same statistics for any thread count; sim_ranks.c: and any number of MPI
+ * ranks), with a live progress line, the JSON rewritten after every point (and every 30 s within
+ * one), Ctrl-C keeping what is done, and --resume. */
 #define _POSIX_C_SOURCE 200809L
 #include <gpufec/gpufec.h>
 
@@ -9,6 +10,7 @@
 #include "sim_engine.h"
 #include "sim_gpu.h"
 #include "sim_json.h"
+#include "sim_ranks.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -367,7 +369,7 @@ static void write_options(FILE* f, const gpufec_decoder_opts* o, const gpufec_co
 /* The "parameters" object of the result file and the run key (what decides the statistics: a
  * --resume must match it). */
 static void describe_run(const sim_params* p, const gpufec_code* code, const gpufec_code_info* info, const char* backend,
-                         char** head, char** key)
+                         int ranks, char** head, char** key)
 {
     size_t len;
     FILE* f = open_memstream(head, &len);
@@ -381,13 +383,13 @@ static void describe_run(const sim_params* p, const gpufec_code* code, const gpu
             "\"norm\": %g, \"offset\": %g, \"precision\": \"%s\", \"quant_step\": %g, \"early_stop\": %s, "
             "\"channel\": \"%s\", \"modulation\": \"%s\", \"range_of\": \"%s\", \"range\": [%g, %g, %g], \"min_frame_errors\": %ld, "
             "\"max_frames\": %ld, \"max_seconds_per_point\": %g, \"backend\": \"%s\", \"backend_requested\": \"%s\", "
-            "\"seed\": %llu, \"threads\": %d, \"devices\": \"%s\", \"all_zero\": %s, \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
+            "\"seed\": %llu, \"ranks\": %d, \"threads\": %d, \"devices\": \"%s\", \"all_zero\": %s, \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
             "\"version\": \"%s\", \"options\": {",
             info->n, info->k, info->rate, decoder_label(&p->dec, info->family),
             schedule_label(&p->dec, info->family, p->dec.schedule, sched_buf, sizeof sched_buf), p->dec.max_iterations,
             p->dec.normalization, p->dec.offset, gpufec_precision_name(p->dec.precision), p->dec.quant_step,
             p->dec.early_termination ? "true" : "false", channel_name(p), modulation_name(p), x_name(p), p->start, p->stop, p->step, p->min_frame_errors, p->max_frames,
-            p->max_seconds, backend, gpufec_backend_name(p->dec.backend), p->seed, p->threads,
+            p->max_seconds, backend, gpufec_backend_name(p->dec.backend), p->seed, ranks, p->threads,
             p->devices ? p->devices : "", p->all_zero ? "true" : "false", SIM_UNIT_FRAMES,
             gpufec_version());
     write_options(f, &p->dec, code, 1, 1);
@@ -409,11 +411,34 @@ typedef struct {
     double x;
     int tty;
     int shown; /* a redrawn line is on the terminal */
+    /* the point in progress is saved, marked partial, every CHECKPOINT_SECONDS: a run killed
+     * outright (SIGKILL, a lost node, a power cut) resumes from there */
+    sim_point_record* pts;
+    int index;
+    double seconds_before, last_checkpoint;
+    const char *head, *key, *x_key;
 } progress_ctx;
 
-static void show_progress(void* user, const sim_counts* c, long long new_frames, double elapsed)
+#define CHECKPOINT_SECONDS 30.0
+
+static void show_progress(void* user, const sim_counts* c, long long units, long long new_frames, double elapsed)
 {
     progress_ctx* pc = user;
+    if (pc->prm->json_path && elapsed - pc->last_checkpoint >= CHECKPOINT_SECONDS) {
+        sim_point_record* q = &pc->pts[pc->index];
+        q->x = pc->x;
+        q->counts = *c;
+        q->units = units;
+        q->seconds = pc->seconds_before + elapsed;
+        q->partial = 1;
+        q->stop = SIM_STOP_INTERRUPT;
+        if (sim_json_write(pc->prm->json_path, pc->head, pc->key, pc->x_key, pc->info->k, pc->pts, pc->index + 1, 0) != 0)
+            fprintf(stderr, "gpufec-sim: --json: cannot write '%s': %s (the run goes on)\n", pc->prm->json_path,
+                    strerror(errno));
+        pc->last_checkpoint = elapsed;
+    }
+    if (pc->prm->progress == 0)
+        return;
     const double fr = c->frames ? (double)c->frames : 1.0, rate = (double)new_frames * pc->info->k / elapsed / 1e6;
     char left[64] = "";
     const long long need = pc->prm->min_frame_errors - c->frame_errors;
@@ -448,6 +473,17 @@ static void print_row(const sim_params* prm, const gpufec_code_info* info, const
 int main(int argc, char** argv)
 {
     cli_program = "gpufec-sim";
+    sim_ranks ranks;
+    char why_mpi[400];
+    if (sim_mpi_start(&argc, &argv, &ranks, why_mpi, sizeof why_mpi) != 0)
+        die("%s", why_mpi);
+    static char rank_name[64];
+    if (ranks.rank > 0) { /* rank 0 prints the table and writes the files; the others say only what fails */
+        snprintf(rank_name, sizeof rank_name, "gpufec-sim (rank %d)", ranks.rank);
+        cli_program = rank_name;
+        if (!freopen("/dev/null", "w", stdout))
+            die("cannot silence stdout");
+    }
     sim_params prm;
     parse_args(argc, argv, &prm);
     gpufec_code* code = open_code_or_die(prm.code_name);
@@ -477,7 +513,7 @@ int main(int argc, char** argv)
 
     /* Everything that can fail is checked before simulating: the output file, the options, the
      * backend (resolved once by a probe decoder), the file to resume. */
-    if (prm.json_path && !prm.resume_path) {
+    if (prm.json_path && !prm.resume_path && ranks.rank == 0) {
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s.tmp", prm.json_path);
         FILE* t = fopen(tmp, "w");
@@ -506,9 +542,20 @@ int main(int argc, char** argv)
         if (prm.dec.backend == GPUFEC_BACKEND_CPU)
             die("--devices: GPUs for the CPU backend (use --backend cuda or auto)");
         prm.dec.backend = GPUFEC_BACKEND_CUDA;
+        if (ranks.size > 1) { /* the host's ranks share the list: each takes one GPU of it */
+            devices[0] = devices[ranks.local_rank % ndevices];
+            ndevices = 1;
+        }
         prm.dec.device = devices[0];
         if (!prm.threads_given)
             prm.threads = 2 * ndevices; /* two contexts per GPU overlap one's copies with the other's kernels */
+    } else if (ranks.size > 1 && prm.dec.backend != GPUFEC_BACKEND_CPU && sim_gpu_count() > 0) {
+        /* ranks on a host with GPUs: one GPU each, in turn */
+        devices[0] = ranks.local_rank % sim_gpu_count();
+        ndevices = 1;
+        prm.dec.device = devices[0];
+        if (!prm.threads_given)
+            prm.threads = 2;
     }
     gpufec_diag why;
     st = gpufec_decoder_opts_check(&prm.dec, code, &why);
@@ -554,25 +601,41 @@ int main(int argc, char** argv)
     if (!pts)
         die("out of memory");
     char *head = NULL, *key = NULL;
-    describe_run(&prm, code, &info, gpufec_backend_name(used), &head, &key);
+    describe_run(&prm, code, &info, gpufec_backend_name(used), ranks.size, &head, &key);
     const char* x_key = x_name(&prm);
     int resumed = 0;
-    if (prm.resume_path) {
-        char old_key[4096], reason[256];
-        resumed = sim_json_read(prm.resume_path, old_key, sizeof old_key, x_key, pts, npts, reason, sizeof reason);
-        if (resumed < 0)
-            die("--resume: %s", reason);
-        if (strcmp(old_key, key) != 0)
-            die("--resume %s: that run had other settings (run key '%s'; this one '%s')", prm.resume_path, old_key, key);
-        for (int i = 0; i < resumed; i++)
-            if (fabs(pts[i].x - (prm.start + i * prm.step)) > 1e-6 * (1.0 + fabs(pts[i].x)))
-                die("--resume %s: point %d is at %g, this sweep's at %g", prm.resume_path, i + 1, pts[i].x,
-                    prm.start + i * prm.step);
+    if (prm.resume_path) { /* read by rank 0 (the only one that writes it), then sent to the others */
+        char old_key[4096], reason[256], refusal[8192 + 512] = "";
+        if (ranks.rank == 0) {
+            resumed = sim_json_read(prm.resume_path, old_key, sizeof old_key, x_key, pts, npts, reason, sizeof reason);
+            if (resumed < 0)
+                snprintf(refusal, sizeof refusal, "--resume: %s", reason);
+            else if (strcmp(old_key, key) != 0)
+                snprintf(refusal, sizeof refusal, "--resume %s: that run had other settings (run key '%s'; this one '%s')",
+                         prm.resume_path, old_key, key);
+            for (int i = 0; !refusal[0] && i < resumed; i++)
+                if (fabs(pts[i].x - (prm.start + i * prm.step)) > 1e-6 * (1.0 + fabs(pts[i].x)))
+                    snprintf(refusal, sizeof refusal, "--resume %s: point %d is at %g, this sweep's at %g",
+                             prm.resume_path, i + 1, pts[i].x, prm.start + i * prm.step);
+        }
+        if (sim_mpi_bcast(refusal, sizeof refusal) || sim_mpi_bcast(&resumed, sizeof resumed) ||
+            sim_mpi_bcast(pts, (size_t)npts * sizeof *pts))
+            die("MPI: sending the resumed points failed");
+        if (refusal[0]) {
+            if (ranks.rank == 0)
+                die("%s", refusal);
+            sim_mpi_stop();
+            return 2;
+        }
     }
 
-    char sched_buf[64];
+    char sched_buf[64], workers[64];
+    if (ranks.size > 1)
+        snprintf(workers, sizeof workers, "MPI: %d ranks x %d thread(s)", ranks.size, prm.threads);
+    else
+        snprintf(workers, sizeof workers, "%d thread(s)", prm.threads);
     printf("# gpufec-sim %s: code %s (N=%u, K=%u, R=%.4f), decoder %s %s, %d iterations%s, %s, backend %s, "
-           "%s, seed %llu, %d thread(s)\n",
+           "%s, seed %llu, %s\n",
            gpufec_version(), prm.code_name, info.n, info.k, info.rate,
            schedule_label(&prm.dec, info.family, prm.dec.schedule, sched_buf, sizeof sched_buf),
            decoder_label(&prm.dec, info.family), prm.dec.max_iterations,
@@ -581,7 +644,7 @@ int main(int argc, char** argv)
            prm.channel == SIM_BSC ? "BSC" : prm.channel == SIM_BEC ? "BEC"
            : prm.bits_per_symbol == 1 ? "BPSK/AWGN" : prm.bits_per_symbol == 2 ? "QPSK/AWGN (Gray, max-log)"
            : prm.bits_per_symbol == 4 ? "16-QAM/AWGN (Gray, max-log)" : "64-QAM/AWGN (Gray, max-log)",
-           prm.seed, prm.threads);
+           prm.seed, workers);
     printf("# chain: %s\n", !gpu_chain       ? "CPU"
                             : prm.all_zero ? "GPU (all-zero frames made, decoded and counted on the device)"
                                            : "host bits and encoder, GPU channel, decoder and counting");
@@ -604,7 +667,8 @@ int main(int argc, char** argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     const int tty = isatty(STDERR_FILENO);
-    const double every = prm.progress == 0 ? 0 : tty ? 0.5 : 10.0;
+    /* the progress callback also saves the point in progress (every 30 s) */
+    const double every = prm.progress != 0 && tty ? 0.5 : 10.0;
 
     sim_pool* pool = sim_pool_create(prm.threads, devices, ndevices);
     if (!pool)
@@ -644,9 +708,9 @@ int main(int argc, char** argv)
             job.start_unit = q->units;
             job.start = q->counts;
         }
-        progress_ctx pc = {&prm, &info, x, tty, 0};
+        progress_ctx pc = {&prm, &info, x, tty, 0, pts, i, seconds_before, 0, head, key, x_key};
         sim_point_result r;
-        sim_run_point(&job, &r, show_progress, &pc, every);
+        sim_run_point_ranks(&ranks, &job, &r, ranks.rank == 0 ? show_progress : NULL, &pc, every);
         if (pc.shown)
             fputs("\r\033[K", stderr);
         q->x = x;
@@ -661,35 +725,43 @@ int main(int argc, char** argv)
         done = i + 1;
         sweep_over = r.error != GPUFEC_OK || r.stop == SIM_STOP_INTERRUPT ||
                      (q->counts.frame_errors == 0 && !prm.keep_going);
-        if (prm.json_path && sim_json_write(prm.json_path, head, key, x_key, info.k, pts, done,
-                                            !q->partial && (i + 1 == npts || sweep_over)) != 0)
-            die("--json: cannot write '%s': %s", prm.json_path, strerror(errno));
-        if (prm.plot_path)
+        if (ranks.rank == 0 && prm.json_path &&
+            sim_json_write(prm.json_path, head, key, x_key, info.k, pts, done, !q->partial && (i + 1 == npts || sweep_over)) != 0) {
+            fprintf(stderr, "%s: --json: cannot write '%s': %s\n", cli_program, prm.json_path, strerror(errno));
+            sim_mpi_abort(2);
+        }
+        if (ranks.rank == 0 && prm.plot_path)
             redraw(prm.json_path, prm.plot_path);
-        if (r.error)
-            die("simulation failed at point %g: %s%s", x, r.error_text,
-                prm.json_path ? " (the points before it are in the JSON file)" : "");
+        if (r.error) {
+            if (ranks.rank == 0)
+                fprintf(stderr, "%s: simulation failed at point %g: %s%s\n", cli_program, x, r.error_text,
+                        prm.json_path ? " (the points before it are in the JSON file)" : "");
+            sim_mpi_stop();
+            return 2;
+        }
         print_row(&prm, &info, q,
                   r.stop == SIM_STOP_TIME ? "  (time limit)" : r.stop == SIM_STOP_INTERRUPT ? "  (interrupted: partial)" : "");
         if (r.stop == SIM_STOP_INTERRUPT) {
-            if (prm.json_path)
+            if (ranks.rank == 0 && prm.json_path)
                 fprintf(stderr, "gpufec-sim: interrupted; the results so far are in %s (the last point marked "
                                 "partial): --resume %s goes on from there\n",
                         prm.json_path, prm.json_path);
-            else
+            else if (ranks.rank == 0)
                 fprintf(stderr, "gpufec-sim: interrupted (no --json: nothing saved)\n");
             sim_pool_destroy(pool);
             free(pts), free(head), free(key);
             gpufec_code_destroy(code);
+            sim_mpi_stop();
             return 130;
         }
         if (q->counts.frame_errors == 0 && !prm.keep_going && i + 1 < npts)
             printf("# no frame error at this point: the sweep stops here (--keep-going runs the rest)\n");
     }
-    if (prm.json_path && sim_json_write(prm.json_path, head, key, x_key, info.k, pts, done, 1) != 0)
+    if (ranks.rank == 0 && prm.json_path && sim_json_write(prm.json_path, head, key, x_key, info.k, pts, done, 1) != 0)
         die("--json: cannot write '%s': %s", prm.json_path, strerror(errno));
     sim_pool_destroy(pool);
     free(pts), free(head), free(key);
     gpufec_code_destroy(code);
+    sim_mpi_stop();
     return 0;
 }

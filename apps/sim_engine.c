@@ -49,6 +49,8 @@ static void fold(sim_shared* sh)
         sh->acc.frame_errors += c->frame_errors;
         sh->acc.bit_errors += c->bit_errors;
         sh->acc.iterations += c->iterations;
+        if (job->unit_counts)
+            job->unit_counts[sh->prefix - job->start_unit] = *c;
         sh->ring_done[slot] = 0;
         sh->prefix++;
         if (sh->acc.frame_errors >= job->min_frame_errors) {
@@ -276,6 +278,8 @@ void sim_run_point(const sim_point_job* job, sim_point_result* out, sim_progress
     sh.n = info.n;
     sh.k = info.k;
     sh.total_units = (job->max_frames + SIM_UNIT_FRAMES - 1) / SIM_UNIT_FRAMES;
+    if (job->end_unit > 0 && job->end_unit < sh.total_units)
+        sh.total_units = job->end_unit;
     sh.window = (size_t)job->threads * (size_t)job->batch_units * 2 + 1;
     sh.next_unit = sh.prefix = job->start_unit;
     sh.acc = job->start;
@@ -337,8 +341,9 @@ void sim_run_point(const sim_point_job* job, sim_point_result* out, sim_progress
         const double t = now();
         if (progress && every > 0 && t >= next_report && sh.running > 0) {
             const sim_counts c = sh.acc;
+            const long long units = sh.prefix;
             pthread_mutex_unlock(&sh.lock);
-            progress(user, &c, c.frames - job->start.frames, t - sh.t0);
+            progress(user, &c, units, c.frames - job->start.frames, t - sh.t0);
             pthread_mutex_lock(&sh.lock);
             next_report = t + every;
         }

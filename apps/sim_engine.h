@@ -56,6 +56,8 @@ typedef struct {
     volatile sig_atomic_t* interrupted;
     long long start_unit;     /* resuming: units already counted in `start` */
     sim_counts start;
+    long long end_unit;       /* > 0: no unit at or beyond it runs (an MPI rank's share of a round) */
+    sim_counts* unit_counts;  /* non-NULL: each folded unit's counts, at [unit - start_unit] */
 } sim_point_job;
 
 typedef struct {
@@ -69,9 +71,11 @@ typedef struct {
     char error_text[200];
 } sim_point_result;
 
-/* Called about every `every` seconds while the point runs, with the counts of the units folded so
- * far (this run's part and the resumed part together) and the elapsed time of this run. */
-typedef void (*sim_progress_fn)(void* user, const sim_counts* so_far, long long new_frames, double elapsed);
+/* Called about every `every` seconds while the point runs, with the counts of the first `units`
+ * units, folded so far (this run's part and the resumed part together), and the elapsed time of
+ * this run. */
+typedef void (*sim_progress_fn)(void* user, const sim_counts* so_far, long long units, long long new_frames,
+                                double elapsed);
 
 void sim_run_point(const sim_point_job* job, sim_point_result* out, sim_progress_fn progress, void* user,
                    double every);

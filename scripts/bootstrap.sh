@@ -19,7 +19,8 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 
 packages=(build-essential cmake pkg-config git gnuradio gnuradio-dev pybind11-dev python3-pybind11
-          python3-numpy python3-matplotlib libgmp-dev libspdlog-dev libfmt-dev libsndfile1-dev)
+          python3-numpy python3-matplotlib libgmp-dev libspdlog-dev libfmt-dev libsndfile1-dev
+          libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -56,9 +57,9 @@ echo "installed GRC blocks: example compiled and ran"
 rm -rf "$out"
 bash "$top/tests/installed/check.sh" "$prefix"
 
-echo "== tests: C core alone (no GNU Radio, no CUDA) under AddressSanitizer + UBSan"
+echo "== tests: C core alone (no GNU Radio, no CUDA, no MPI) under AddressSanitizer + UBSan"
 san="$build-core-sanitize"
-cmake -S "$top" -B "$san" -DCMAKE_BUILD_TYPE=Debug -DENABLE_GNURADIO=OFF -DENABLE_CUDA=OFF \
+cmake -S "$top" -B "$san" -DCMAKE_BUILD_TYPE=Debug -DENABLE_GNURADIO=OFF -DENABLE_CUDA=OFF -DENABLE_MPI=OFF \
       -DGPUFEC_SANITIZE=ON >/dev/null
 cmake --build "$san" -j "$jobs" >/dev/null
 (cd "$san" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
