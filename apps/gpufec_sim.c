@@ -44,6 +44,8 @@ typedef struct {
     const char* resume_path;
     const char* plot_path; /* redrawn by gpufec-plot after every point */
     int all_zero;          /* the all-zero codeword (symmetric decoders only) */
+    int host_encoder;      /* GPU chain: encode on the host even where the device could */
+    const char* chain;     /* where the frames are made and decoded (the JSON's "chain") */
     const char* devices;   /* --devices 0,1,... or all (CUDA) */
     int threads_given;
     double max_seconds; /* per point; 0: none */
@@ -97,6 +99,7 @@ static void usage(FILE* f)
           "       [--max-time-per-point SECONDS] [--keep-going] [--resume FILE] [--no-progress]\n"
           "       [--plot FILE.png (redrawn by gpufec-plot after every point; needs --json)]\n"
           "       [--all-zero (the all-zero codeword: no encoder; refused for fixed-point decoders)]\n"
+          "       [--host-encoder (CUDA: make and encode the frames' bits on the host, not the GPU)]\n"
           "       [--devices 0,1,...|all (CUDA: threads spread over these GPUs; default 2 threads each)]\n"
           "A point stops at --min-frame-errors (default 100) or --max-frames (default 1000000); the sweep\n"
           "stops after a point without a frame error unless --keep-going. Ctrl-C writes what is done\n"
@@ -125,7 +128,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         {"no-early-stop", 0, 0, 'N'}, {"schedule", 1, 0, 'S'}, {"pgab-p", 1, 0, 'P'},
         {"syndrome-interval", 1, 0, 'I'}, {"precision", 1, 0, 'R'}, {"quant-step", 1, 0, 'Q'},
         {"max-time-per-point", 1, 0, 'T'}, {"keep-going", 0, 0, 'K'}, {"resume", 1, 0, 'U'},
-        {"no-progress", 0, 0, 'G'}, {"plot", 1, 0, 'L'}, {"all-zero", 0, 0, 'A'}, {"devices", 1, 0, 'V'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"no-progress", 0, 0, 'G'}, {"plot", 1, 0, 'L'}, {"all-zero", 0, 0, 'A'}, {"host-encoder", 0, 0, 'H'}, {"devices", 1, 0, 'V'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -214,6 +217,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'G': p->progress = 0; break;
         case 'L': p->plot_path = optarg; break;
         case 'A': p->all_zero = 1; break;
+        case 'H': p->host_encoder = 1; break;
         case 'V': p->devices = optarg; break;
         case 'h': usage(stdout); exit(0);
         default:
@@ -383,14 +387,14 @@ static void describe_run(const sim_params* p, const gpufec_code* code, const gpu
             "\"norm\": %g, \"offset\": %g, \"precision\": \"%s\", \"quant_step\": %g, \"early_stop\": %s, "
             "\"channel\": \"%s\", \"modulation\": \"%s\", \"range_of\": \"%s\", \"range\": [%g, %g, %g], \"min_frame_errors\": %ld, "
             "\"max_frames\": %ld, \"max_seconds_per_point\": %g, \"backend\": \"%s\", \"backend_requested\": \"%s\", "
-            "\"seed\": %llu, \"ranks\": %d, \"threads\": %d, \"devices\": \"%s\", \"all_zero\": %s, \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
+            "\"seed\": %llu, \"ranks\": %d, \"threads\": %d, \"devices\": \"%s\", \"all_zero\": %s, \"chain\": \"%s\", \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
             "\"version\": \"%s\", \"options\": {",
             info->n, info->k, info->rate, decoder_label(&p->dec, info->family),
             schedule_label(&p->dec, info->family, p->dec.schedule, sched_buf, sizeof sched_buf), p->dec.max_iterations,
             p->dec.normalization, p->dec.offset, gpufec_precision_name(p->dec.precision), p->dec.quant_step,
             p->dec.early_termination ? "true" : "false", channel_name(p), modulation_name(p), x_name(p), p->start, p->stop, p->step, p->min_frame_errors, p->max_frames,
             p->max_seconds, backend, gpufec_backend_name(p->dec.backend), p->seed, ranks, p->threads,
-            p->devices ? p->devices : "", p->all_zero ? "true" : "false", SIM_UNIT_FRAMES,
+            p->devices ? p->devices : "", p->all_zero ? "true" : "false", p->chain, SIM_UNIT_FRAMES,
             gpufec_version());
     write_options(f, &p->dec, code, 1, 1);
     fprintf(f, "}}");
@@ -583,9 +587,19 @@ int main(int argc, char** argv)
     gpufec_decoder_schedule(probe, &sched);
     prm.dec.schedule = sched; /* every worker uses what the probe resolved */
     gpufec_decoder_destroy(probe);
-    /* With the CUDA backend the channel runs on the GPU where the frames are decoded; random
-     * codewords are still encoded on the host (encoders on the device: not yet built). */
+    /* With the CUDA backend the channel runs on the GPU where the frames are decoded, and random
+     * codewords are made there too where the library has a device encoder for the code. */
     const int gpu_chain = used == GPUFEC_BACKEND_CUDA;
+    int device_frames = 0;
+    char host_why[300] = "--host-encoder";
+    if (gpu_chain && !prm.all_zero && !prm.host_encoder) {
+        gpufec_device_encoder* probe_enc = NULL;
+        gpufec_diag d = {0, ""};
+        device_frames = gpufec_device_encoder_create(&probe_enc, code, prm.dec.device, &d) == GPUFEC_OK;
+        snprintf(host_why, sizeof host_why, "%s", d.message);
+        gpufec_device_encoder_destroy(probe_enc);
+    }
+    prm.chain = !gpu_chain ? "cpu" : prm.all_zero || device_frames ? "gpu" : "host bits, gpu channel and decoder";
     if (prm.batch == 0)
         prm.batch = used == GPUFEC_BACKEND_CUDA ? 4096 : SIM_UNIT_FRAMES;
     if (prm.batch > prm.max_frames)
@@ -645,9 +659,14 @@ int main(int argc, char** argv)
            : prm.bits_per_symbol == 1 ? "BPSK/AWGN" : prm.bits_per_symbol == 2 ? "QPSK/AWGN (Gray, max-log)"
            : prm.bits_per_symbol == 4 ? "16-QAM/AWGN (Gray, max-log)" : "64-QAM/AWGN (Gray, max-log)",
            prm.seed, workers);
-    printf("# chain: %s\n", !gpu_chain       ? "CPU"
-                            : prm.all_zero ? "GPU (all-zero frames made, decoded and counted on the device)"
-                                           : "host bits and encoder, GPU channel, decoder and counting");
+    if (!gpu_chain)
+        printf("# chain: CPU\n");
+    else if (prm.all_zero)
+        printf("# chain: GPU (all-zero frames made, decoded and counted on the device)\n");
+    else if (device_frames)
+        printf("# chain: GPU (bits, encoder, channel, decoder and counting on the device)\n");
+    else
+        printf("# chain: host bits and encoder (%s), GPU channel, decoder and counting\n", host_why);
     printf("# options: ");
     write_options(stdout, &prm.dec, code, 0, 1);
     printf("\n# DEC_THR: information bits per second inside the decoder (summed over threads); SIM_THR: "
@@ -691,6 +710,7 @@ int main(int argc, char** argv)
         job.bits_per_symbol = prm.bits_per_symbol;
         job.all_zero = prm.all_zero;
         job.gpu_chain = gpu_chain;
+        job.device_frames = device_frames;
         job.pool = pool;
         job.x = x;
         /* unit-energy symbols, noise N0/2 per real dimension: sigma2 = 1 / (2 Es/N0) */

@@ -137,7 +137,8 @@ static void* worker(void* arg)
         fail(sh, st = GPUFEC_ERR_OUT_OF_MEMORY, "buffers");
     if (!st && job->gpu_chain && !gpu) {
         char why[160];
-        if (sim_gpu_create(&gpu, slot->device >= 0 ? slot->device : job->dec->device, n, k, cap, job->all_zero, why,
+        const int frames_on = job->all_zero ? SIM_FRAMES_ALL_ZERO : job->device_frames ? SIM_FRAMES_DEVICE : SIM_FRAMES_HOST;
+        if (sim_gpu_create(&gpu, slot->device >= 0 ? slot->device : job->dec->device, job->code, cap, frames_on, why,
                            sizeof why) == 0)
             slot->gpu = gpu;
         else {
@@ -175,7 +176,7 @@ static void* worker(void* arg)
          * a point that ends early (its target reached in a few units) does not leave threads
          * working on large batches that the in-order rule then drops. The statistics do not
          * depend on the claim sizes. */
-        long long units = u0 - job->start_unit < 1 ? 1 : u0 - job->start_unit;
+        long long units = job->whole_claims ? job->batch_units : u0 - job->start_unit < 1 ? 1 : u0 - job->start_unit;
         units = units < job->batch_units ? units : job->batch_units;
         units = sh->total_units - u0 < units ? sh->total_units - u0 : units;
         if (!done)
@@ -183,15 +184,17 @@ static void* worker(void* arg)
         pthread_mutex_unlock(&sh->lock);
         if (done)
             break;
-        /* The frames' bits: generated and encoded on the host (the all-zero word needs neither;
-         * the host path compares against info, so it is zeroed there). */
+        /* The frames' bits: generated and encoded on the host, unless the GPU makes them (the
+         * all-zero word needs neither; the host path compares against info, so it is zeroed
+         * there). */
         size_t nf = 0;
         for (long long u = u0; u < u0 + units; u++)
             nf += (size_t)unit_frames(sh, u);
+        const int on_device = gpu && job->device_frames;
         if (job->all_zero) {
             if (!gpu)
                 memset(info, 0, nf * k);
-        } else {
+        } else if (!on_device) {
             for (size_t f = 0; f < nf; f++)
                 sim_frame_info(job->key, (uint64_t)(u0 * SIM_UNIT_FRAMES) + f, k, info + f * k);
             if ((st = gpufec_code_encode(job->code, info, nf, cw))) {
@@ -199,7 +202,7 @@ static void* worker(void* arg)
                 break;
             }
         }
-        const uint8_t* coded = job->all_zero ? NULL : cw;
+        const uint8_t* coded = job->all_zero || on_device ? NULL : cw;
         const uint64_t first = (uint64_t)(u0 * SIM_UNIT_FRAMES); /* the units' frames are consecutive */
         if (gpu) { /* channel, decoding and counting on the device: per-frame counts come back */
             const double t0 = now();

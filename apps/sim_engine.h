@@ -46,7 +46,8 @@ typedef struct {
     const gpufec_decoder_opts* dec;
     sim_channel channel;
     int all_zero;        /* the all-zero codeword every frame (no encoder; symmetric decoders only) */
-    int gpu_chain;       /* frames made and counted on the GPU (all-zero, CUDA decoder; sim_gpu.h) */
+    int gpu_chain;       /* frames made and counted on the GPU (CUDA decoder; sim_gpu.h) */
+    int device_frames;   /* random codewords: information bits and encoder on the GPU too */
     int bits_per_symbol; /* AWGN: 1 BPSK (real), 2 QPSK, 4 16-QAM, 6 64-QAM */
     double x, sigma2;    /* x: BSC crossover or BEC erasure probability; sigma2: AWGN per dimension */
     sim_key key;
@@ -58,6 +59,7 @@ typedef struct {
     sim_counts start;
     long long end_unit;       /* > 0: no unit at or beyond it runs (an MPI rank's share of a round) */
     sim_counts* unit_counts;  /* non-NULL: each folded unit's counts, at [unit - start_unit] */
+    int whole_claims;         /* claims of a whole batch from the start (an MPI share: its rounds ramp) */
 } sim_point_job;
 
 typedef struct {

@@ -17,7 +17,19 @@ struct sim_gpu {
     uint8_t *out, *info, *coded; /* info, coded: random codewords' bits (NULL with the all-zero one) */
     int32_t *iters, *errors;
     cudaStream_t stream;
+    gpufec_device_encoder* encoder; /* random codewords made on the device (NULL: on the host) */
 };
+
+/* A thread per block of 128 information bits of every frame (sim_info_block). */
+__global__ void k_info(sim_key key, uint64_t first, uint32_t frames, uint32_t k, uint8_t* info)
+{
+    const uint32_t per_frame = (k + 127) / 128;
+    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (uint64_t)frames * per_frame)
+        return;
+    const uint32_t f = (uint32_t)(t / per_frame), j = (uint32_t)(t % per_frame);
+    sim_info_block(key, first + f, j, k, info + (size_t)f * k);
+}
 
 /* A thread per block of four coded bits (BPSK, BSC, BEC) or per QAM symbol, of every frame. */
 __global__ void k_channel(sim_point_job job, uint64_t first, uint32_t frames, uint32_t n, uint32_t per_frame,
@@ -61,9 +73,13 @@ __global__ void k_count(const uint8_t* out, const uint8_t* info, uint32_t k, int
     }
 }
 
-extern "C" int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k, size_t max_frames, int all_zero,
+extern "C" int sim_gpu_create(sim_gpu** out, int device, const gpufec_code* code, size_t max_frames, int frames_on,
                               char* why, size_t why_len)
 {
+    gpufec_code_info ci;
+    gpufec_code_get_info(code, &ci);
+    const uint32_t n = ci.n, k = ci.k;
+    const int all_zero = frames_on == SIM_FRAMES_ALL_ZERO;
     *out = NULL;
     cudaError_t e = cudaSetDevice(device);
     sim_gpu* g = (sim_gpu*)calloc(1, sizeof *g);
@@ -85,6 +101,13 @@ extern "C" int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k,
             e = cudaMalloc(&g->coded, max_frames * n);
         if (e == cudaSuccess)
             e = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
+        gpufec_diag d = {0, ""};
+        if (e == cudaSuccess && frames_on == SIM_FRAMES_DEVICE &&
+            gpufec_device_encoder_create(&g->encoder, code, device, &d) != GPUFEC_OK) {
+            snprintf(why, why_len, "%s", d.message);
+            sim_gpu_destroy(g);
+            return -1;
+        }
     }
     if (!g || e != cudaSuccess) {
         snprintf(why, why_len, "%s", g ? cudaGetErrorString(e) : "out of memory");
@@ -113,6 +136,7 @@ extern "C" void sim_gpu_destroy(sim_gpu* g)
     cudaFree(g->coded);
     if (g->stream)
         cudaStreamDestroy(g->stream);
+    gpufec_device_encoder_destroy(g->encoder);
     free(g);
 }
 
@@ -120,7 +144,7 @@ extern "C" gpufec_status sim_gpu_run(sim_gpu* g, gpufec_decoder* dec, const sim_
                                      size_t count, const uint8_t* info, const uint8_t* coded, int32_t* bit_errors,
                                      int32_t* iterations)
 {
-    if (count > g->cap || (!info) != (!coded) || (info && !g->info))
+    if (count > g->cap || (!info) != (!coded) || (info && (!g->info || g->encoder)))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (cudaSetDevice(g->device) != cudaSuccess) /* the calling thread may be new (one set per point) */
         return GPUFEC_ERR_DEVICE;
@@ -132,18 +156,29 @@ extern "C" gpufec_status sim_gpu_run(sim_gpu* g, gpufec_decoder* dec, const sim_
     if (info && (cudaMemcpyAsync(g->info, info, count * g->k, cudaMemcpyHostToDevice, g->stream) != cudaSuccess ||
                  cudaMemcpyAsync(g->coded, coded, count * n, cudaMemcpyHostToDevice, g->stream) != cudaSuccess))
         return GPUFEC_ERR_DEVICE;
+    if (g->encoder) { /* the frames' bits from their counters, encoded where they are */
+        const uint64_t blocks = (uint64_t)count * ((g->k + 127) / 128);
+        k_info<<<(unsigned)((blocks + 127) / 128), 128, 0, g->stream>>>(job->key, first, (uint32_t)count, g->k, g->info);
+        if (cudaGetLastError() != cudaSuccess)
+            return GPUFEC_ERR_DEVICE;
+        gpufec_status st = gpufec_device_encoder_encode(g->encoder, g->info, count, g->coded, g->stream);
+        if (st)
+            return st;
+    }
+    const uint8_t* sent = g->encoder || info ? g->coded : NULL;
+    const uint8_t* sent_info = g->encoder || info ? g->info : NULL;
     /* threshold and magnitude from the host's functions, as the host chain takes them */
     const float mag = job->channel == SIM_BSC ? (float)log((1.0 - job->x) / job->x) : 0.0f;
     k_channel<<<(unsigned)((threads + 255) / 256), 256, 0, g->stream>>>(
         *job, first, (uint32_t)count, n, per_frame, sqrt(job->sigma2),
-        job->channel == SIM_AWGN ? 0 : sim_threshold(job->x), mag, info ? g->coded : NULL, g->llr);
+        job->channel == SIM_AWGN ? 0 : sim_threshold(job->x), mag, sent, g->llr);
     if (cudaStreamSynchronize(g->stream) != cudaSuccess || cudaGetLastError() != cudaSuccess)
         return GPUFEC_ERR_DEVICE;
     /* The decoder reads and writes device memory (its copies are cudaMemcpyDefault). */
     gpufec_status st = gpufec_decoder_decode(dec, g->llr, count, g->out, g->iters, NULL);
     if (st)
         return st;
-    k_count<<<(unsigned)count, 128, 0, g->stream>>>(g->out, info ? g->info : NULL, g->k, g->errors);
+    k_count<<<(unsigned)count, 128, 0, g->stream>>>(g->out, sent_info, g->k, g->errors);
     if (cudaMemcpyAsync(bit_errors, g->errors, count * sizeof(int32_t), cudaMemcpyDeviceToHost, g->stream) !=
             cudaSuccess ||
         cudaMemcpyAsync(iterations, g->iters, count * sizeof(int32_t), cudaMemcpyDeviceToHost, g->stream) !=

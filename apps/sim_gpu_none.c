@@ -3,10 +3,10 @@
 
 #include <stdio.h>
 
-int sim_gpu_create(sim_gpu** out, int device, uint32_t n, uint32_t k, size_t max_frames, int all_zero, char* why,
+int sim_gpu_create(sim_gpu** out, int device, const gpufec_code* code, size_t max_frames, int frames_on, char* why,
                    size_t why_len)
 {
-    (void)device, (void)n, (void)k, (void)max_frames, (void)all_zero;
+    (void)device, (void)code, (void)max_frames, (void)frames_on;
     *out = NULL;
     snprintf(why, why_len, "this build has no CUDA");
     return -1;

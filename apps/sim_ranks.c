@@ -92,6 +92,7 @@ void sim_run_point_ranks(const sim_ranks* r, const sim_point_job* job, sim_point
              * within this share whatever the other ranks count. */
             local.min_frame_errors = job->min_frame_errors - acc.frame_errors;
             local.unit_counts = mine;
+            local.whole_claims = 1; /* the rounds ramp already; a share is sized to keep every thread busy */
             if (job->max_seconds > 0) {
                 const double rest = job->max_seconds - (now() - t0);
                 local.max_seconds = rest > 1e-3 ? rest : 1e-3;

@@ -4,6 +4,7 @@
 #include "common.h"
 #include "code.h"
 #include "decoder.h"
+#include "encoder.h"
 #include "turbo.h"
 #include "nbldpc.h"
 #endif

@@ -9,6 +9,7 @@
  * AUTO is this order, only the entries of the code's family are considered, and the log says why
  * each earlier one declined. */
 #include "decoder_internal.h"
+#include "device_encoder_internal.h"
 #include "family.h"
 
 const family_record* const family_registry[] = {
@@ -29,5 +30,13 @@ const backend_ops* const decoder_registry[] = {
     &turbo_simd_ops, /* arithmetic=int16|int8: fixed point, a frame per vector lane */
     &turbo_cpu_ops,  /* arithmetic=float, the reference: Log-MAP / Max-Log-MAP, any P and guard */
     &nbldpc_cpu_ops, /* the reference: FFT-BP and min-max, flooding and layered */
+    NULL,
+};
+
+/* Device encoders (gpufec_device_encoder_*): at most one per family. */
+const device_encoder_ops* const device_encoder_registry[] = {
+#ifdef GPUFEC_HAVE_CUDA
+    &ldpc_cuda_encoder_ops, /* DVB-S2's staircase and the dual-diagonal QC codes, a block per frame */
+#endif
     NULL,
 };

@@ -132,6 +132,10 @@ gpufec_status qc_code_build(ldpc_code** out, uint32_t mb, uint32_t nb, uint32_t 
                             const int32_t* shifts, gpufec_diag* diag);
 /* Tries to attach the structured QC encoder (qc_encoder.c); 0 when the structure does not fit. */
 int qc_encoder_prepare(ldpc_code* c);
+/* The QC encoder's plan (the core rows, the first parity block's shift, the block rows solved in
+ * turn and the parity block each solves); 0 when the code has another encoder. */
+int qc_encoder_plan(const ldpc_code* c, uint32_t* core, uint32_t* s0, uint32_t* steps, const uint32_t** step_row,
+                    const uint32_t** step_target);
 
 /* The built-in LDPC codes, and the structured builders (unfinished bodies). */
 gpufec_status dvbs2_code_from_table(ldpc_code** out, const char* text, size_t length, uint32_t n,

@@ -76,6 +76,20 @@ static gpufec_status qc_encode(const ldpc_code* c, uint8_t* x)
     return GPUFEC_OK;
 }
 
+int qc_encoder_plan(const ldpc_code* c, uint32_t* core, uint32_t* s0, uint32_t* steps, const uint32_t** step_row,
+                    const uint32_t** step_target)
+{
+    if (c->encode != qc_encode)
+        return 0;
+    const qc_plan* p = c->enc_data;
+    *core = p->core;
+    *s0 = p->s0;
+    *steps = p->steps;
+    *step_row = p->step_row;
+    *step_target = p->step_target;
+    return 1;
+}
+
 int qc_encoder_prepare(ldpc_code* c)
 {
     const uint32_t z = c->qc_z, mb = c->qc_mb, nb = c->qc_nb;
