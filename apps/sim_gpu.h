@@ -1,8 +1,9 @@
 /* The simulator's chain on the GPU (issue 22): the information bits and channel values come from
  * the same counters and the same arithmetic as on the host (sim_frames_rules.h), the codewords from
  * the library's device encoder (gpufec_device_encoder), are decoded where they are, and only
- * per-frame error and iteration counts come back. Codes without a device encoder are encoded on
- * the host and their bits (n + k bytes a frame, a quarter of the soft values' size) copied over. */
+ * per-frame error and iteration counts come back. With --host-encoder (or a code the device
+ * cannot encode) the bits are made and encoded on the host and copied over (n + k bytes a frame, a
+ * quarter of the soft values' size). */
 #ifndef GPUFEC_SIM_GPU_H
 #define GPUFEC_SIM_GPU_H
 

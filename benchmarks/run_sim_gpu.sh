@@ -45,6 +45,7 @@ echo "| code | decoder | Eb/N0 | chain | simulated Mb/s | decoder-in-sim Mb/s | 
 echo "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|" >> "$md"
 row() { # code decoder ebn0 iterations "decoder flags" "chain flag" [threads]
   local code=$1 dec=$2 ebn0=$3 it=$4 flags=$5 chain=$6 threads=${7:-2}
+  [[ -n "${ONLY:-}" && ! "$code ${chain:-random}" =~ $ONLY ]] && return  # ONLY: a regex of rows to run
   "$sim" --code "$code" --decoder "$dec" --iterations "$it" $flags --ebn0 "$ebn0:$ebn0:1" --min-frame-errors ${MIN_FE:-300} \
          --max-frames 3000000 --max-time-per-point 20 --backend cuda --threads "$threads" --no-progress $chain --json "$out/s.json" \
          > "$out/s.txt" 2>&1 || { echo "| $code | $dec $flags | $ebn0 | $chain | FAILED: $(tail -1 "$out/s.txt") |" >> "$md"; return; }
@@ -70,6 +71,9 @@ row dvbs2-normal-1_2 nms 2.7 10 "--precision int8" "" 2
 row 5gnr-bg1-z384 nms 1.6 10 "--precision int8" "" 2
 row dvbs2-normal-1_2 nms 2.7 10 "--precision float32" "" 2
 row wifi-1944-1_2 nms 2.4 10 "--precision int8" "" 2
+row lte-turbo-6144 maxlogmap 0.8 6 "--param arithmetic=float --param subblocks=64" "" 2
+row nb-gf64-5040 fft-bp 2.1 10 "" "" 2
+row mackay-8000-4000 nms 2.0 10 "--precision float32" "" 2
 row dvbs2-normal-1_2 nms 2.7 10 "--precision int8 --batch 1024" --host-encoder 16
 cp "$out/b.json" "$out/bench_last.json" 2>/dev/null
 cat "$md"

@@ -1,17 +1,15 @@
-/* The LDPC device encoder: the two phases of ldpc_enc_desc.h, a thread block per frame, the
- * frame's information bits packed in shared memory, the checks' sums and the parity there too;
- * only the frame's bytes in and out touch device memory. */
-#include <cuda_runtime.h>
+/* The LDPC device encoder: the phases of ldpc_enc_desc.h, a thread block per frame, the frame's
+ * information bits packed in shared memory, the checks' sums and the parity there too; only the
+ * frame's bytes in and out (and a dense generator's words) touch device memory. */
+#include "device_encoder.cuh"
 
 extern "C" {
-#include "device_encoder_internal.h"
 #include "ldpc_enc_desc.h"
 #include "text_reader.h"
 }
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 namespace {
 
@@ -19,8 +17,8 @@ const unsigned kThreads = 256;
 
 struct enc_dev {
     int kind;
-    uint32_t k, k_mother, m, n_out, z, mb, core, s0, steps;
-    const uint32_t *row_ptr, *row_info, *out_src, *step_row, *step_target;
+    uint32_t k, k_mother, m, n_out, z, mb, core, s0, steps, gen_words;
+    const uint32_t *row_ptr, *row_info, *out_src, *step_row, *step_target, *gen;
     const int32_t* par_shift;
 };
 
@@ -33,7 +31,7 @@ __global__ void __launch_bounds__(kThreads) k_ldpc_encode(enc_dev d, const uint8
     uint32_t* ubits = smem;
     uint8_t* lam = (uint8_t*)(smem + info_words);
     uint8_t* par = lam + lam_bytes;                   /* QC */
-    uint32_t* words = (uint32_t*)(lam + lam_bytes);   /* staircase: the parity, packed */
+    uint32_t* words = (uint32_t*)(lam + lam_bytes);   /* staircase, dense: the parity, packed */
     const uint8_t* u = info + (size_t)blockIdx.x * d.k;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
 
@@ -44,14 +42,26 @@ __global__ void __launch_bounds__(kThreads) k_ldpc_encode(enc_dev d, const uint8
             ubits[w] = b;
     }
     __syncthreads();
-    for (uint32_t r = threadIdx.x; r < d.m; r += blockDim.x) { /* phase 1: each check's information sum */
+    if (d.kind == LDPC_ENC_DENSE) { /* a thread per parity word: the generator rows of the ones */
+        words = (uint32_t*)lam;
+        for (uint32_t w = threadIdx.x; w < d.gen_words; w += blockDim.x) {
+            uint32_t acc = 0;
+            for (uint32_t iw = 0; iw < info_words; iw++)
+                for (uint32_t b = ubits[iw]; b; b &= b - 1)
+                    acc ^= __ldg(&d.gen[(size_t)(iw * 32u + (uint32_t)(__ffs(b) - 1)) * d.gen_words + w]);
+            words[w] = acc;
+        }
+        __syncthreads();
+    }
+    for (uint32_t r = threadIdx.x; d.kind != LDPC_ENC_DENSE && r < d.m; r += blockDim.x) { /* phase 1: check sums */
         uint32_t v = 0;
         for (uint32_t e = __ldg(&d.row_ptr[r]), end = __ldg(&d.row_ptr[r + 1]); e < end; e++)
             v ^= bit_of(ubits, __ldg(&d.row_info[e]));
         lam[r] = (uint8_t)v;
     }
     __syncthreads();
-    if (d.kind == LDPC_ENC_STAIRCASE) {
+    if (d.kind == LDPC_ENC_DENSE) {
+    } else if (d.kind == LDPC_ENC_STAIRCASE) {
         /* p_i = lam_0 + ... + lam_i: a prefix sum within each word of 32 checks, then across the
          * words by one warp, 32 words at a time */
         const uint32_t pw = (d.m + 31) / 32;
@@ -108,28 +118,23 @@ __global__ void __launch_bounds__(kThreads) k_ldpc_encode(enc_dev d, const uint8
     uint8_t* o = out + (size_t)blockIdx.x * d.n_out;
     for (uint32_t t = threadIdx.x; t < d.n_out; t += blockDim.x) {
         const uint32_t s = __ldg(&d.out_src[t]);
-        o[t] = (uint8_t)(s < d.k_mother               ? bit_of(ubits, s)
-                         : d.kind == LDPC_ENC_STAIRCASE ? bit_of(words, s - d.k_mother)
-                                                        : par[s - d.k_mother]);
+        o[t] = (uint8_t)(s < d.k_mother         ? bit_of(ubits, s)
+                         : d.kind != LDPC_ENC_QC ? bit_of(words, s - d.k_mother)
+                                                 : par[s - d.k_mother]);
     }
 }
 
 struct enc_state {
-    int device;
+    dev_encoder_base base; /* first: the shared entries take the state as one */
     enc_dev dev;
     size_t smem;
-    void* arrays; /* one allocation for the tables */
-    uint8_t *stage_in, *stage_out; /* encode_host's device buffers */
-    size_t staged;
-    cudaStream_t stream;
 };
 
-gpufec_status status_of(cudaError_t e)
+cudaError_t enc_launch(dev_encoder_base* b, const uint8_t* info, size_t nf, uint8_t* out, cudaStream_t stream)
 {
-    if (e == cudaSuccess)
-        return GPUFEC_OK;
-    (void)cudaGetLastError();
-    return e == cudaErrorMemoryAllocation ? GPUFEC_ERR_DEVICE_OUT_OF_MEMORY : GPUFEC_ERR_DEVICE;
+    const enc_state* s = (const enc_state*)b;
+    k_ldpc_encode<<<(unsigned)nf, kThreads, s->smem, stream>>>(s->dev, info, out);
+    return cudaGetLastError();
 }
 
 void enc_destroy(void* p)
@@ -137,24 +142,13 @@ void enc_destroy(void* p)
     enc_state* s = (enc_state*)p;
     if (!s)
         return;
-    cudaSetDevice(s->device);
-    cudaFree(s->arrays);
-    cudaFree(s->stage_in);
-    cudaFree(s->stage_out);
-    if (s->stream)
-        cudaStreamDestroy(s->stream);
+    denc_release(&s->base);
     free(s);
 }
 
 gpufec_status enc_create(const gpufec_code* code, int device, void** state, char* variant, size_t variant_len,
                          gpufec_diag* diag)
 {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || device >= count) {
-        (void)cudaGetLastError();
-        return text_fail_as(GPUFEC_ERR_NO_DEVICE, diag, 0, "device encoder: no CUDA device %d (%d present)", device,
-                            count);
-    }
     ldpc_enc_desc d;
     gpufec_status st = ldpc_enc_desc_build(&d, code, diag);
     if (st)
@@ -164,109 +158,56 @@ gpufec_status enc_create(const gpufec_code* code, int device, void** state, char
         ldpc_enc_desc_free(&d);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
-    s->device = device;
+    st = denc_start(&s->base, device, d.k, d.n_out, diag);
+    s->base.chunk = (size_t)1 << 30; /* frames a grid takes; no scratch */
+    s->base.launch = enc_launch;
     s->smem = ldpc_enc_desc_shared_bytes(&d);
     int most = 0;
-    cudaError_t e = cudaSetDevice(device);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    if (e == cudaSuccess && s->smem > (size_t)most) {
+    cudaError_t e = st ? cudaSuccess : cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (!st && e == cudaSuccess && s->smem > (size_t)most)
         st = text_fail_as(GPUFEC_ERR_UNSUPPORTED, diag, 0,
                           "device encoder: a frame needs %zu bytes of shared memory, the device has %d per block",
                           s->smem, most);
-        ldpc_enc_desc_free(&d);
-        free(s);
-        return st;
-    }
-    if (e == cudaSuccess && s->smem > 48 * 1024)
+    if (!st && e == cudaSuccess && s->smem > 48 * 1024)
         e = cudaFuncSetAttribute(k_ldpc_encode, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem);
-    const size_t rp = ((size_t)d.m + 1) * 4, ri = ((size_t)d.row_edges + 1) * 4, os = (size_t)d.n_out * 4 + 4,
-                 sr = ((size_t)d.steps + 1) * 4, ps = (size_t)d.mb * d.mb * 4 + 4;
-    const int qc = d.kind == LDPC_ENC_QC;
-    if (e == cudaSuccess)
-        e = cudaMalloc(&s->arrays, rp + ri + os + (qc ? 2 * sr + ps : 0));
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
-    char* base = (char*)s->arrays;
-    if (e == cudaSuccess)
-        e = cudaMemcpy(base, d.row_ptr, rp, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess && d.row_edges)
-        e = cudaMemcpy(base + rp, d.row_info, (size_t)d.row_edges * 4, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess && d.n_out)
-        e = cudaMemcpy(base + rp + ri, d.out_src, (size_t)d.n_out * 4, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess && qc && d.steps)
-        e = cudaMemcpy(base + rp + ri + os, d.step_row, (size_t)d.steps * 4, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess && qc && d.steps)
-        e = cudaMemcpy(base + rp + ri + os + sr, d.step_target, (size_t)d.steps * 4, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess && qc)
-        e = cudaMemcpy(base + rp + ri + os + 2 * sr, d.par_shift, (size_t)d.mb * d.mb * 4, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) {
-        st = status_of(e);
-        text_fail_as(st, diag, 0, "device encoder: %s", cudaGetErrorString(e));
+    enc_dev& v = s->dev;
+    const int qc = d.kind == LDPC_ENC_QC, dense = d.kind == LDPC_ENC_DENSE;
+    uint32_t *row_ptr = NULL, *row_info = NULL, *out_src = NULL, *step_row = NULL, *step_target = NULL, *gen = NULL;
+    int32_t* par_shift = NULL;
+    if (!st && e == cudaSuccess && !dense)
+        e = denc_upload(&s->base, &row_ptr, d.row_ptr, (size_t)d.m + 1);
+    if (!st && e == cudaSuccess && !dense)
+        e = denc_upload(&s->base, &row_info, d.row_info, d.row_edges);
+    if (!st && e == cudaSuccess)
+        e = denc_upload(&s->base, &out_src, d.out_src, d.n_out);
+    if (!st && e == cudaSuccess && qc)
+        e = denc_upload(&s->base, &step_row, d.step_row, d.steps);
+    if (!st && e == cudaSuccess && qc)
+        e = denc_upload(&s->base, &step_target, d.step_target, d.steps);
+    if (!st && e == cudaSuccess && qc)
+        e = denc_upload(&s->base, &par_shift, d.par_shift, (size_t)d.mb * d.mb);
+    if (!st && e == cudaSuccess && dense)
+        e = denc_upload(&s->base, &gen, d.gen, (size_t)d.k_mother * d.gen_words);
+    if (!st && e != cudaSuccess)
+        st = text_fail_as(denc_status(e), diag, 0, "device encoder: %s", cudaGetErrorString(e));
+    if (st) {
         ldpc_enc_desc_free(&d);
         enc_destroy(s);
         return st;
     }
-    enc_dev& v = s->dev;
     v.kind = d.kind;
     v.k = d.k, v.k_mother = d.k_mother, v.m = d.m, v.n_out = d.n_out;
-    v.z = d.z, v.mb = d.mb, v.core = d.core, v.s0 = d.s0, v.steps = d.steps;
-    v.row_ptr = (const uint32_t*)base;
-    v.row_info = (const uint32_t*)(base + rp);
-    v.out_src = (const uint32_t*)(base + rp + ri);
-    v.step_row = qc ? (const uint32_t*)(base + rp + ri + os) : NULL;
-    v.step_target = qc ? (const uint32_t*)(base + rp + ri + os + sr) : NULL;
-    v.par_shift = qc ? (const int32_t*)(base + rp + ri + os + 2 * sr) : NULL;
-    snprintf(variant, variant_len, "%s", qc ? "qc dual-diagonal" : "staircase");
+    v.z = d.z, v.mb = d.mb, v.core = d.core, v.s0 = d.s0, v.steps = d.steps, v.gen_words = d.gen_words;
+    v.row_ptr = row_ptr, v.row_info = row_info, v.out_src = out_src, v.step_row = step_row;
+    v.step_target = step_target, v.par_shift = par_shift, v.gen = gen;
+    snprintf(variant, variant_len, "%s", ldpc_enc_variant(&d));
     ldpc_enc_desc_free(&d);
     *state = s;
     return GPUFEC_OK;
 }
 
-gpufec_status enc_encode(void* p, const uint8_t* info, size_t n_frames, uint8_t* out, void* stream)
-{
-    enc_state* s = (enc_state*)p;
-    cudaError_t e = cudaSetDevice(s->device);
-    const size_t most = (size_t)1 << 30; /* frames a grid takes */
-    for (size_t f = 0; e == cudaSuccess && f < n_frames; f += most) {
-        const size_t nf = n_frames - f < most ? n_frames - f : most;
-        k_ldpc_encode<<<(unsigned)nf, kThreads, s->smem, (cudaStream_t)stream>>>(s->dev, info + f * s->dev.k,
-                                                                               out + f * s->dev.n_out);
-        e = cudaGetLastError();
-    }
-    return status_of(e);
-}
-
-gpufec_status enc_encode_host(void* p, const uint8_t* info, size_t n_frames, uint8_t* out)
-{
-    enc_state* s = (enc_state*)p;
-    const size_t chunk = 4096;
-    cudaError_t e = cudaSetDevice(s->device);
-    if (e == cudaSuccess && !s->staged) {
-        e = cudaMalloc(&s->stage_in, chunk * (s->dev.k + 1));
-        if (e == cudaSuccess)
-            e = cudaMalloc(&s->stage_out, chunk * (s->dev.n_out + 1));
-        if (e == cudaSuccess)
-            s->staged = chunk;
-    }
-    for (size_t f = 0; e == cudaSuccess && f < n_frames; f += chunk) {
-        const size_t nf = n_frames - f < chunk ? n_frames - f : chunk;
-        e = cudaMemcpyAsync(s->stage_in, info + f * s->dev.k, nf * s->dev.k, cudaMemcpyHostToDevice, s->stream);
-        if (e == cudaSuccess) {
-            k_ldpc_encode<<<(unsigned)nf, kThreads, s->smem, s->stream>>>(s->dev, s->stage_in, s->stage_out);
-            e = cudaGetLastError();
-        }
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(out + f * s->dev.n_out, s->stage_out, nf * s->dev.n_out, cudaMemcpyDeviceToHost,
-                                s->stream);
-        if (e == cudaSuccess)
-            e = cudaStreamSynchronize(s->stream);
-    }
-    return status_of(e);
-}
-
 } // namespace
 
 extern "C" const device_encoder_ops ldpc_cuda_encoder_ops = {
-    "cuda ldpc", GPUFEC_FAMILY_LDPC, enc_create, enc_destroy, enc_encode, enc_encode_host,
+    "cuda ldpc", GPUFEC_FAMILY_LDPC, enc_create, enc_destroy, denc_encode, denc_encode_host,
 };

@@ -5,9 +5,12 @@
  * back to back, k bytes a frame in and n out (gpufec_code_info), the transmitted order with
  * puncturing, shortening and repetition applied.
  *
- * Codes with one: binary LDPC codes whose parity part is DVB-S2's staircase (the DVB-S2/S2X
- * codes, IRA codes read from files) or the dual-diagonal QC structure (5G NR, Wi-Fi, WiMAX and
- * QC files of that shape). Others are refused with GPUFEC_ERR_UNSUPPORTED and the reason. */
+ * Every code that encodes has one: binary LDPC codes with DVB-S2's staircase (DVB-S2, IRA files)
+ * or the dual-diagonal QC structure (5G NR, Wi-Fi, WiMAX, QC files of that shape) run those
+ * linear-time encoders; other binary codes a dense generator product (up to 2^28 generator bits);
+ * LTE turbo codes their two constituent encoders and rate matching; GF(q) codes their dense
+ * systematic encoder. Codes beyond those bounds are refused with GPUFEC_ERR_UNSUPPORTED and the
+ * reason. */
 #ifndef GPUFEC_ENCODER_H
 #define GPUFEC_ENCODER_H
 
@@ -33,7 +36,8 @@ GPUFEC_API gpufec_status gpufec_device_encoder_encode(gpufec_device_encoder* enc
 /* The same with info and out in host memory: copied over and back; returns when out is written. */
 GPUFEC_API gpufec_status gpufec_device_encoder_encode_host(gpufec_device_encoder* enc, const uint8_t* info,
                                                            size_t n_frames, uint8_t* out);
-/* Which encoder runs, e.g. "cuda ldpc staircase", "cuda ldpc qc dual-diagonal" (VOLK's habit).
+/* Which encoder runs, e.g. "cuda ldpc staircase", "cuda ldpc qc dual-diagonal", "cuda ldpc dense
+ * generator", "cuda turbo rsc pair", "cuda nbldpc GF(64) dense systematic" (VOLK's habit).
  * name receives at most length bytes, NUL-terminated. */
 GPUFEC_API gpufec_status gpufec_device_encoder_variant(const gpufec_device_encoder* enc, char* name, size_t length);
 

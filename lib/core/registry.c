@@ -36,7 +36,9 @@ const backend_ops* const decoder_registry[] = {
 /* Device encoders (gpufec_device_encoder_*): at most one per family. */
 const device_encoder_ops* const device_encoder_registry[] = {
 #ifdef GPUFEC_HAVE_CUDA
-    &ldpc_cuda_encoder_ops, /* DVB-S2's staircase and the dual-diagonal QC codes, a block per frame */
+    &ldpc_cuda_encoder_ops,   /* staircase (DVB-S2), dual-diagonal QC, else a dense generator */
+    &turbo_cuda_encoder_ops,  /* a thread per constituent encoder, then rate matching */
+    &nbldpc_cuda_encoder_ops, /* the dense systematic encoder, a block per frame */
 #endif
     NULL,
 };

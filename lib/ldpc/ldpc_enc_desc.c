@@ -11,7 +11,7 @@
 void ldpc_enc_desc_free(ldpc_enc_desc* d)
 {
     free(d->row_ptr), free(d->row_info), free(d->out_src), free(d->step_row), free(d->step_target),
-        free(d->par_shift);
+        free(d->par_shift), free(d->gen);
     memset(d, 0, sizeof *d);
 }
 
@@ -34,6 +34,29 @@ static int is_staircase(const ldpc_code* c, const uint32_t* src, uint32_t ki)
     return 1;
 }
 
+/* The generator of a code with another encoder: column i is the parity of information bit i alone
+ * (the encoder is linear), packed 32 parity bits a word. */
+static gpufec_status dense_generator(ldpc_enc_desc* d, const ldpc_code* c, const uint32_t* src)
+{
+    const uint32_t ki = d->k_mother, np = d->m;
+    d->gen_words = (np + 31) / 32;
+    d->gen = calloc((size_t)ki * d->gen_words + 1, sizeof *d->gen);
+    uint8_t* x = calloc(c->n, 1);
+    gpufec_status st = d->gen && x ? GPUFEC_OK : GPUFEC_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; !st && i < ki; i++) {
+        memset(x, 0, c->n);
+        x[c->enc_info_pos[i]] = 1;
+        st = c->encode(c, x);
+        uint32_t* col = d->gen + (size_t)i * d->gen_words;
+        for (uint32_t j = 0; !st && j < c->n; j++)
+            if (src[j] >= ki && x[j])
+                col[(src[j] - ki) >> 5] |= 1u << ((src[j] - ki) & 31);
+    }
+    (void)np;
+    free(x);
+    return st;
+}
+
 gpufec_status ldpc_enc_desc_build(ldpc_enc_desc* d, const gpufec_code* code, gpufec_diag* diag)
 {
     memset(d, 0, sizeof *d);
@@ -41,10 +64,9 @@ gpufec_status ldpc_enc_desc_build(ldpc_enc_desc* d, const gpufec_code* code, gpu
         return DESC_FAIL(GPUFEC_ERR_UNSUPPORTED, "device encoder: binary LDPC codes only (this is a %s code)",
                          code ? code->family->name : "missing");
     const ldpc_code* c = ldpc_of(code);
-    const uint32_t n = c->n, m = c->m, ki = c->k_enc;
-    if (c->rank != m || n - ki != m || code->k_mother != ki)
-        return DESC_FAIL(GPUFEC_ERR_UNSUPPORTED, "device encoder: H has dependent rows (rank %u of %u checks)",
-                         c->rank, m);
+    const uint32_t n = c->n, ki = c->k_enc, np = n - ki;
+    if (code->k_mother != ki || !c->encode)
+        return DESC_FAIL(GPUFEC_ERR_UNSUPPORTED, "device encoder: the code has no encoder");
     uint32_t* src = malloc((size_t)n * sizeof *src);
     if (!src)
         return GPUFEC_ERR_OUT_OF_MEMORY;
@@ -57,21 +79,44 @@ gpufec_status ldpc_enc_desc_build(ldpc_enc_desc* d, const gpufec_code* code, gpu
             src[j] = p++;
     const uint32_t* srow = NULL;
     const uint32_t* starget = NULL;
-    if (qc_encoder_plan(c, &d->core, &d->s0, &d->steps, &srow, &starget)) {
+    const int full_rank = c->rank == c->m && np == c->m;
+    if (full_rank && qc_encoder_plan(c, &d->core, &d->s0, &d->steps, &srow, &starget)) {
         d->kind = LDPC_ENC_QC;
         d->z = c->qc_z;
         d->mb = c->qc_mb;
-    } else if (is_staircase(c, src, ki)) {
+    } else if (full_rank && is_staircase(c, src, ki)) {
         d->kind = LDPC_ENC_STAIRCASE;
+    } else if ((uint64_t)ki * ((np + 31) / 32) * 32 <= LDPC_ENC_DENSE_MAX_BITS) {
+        d->kind = LDPC_ENC_DENSE;
     } else {
         free(src);
         return DESC_FAIL(GPUFEC_ERR_UNSUPPORTED,
-                         "device encoder: this code's parity part is neither DVB-S2's staircase nor the dual-diagonal "
-                         "QC structure (its encoder is the generic one, which runs on the host)");
+                         "device encoder: the code has neither DVB-S2's staircase nor the dual-diagonal QC structure, "
+                         "and its generator (%u x %u bits) exceeds %llu bits",
+                         ki, np, (unsigned long long)LDPC_ENC_DENSE_MAX_BITS);
     }
     d->k = code->k;
     d->k_mother = ki;
-    d->m = m;
+    d->m = np;
+    if (d->kind == LDPC_ENC_DENSE) {
+        gpufec_status st = dense_generator(d, c, src);
+        if (st == GPUFEC_OK) {
+            d->n_out = code->tx.tx_pos ? code->tx.n_tx : n;
+            d->out_src = malloc(((size_t)d->n_out + 1) * sizeof *d->out_src);
+            if (!d->out_src)
+                st = GPUFEC_ERR_OUT_OF_MEMORY;
+        }
+        if (st) {
+            free(src);
+            ldpc_enc_desc_free(d);
+            return st;
+        }
+        for (uint32_t i = 0; i < d->n_out; i++)
+            d->out_src[i] = src[code->tx.tx_pos ? code->tx.tx_pos[i] : i];
+        free(src);
+        return GPUFEC_OK;
+    }
+    const uint32_t m = np;
     d->n_out = code->tx.tx_pos ? code->tx.n_tx : n;
     uint32_t edges = 0;
     for (uint32_t e = 0; e < c->row_ptr[m]; e++)
@@ -116,13 +161,15 @@ gpufec_status ldpc_enc_desc_build(ldpc_enc_desc* d, const gpufec_code* code, gpu
 size_t ldpc_enc_desc_shared_bytes(const ldpc_enc_desc* d)
 {
     const size_t info_words = ((size_t)d->k_mother + 31) / 32, par_words = ((size_t)d->m + 31) / 32;
-    const size_t lam = ((size_t)d->m + 3) & ~(size_t)3;
+    const size_t lam = d->kind == LDPC_ENC_DENSE ? 0 : ((size_t)d->m + 3) & ~(size_t)3;
     return 4 * info_words + lam + (d->kind == LDPC_ENC_QC ? lam : 4 * par_words);
 }
 
 /* Phase 2 on the host, as the kernel does it: lam in, parity out. */
 static void parity_from_lam(const ldpc_enc_desc* d, const uint8_t* lam, uint8_t* par)
 {
+    if (d->kind == LDPC_ENC_DENSE)
+        return; /* no checks: parity_dense */
     if (d->kind == LDPC_ENC_STAIRCASE) {
         uint8_t acc = 0;
         for (uint32_t i = 0; i < d->m; i++)
@@ -149,6 +196,11 @@ static void parity_from_lam(const ldpc_enc_desc* d, const uint8_t* lam, uint8_t*
     }
 }
 
+const char* ldpc_enc_variant(const ldpc_enc_desc* d)
+{
+    return d->kind == LDPC_ENC_QC ? "qc dual-diagonal" : d->kind == LDPC_ENC_STAIRCASE ? "staircase" : "dense generator";
+}
+
 gpufec_status ldpc_enc_desc_run_host(const gpufec_code* code, const uint8_t* info, size_t n_frames, uint8_t* out,
                                      char* variant, size_t variant_len)
 {
@@ -157,7 +209,7 @@ gpufec_status ldpc_enc_desc_run_host(const gpufec_code* code, const uint8_t* inf
     if (st)
         return st;
     if (variant && variant_len)
-        snprintf(variant, variant_len, "%s", d.kind == LDPC_ENC_QC ? "qc dual-diagonal" : "staircase");
+        snprintf(variant, variant_len, "%s", ldpc_enc_variant(&d));
     uint8_t* u = malloc((size_t)d.k_mother + 2 * (size_t)d.m + 1);
     if (!u) {
         ldpc_enc_desc_free(&d);
@@ -167,13 +219,21 @@ gpufec_status ldpc_enc_desc_run_host(const gpufec_code* code, const uint8_t* inf
     for (size_t f = 0; f < n_frames; f++) {
         for (uint32_t i = 0; i < d.k_mother; i++)
             u[i] = i < d.k ? info[f * d.k + i] != 0 : 0;
-        for (uint32_t r = 0; r < d.m; r++) {
-            uint8_t v = 0;
-            for (uint32_t e = d.row_ptr[r]; e < d.row_ptr[r + 1]; e++)
-                v ^= u[d.row_info[e]];
-            lam[r] = v;
+        if (d.kind == LDPC_ENC_DENSE) {
+            memset(par, 0, d.m);
+            for (uint32_t i = 0; i < d.k_mother; i++)
+                if (u[i])
+                    for (uint32_t p = 0; p < d.m; p++)
+                        par[p] ^= (uint8_t)((d.gen[(size_t)i * d.gen_words + (p >> 5)] >> (p & 31)) & 1u);
+        } else {
+            for (uint32_t r = 0; r < d.m; r++) {
+                uint8_t v = 0;
+                for (uint32_t e = d.row_ptr[r]; e < d.row_ptr[r + 1]; e++)
+                    v ^= u[d.row_info[e]];
+                lam[r] = v;
+            }
+            parity_from_lam(&d, lam, par);
         }
-        parity_from_lam(&d, lam, par);
         for (uint32_t t = 0; t < d.n_out; t++)
             out[f * d.n_out + t] = d.out_src[t] < d.k_mother ? u[d.out_src[t]] : par[d.out_src[t] - d.k_mother];
     }

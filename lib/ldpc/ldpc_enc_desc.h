@@ -5,6 +5,9 @@
  *      codes): p_i = lam_0 + ... + lam_i, a prefix sum; QC (the dual-diagonal quasi-cyclic codes,
  *      qc_encoder.c): the first parity block from the core rows' sum, then the others one block
  *      of z bits at a time, each from a block row where it is the only unknown.
+ * Any other code (the generic triangulating encoder) is DENSE: its parity is the product of the
+ * information bits with a generator matrix, packed 32 parity bits a word, made once from the
+ * code's encoder (one encode per information bit), up to LDPC_ENC_DENSE_MAX_BITS.
  * Then the transmitted bits are gathered (puncturing, shortening, repetition, the code's order).
  * ldpc_enc_desc_run_host runs the same steps on the host: the description is tested against the
  * code's encoder without a GPU (tests/c/test_device_encoder.c). */
@@ -16,13 +19,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { LDPC_ENC_STAIRCASE = 1, LDPC_ENC_QC = 2 } ldpc_enc_kind;
+typedef enum { LDPC_ENC_STAIRCASE = 1, LDPC_ENC_QC = 2, LDPC_ENC_DENSE = 3 } ldpc_enc_kind;
+
+/* Largest dense generator (information bits x parity bits), 32 MiB. */
+#define LDPC_ENC_DENSE_MAX_BITS (1ull << 28)
 
 typedef struct {
     ldpc_enc_kind kind;
     uint32_t k;        /* information bits a frame carries */
     uint32_t k_mother; /* information bits of the mother code; those at k and beyond are filler (0) */
-    uint32_t m;        /* parity bits = checks */
+    uint32_t m;        /* parity bits (= checks, but for DENSE) */
     uint32_t n_out;    /* transmitted bits a frame */
     uint32_t* row_ptr; /* m + 1: check r sums information bits row_info[row_ptr[r] .. row_ptr[r+1]) */
     uint32_t* row_info;
@@ -34,12 +40,17 @@ typedef struct {
     uint32_t* step_row;    /* steps */
     uint32_t* step_target; /* steps */
     int32_t* par_shift;    /* mb x mb: shift of parity block q in block row r, -1: none */
+    /* DENSE: parity word w = the sum of gen[i * gen_words + w] over the information bits i that are 1 */
+    uint32_t gen_words;
+    uint32_t* gen;
 } ldpc_enc_desc;
 
 /* The description of code's encoder, or GPUFEC_ERR_UNSUPPORTED (with the reason in diag) for a
- * code whose encoder has neither structure (the generic triangulating one). */
+ * code of another family, or a generic one whose generator would exceed LDPC_ENC_DENSE_MAX_BITS. */
 gpufec_status ldpc_enc_desc_build(ldpc_enc_desc* d, const gpufec_code* code, gpufec_diag* diag);
 void ldpc_enc_desc_free(ldpc_enc_desc* d);
+/* "staircase", "qc dual-diagonal", "dense generator". */
+const char* ldpc_enc_variant(const ldpc_enc_desc* d);
 /* Shared memory a frame's block needs (bytes). */
 size_t ldpc_enc_desc_shared_bytes(const ldpc_enc_desc* d);
 
