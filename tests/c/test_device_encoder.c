@@ -45,9 +45,12 @@ int main(void)
     test_rng_init();
     int desc_same = 0, gpu_same = 0, gpu_made = 0, encodable = 0, refused = 0, gpu_present = 1;
     int kinds[4] = {0, 0, 0, 0};
-    const char* extra[] = {"5gnr-bg1-z384:k=8000", "5gnr-bg2-z52:k=400", "dvbs2-short-1_2:k=7000", NULL};
+    const char* extra[] = {"5gnr-bg1-z384:k=8000", "5gnr-bg2-z52:k=400", "dvbs2-short-1_2:k=7000",
+                           "lte-turbo-6144:crc=24a", "lte-turbo-1024:crc=24b:e=3000:rv=2",
+                           "lte-turbo-40:crc=24a:e=200:rv=1", "lte-turbo-4160:crc=24b:e=20000:rv=3", NULL};
+    const size_t n_extra = sizeof extra / sizeof *extra - 1;
     const size_t builtins = gpufec_code_builtin_count();
-    for (size_t i = 0; i < builtins + 3; i++) {
+    for (size_t i = 0; i < builtins + n_extra; i++) {
         const char* name = i < builtins ? gpufec_code_builtin_name(i) : extra[i - builtins];
         gpufec_code* c = NULL;
         gpufec_diag d = {0, ""};
