@@ -11,6 +11,7 @@ void bind_nbldpc(py::module& m);
 void bind_pdu_decoder(py::module& m);
 void bind_fec_def(py::module& m);
 void bind_core(py::module& m);
+void bind_generic(py::module& m);
 
 PYBIND11_MODULE(gpufec_python, m)
 {
@@ -23,4 +24,5 @@ PYBIND11_MODULE(gpufec_python, m)
     bind_pdu_decoder(m);
     bind_fec_def(m);
     bind_core(m);
+    bind_generic(m);
 }

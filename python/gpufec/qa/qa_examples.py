@@ -137,6 +137,40 @@ class qa_examples(unittest.TestCase):
                 r = subprocess.run([sys.executable, py], capture_output=True, text=True, timeout=300)
                 self.assertEqual(r.returncode, 0, f"{alg} {hidden}: {r.stderr[-2000:]}")
 
+    def generic_demo(self):
+        """The demo flowgraph with the family-neutral blocks in place of the LDPC ones."""
+        text = open(GRC).read()
+        enc = "  id: gpufec_ldpc_encoder\n  parameters:\n    code: mackay_1008_504\n"
+        dec = ("  id: gpufec_ldpc_decoder\n  parameters:\n    algorithm: nms\n    backend: auto\n"
+               "    code: mackay_1008_504\n    llr_scale: 2.0 / sigma2\n    max_iterations: '20'\n"
+               "    norm: '0.75'\n    sign_convention: positive_one\n")
+        self.assertIn(enc, text)
+        self.assertIn(dec, text)
+        text = text.replace(enc, "  id: gpufec_encoder\n  parameters:\n    code: \"'mackay-1008-504'\"\n")
+        return text.replace(dec, "  id: gpufec_decoder\n  parameters:\n    code: \"'mackay-1008-504'\"\n"
+                                 "    options: \"'algorithm=nms max_iterations=20 norm=0.75'\"\n    input_type: float\n"
+                                 "    llr_scale: 2.0 / sigma2\n    sign_convention: positive_one\n"
+                                 "    stats_interval: '0'\n    drop_failed: 'False'\n")
+
+    @unittest.skipUnless(HAVE_CPP, "grcc, g++ or pkg-config missing")
+    def test_generic_blocks_in_grc(self):
+        """The family-neutral Encoder and Decoder blocks (issue 23): the demo with them generates
+        Python and C++ that run; the option text reaches the library unchanged."""
+        with tempfile.TemporaryDirectory() as out:
+            path = os.path.join(out, "generic.grc")
+            open(path, "w").write(self.generic_demo())
+            py = self.compile_grc(path, out)
+            gen = open(py).read()
+            self.assertIn("gpufec.encoder('mackay-1008-504')", gen)
+            self.assertIn("gpufec.decoder('mackay-1008-504', 'algorithm=nms max_iterations=20 norm=0.75' + ''", gen)
+            r = subprocess.run([sys.executable, py], capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            exe, source, lib = self.compile_cpp(path, out)
+            self.assertIn('decoder::make("mackay-1008-504", "algorithm=nms max_iterations=20 norm=0.75"', source)
+            env = dict(os.environ, LD_LIBRARY_PATH=lib + os.pathsep + os.environ.get("LD_LIBRARY_PATH", ""))
+            r = subprocess.run([exe], capture_output=True, text=True, timeout=300, env=env, cwd=out)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
     @unittest.skipIf(shutil.which("grcc") is None, "grcc not installed")
     def test_every_example_generates_python(self):
         for grc in EXAMPLES:
