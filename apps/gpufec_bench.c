@@ -109,7 +109,7 @@ int main(int argc, char** argv)
                 die("--schedule: unknown schedule '%s'", optarg);
             cli_note_option("schedule", "--schedule");
             break;
-        case 'i': a.o.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000); break;
+        case 'i': set_named_param(&a.o, "max_iterations", optarg, "--iterations"); break;
         case 'b':
             if (gpufec_backend_from_name(optarg, &a.o.backend))
                 die("--backend: unknown backend '%s'", optarg);

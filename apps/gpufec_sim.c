@@ -139,7 +139,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
             have_decoder = 1;
             break;
         case 'i':
-            p->dec.max_iterations = (int)parse_long(optarg, "--iterations", 1, 10000);
+            set_named_param(&p->dec, "max_iterations", optarg, "--iterations");
             have_iters = 1;
             cli_note_option("max_iterations", "--iterations");
             break;

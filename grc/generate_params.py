@@ -6,6 +6,7 @@ that GRC offers exactly what the library accepts and shows an option only where 
   %%HIDE:name:level%%                its hide rule (level: how it shows where it applies);
   %%CODES:nbldpc%%                  the built-in GF(q) LDPC codes (gpufec-info --list-codes),
                                      comma-separated;
+  %%RANGE:name%%                    a numeric option's range, as a GRC assert;
   %%APPLIES:name%%, %%DEFAULT:name%% the condition under which it matters and its default, as
                                      Python expressions, so that the generated call passes the
                                      default for a hidden option (suffix _DQ: double quotes, for
@@ -53,6 +54,9 @@ def main():
             text = text.replace(f"%%APPLIES_DQ:{name}%%", condition(applies, '"'))
             text = text.replace(f"%%DEFAULT:{name}%%", literal(kind, default))
             text = text.replace(f"%%DEFAULT_DQ:{name}%%", literal(kind, default, '"'))
+            if kind != "enum" and ".." in cols[3]:
+                lo, hi = cols[3].split("..")
+                text = text.replace(f"%%RANGE:{name}%%", "${ " + lo + " <= " + name + " <= " + hi + " }")
         if len(cols) < 5 or cols[1] != "enum":
             continue
         name, choices, labels = cols[0], cols[3].split("|"), cols[4].split(";")

@@ -82,7 +82,7 @@ typedef struct {
     int device;                /* CUDA device index, default 0 */
     gpufec_algorithm algorithm;/* default NMS */
     gpufec_schedule schedule;  /* default AUTO */
-    int max_iterations;        /* default 20; 1..10000 */
+    int max_iterations;        /* default 20; range: gpufec_decoder_param_info */
     float normalization;       /* NMS factor, default 0.75; (0, 1] */
     float offset;              /* OMS offset, default 0.5; >= 0 */
     int early_termination;     /* stop a frame when its syndrome is zero; default 1 */

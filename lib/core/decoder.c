@@ -49,8 +49,9 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o, const gpufec_code*
     const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT;
     if ((unsigned)o->backend > (unsigned)GPUFEC_BACKEND_CUDA)
         return OPT_FAIL(bad, "backend=%d: not auto, cpu or cuda", (int)o->backend);
-    if (o->max_iterations < 1 || o->max_iterations > 10000)
-        return OPT_FAIL(bad, "max_iterations=%d: must be 1..10000", o->max_iterations);
+    double lo, hi;
+    if (!param_in_range("max_iterations", o->max_iterations, &lo, &hi))
+        return OPT_FAIL(bad, "max_iterations=%d: must be %g..%g", o->max_iterations, lo, hi);
     if ((unsigned)o->output > (unsigned)GPUFEC_OUTPUT_FULL_CODEWORD)
         return OPT_FAIL(bad, "output=%d: not info, codeword or full codeword", (int)o->output);
     if (o->device < 0)
@@ -322,7 +323,8 @@ gpufec_status gpufec_decoder_variant(const gpufec_decoder* dec, char* name, size
 
 gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_iterations)
 {
-    if (!dec || max_iterations < 1 || max_iterations > 10000)
+    double lo, hi;
+    if (!dec || !param_in_range("max_iterations", max_iterations, &lo, &hi))
         return GPUFEC_ERR_INVALID_ARGUMENT;
     dec->cfg.opts.max_iterations = max_iterations;
     return GPUFEC_OK;

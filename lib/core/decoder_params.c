@@ -76,6 +76,16 @@ static const param_desc* find_param(const char* name)
     return NULL;
 }
 
+int param_in_range(const char* name, double v, double* lo, double* hi)
+{
+    const param_desc* p = find_param(name);
+    if (!p || p->type == P_ENUM)
+        return 0;
+    *lo = p->lo;
+    *hi = p->hi;
+    return v >= p->lo && v <= p->hi;
+}
+
 static void format_value(const param_desc* p, const gpufec_decoder_opts* o, char* buf, size_t len)
 {
     const char* field = (const char*)o + p->offset;

@@ -28,6 +28,10 @@ typedef struct {
 #define PARAM_NUM(name, type, field, lo, hi, help, applies)                                         \
     {name, type, PARAM_OFF(field), lo, hi, NULL, NULL, 0, help, applies}
 
+/* Whether v is in the range the table gives numeric option `name` (its bounds into lo and hi):
+ * the one place a range is written. 0 for a name that is not a numeric option. */
+int param_in_range(const char* name, double v, double* lo, double* hi);
+
 /* Index of `name` in `table`, or -1. */
 int param_name_index(const char* const* table, int count, const char* name);
 

@@ -99,8 +99,10 @@ void batch_decoder_base::create_decoder(gpufec_backend backend)
 
 void batch_decoder_base::set_iteration_limit(int max_iterations)
 {
-    if (max_iterations < 1 || max_iterations > 10000)
-        throw std::invalid_argument("gpufec: max_iterations must be in 1..10000");
+    gpufec_decoder_opts o = d_opts; // the range is the library's option table's
+    gpufec_diag diag = { 0, "" };
+    throw_on_error(gpufec_decoder_opts_set(&o, "max_iterations", std::to_string(max_iterations).c_str(), &diag),
+                   "set_max_iterations", &diag);
     d_max_iterations.store(max_iterations); // applied by work() before its next batch
 }
 
