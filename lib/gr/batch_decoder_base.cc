@@ -106,6 +106,22 @@ void batch_decoder_base::set_iteration_limit(int max_iterations)
     d_max_iterations.store(max_iterations); // applied by work() before its next batch
 }
 
+/* A run of frames that all failed usually means the stream is not what the block expects rather
+ * than a bad channel: said once, then at most once a minute. */
+void batch_decoder_base::warn_all_failed()
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (d_warned_failed_run && now - d_last_failed_warning < std::chrono::seconds(60))
+        return;
+    d_warned_failed_run = true;
+    d_last_failed_warning = now;
+    d_logger->warn("the last {} frames all failed to decode (frame {}): check the soft-bit sign (sign_convention: "
+                   "GNU Radio's soft demodulators want positive_one, LLRs ln P0/P1 positive_zero), the frame "
+                   "alignment (frames start at the stream's first item, or at packet_len tags), that the code is "
+                   "the transmitter's, and the SNR and llr_scale",
+                   failed_run_warning, d_frames.load());
+}
+
 double batch_decoder_base::iterations_per_frame() const
 {
     uint64_t f = d_frames.load();
@@ -184,6 +200,9 @@ void batch_decoder_base::decode_chunk(const void* in, int frames, uint8_t* out, 
     // the counts up to that frame, whatever the batch size.
     for (int f = 0; f < frames; f++) {
         d_failed += converged[f] ? 0 : 1;
+        d_failed_run = converged[f] ? 0 : d_failed_run + 1;
+        if (d_failed_run == failed_run_warning)
+            warn_all_failed();
         d_iterations += (uint64_t)iters[f];
         d_frames += 1;
         if (d_stats_interval > 0 && d_frames.load() >= d_next_stats) {

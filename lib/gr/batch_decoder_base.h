@@ -11,6 +11,7 @@
 #include <gnuradio/block.h>
 
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ private:
     bool d_keep_packet = false;         // drop_failed suspended for the current packet (larger
                                         // than the buffers: its packet_len must stay true)
     bool d_warned_big_packet = false, d_warned_bad_len = false;
+    static constexpr uint64_t failed_run_warning = 64; // consecutive failed frames that warn
+    uint64_t d_failed_run = 0;
+    bool d_warned_failed_run = false;
+    std::chrono::steady_clock::time_point d_last_failed_warning;
     int64_t d_packet_left = -1;         // soft bits left in the current packet_len packet; -1: no
                                         // packet seen (frames from the first sample), 0: between
     uint64_t d_skipped = 0;             // soft bits skipped: packet tails, gaps between packets
@@ -76,6 +81,7 @@ private:
     void create_decoder(gpufec_backend backend);
     void decode_chunk(const void* in, int frames, uint8_t* out, int64_t first_frame);
     void post_stats();
+    void warn_all_failed();
     void move_tags(uint64_t consumed);
     void tag_frames(int frames);
     int frames_to_decode(int ninput, int noutput);

@@ -74,6 +74,25 @@ class qa_generic_blocks(gr_unittest.TestCase):
         out = decode(dec_cw, (2.0 * cw - 1.0).astype(np.float32))
         self.assertTrue(np.array_equal(out, cw))
 
+    def test_failed_run_warns_once(self):
+        """64 frames in a row that all fail (here: soft bits that are only noise, as a wrong sign
+        convention or a misaligned stream would give) log one warning naming the likely causes;
+        a second run of failures within the minute logs nothing more."""
+        import os
+        import subprocess
+        import sys
+        script = ("import numpy as np\nfrom gnuradio import blocks, gr, gpufec\n"
+                  "tb = gr.top_block()\n"
+                  "src = blocks.vector_source_f(np.random.default_rng().normal(0, 1, 648 * 200).astype(np.float32).tolist())\n"
+                  "dec = gpufec.decoder('wifi-648-1_2', 'backend=cpu max_iterations=5')\n"
+                  "tb.connect(src, dec, blocks.null_sink(1))\ntb.run()\nprint('failed', dec.failed_frames())\n")
+        r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=os.environ)
+        log = r.stdout + r.stderr  # GNU Radio's console log goes to either, by configuration
+        self.assertEqual(r.returncode, 0, log[-2000:])
+        self.assertIn("failed 200", r.stdout)
+        self.assertEqual(log.count("frames all failed to decode"), 1, log[-2000:])
+        self.assertIn("sign_convention", log)
+
     def test_bad_arguments_refused(self):
         """Refused when the block is made, with the library's reason."""
         bad = [
