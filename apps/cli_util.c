@@ -110,10 +110,11 @@ void set_named_param(void* opts, const char* name, const char* value, const char
     cli_note_option(name, flag);
 }
 
-/* The algorithm option of a family. */
+/* The algorithm option of a family (the library's family record says). */
 static const char* algorithm_option(int family)
 {
-    return family == GPUFEC_FAMILY_TURBO ? "turbo_algorithm" : family == GPUFEC_FAMILY_NBLDPC ? "nb_algorithm" : "algorithm";
+    const char* o = gpufec_family_algorithm_option((gpufec_family)family);
+    return o ? o : "algorithm";
 }
 
 static int is_choice(const char* option, const char* value)
@@ -132,18 +133,17 @@ static int is_choice(const char* option, const char* value)
 void set_decoder(void* opts, const char* name)
 {
     (void)opts;
-    const int families[] = {GPUFEC_FAMILY_LDPC, GPUFEC_FAMILY_TURBO, GPUFEC_FAMILY_NBLDPC};
-    for (int f = 0; f < 3; f++)
-        if (is_choice(algorithm_option(families[f]), name)) {
+    gpufec_family f;
+    for (size_t i = 0; gpufec_family_at(i, &f) == GPUFEC_OK; i++)
+        if (is_choice(algorithm_option((int)f), name)) {
             pending_decoder = name; /* applied for the code's family by cli_check_family */
             return;
         }
-    fprintf(stderr, "%s: --decoder: unknown decoder '%s': LDPC ", cli_program, name);
-    print_choices(stderr, "algorithm");
-    fputs(", turbo ", stderr);
-    print_choices(stderr, "turbo_algorithm");
-    fputs(", GF(q) LDPC ", stderr);
-    print_choices(stderr, "nb_algorithm");
+    fprintf(stderr, "%s: --decoder: unknown decoder '%s':", cli_program, name);
+    for (size_t i = 0; gpufec_family_at(i, &f) == GPUFEC_OK; i++) {
+        fprintf(stderr, "%s %s ", i ? "," : "", gpufec_family_label(f));
+        print_choices(stderr, algorithm_option((int)f));
+    }
     fputc('\n', stderr);
     exit(2);
 }
@@ -174,11 +174,11 @@ void cli_check_family(void* opts, const struct gpufec_code* code)
 
 const char* decoder_label(const void* opts, int family)
 {
-    const gpufec_decoder_opts* o = opts;
-    if (family == GPUFEC_FAMILY_NBLDPC)
-        return gpufec_nb_algorithm_name((gpufec_nb_algorithm)o->nb_algorithm);
-    return family == GPUFEC_FAMILY_TURBO ? gpufec_turbo_algorithm_name((gpufec_turbo_algorithm)o->turbo_algorithm)
-                          : gpufec_algorithm_name(o->algorithm);
+    static char value[64]; /* the tools print from one thread */
+    if (gpufec_decoder_opts_get((const gpufec_decoder_opts*)opts, algorithm_option(family), value, sizeof value) !=
+        GPUFEC_OK)
+        snprintf(value, sizeof value, "unknown");
+    return value;
 }
 
 const char* schedule_label(const void* opts, int family, int schedule, char* buf, size_t len)

@@ -33,7 +33,8 @@ static void describe(const char* name, const gpufec_code* c, const gpufec_code_i
 }
 
 static const char* const USAGE =
-    "usage: gpufec-info --list-codes | --code NAME|FILE [--export-alist FILE] | --params | --cuda | --help\n";
+    "usage: gpufec-info --list-codes | --names FAMILY | --families | --code NAME|FILE [--export-alist FILE] |\n"
+    "                   --params | --cuda | --help\n";
 
 static const char* const HELP =
     "\n"
@@ -43,6 +44,8 @@ static const char* const HELP =
     "                        bits), rate, H's edges and largest column/row degrees, punctured and\n"
     "                        shortened (filler) positions, lifting Z, encoder kind, layers, field\n"
     "                        (GF(q) codes also in symbols; turbo codes have no H: '-')\n"
+    "  --names FAMILY        the built-in codes of one family (ldpc, turbo, nbldpc), a name a line\n"
+    "  --families            the families, a line each: name, label, the option naming its decoders\n"
     "  --code NAME|FILE      the same row for one code: a built-in name (with options such as\n"
     "                        5gnr-bg1-z384:k=8000 or lte-turbo-6144:crc=24a:e=12000:rv=0) or a file\n"
     "                        (.alist, .qc/.txt prototype matrix, .kn, .nbalist)\n"
@@ -80,6 +83,23 @@ static void list_params(void)
     }
 }
 
+/* --names FAMILY: machine-readable, for the GRC generator. */
+static int list_names(const char* family)
+{
+    gpufec_family f;
+    int known = 0;
+    for (size_t i = 0; gpufec_family_at(i, &f) == GPUFEC_OK; i++)
+        known |= strcmp(gpufec_family_name(f), family) == 0;
+    if (!known) {
+        fprintf(stderr, "gpufec-info: --names: no family '%s' (gpufec-info --families lists them)\n", family);
+        return 2;
+    }
+    for (size_t i = 0; i < gpufec_code_builtin_count(); i++)
+        if (gpufec_code_builtin_family(i, &f) == GPUFEC_OK && strcmp(gpufec_family_name(f), family) == 0)
+            printf("%s\n", gpufec_code_builtin_name(i));
+    return 0;
+}
+
 static void header(void)
 {
     printf("%-24s %8s %8s %7s %9s %6s %6s %6s %6s %5s  %-7s  %-9s  %s\n", "# name", "N", "K", "rate", "edges",
@@ -98,7 +118,14 @@ int main(int argc, char** argv)
             code_name = argv[++a];
         else if (strcmp(argv[a], "--export-alist") == 0 && a + 1 < argc)
             export_path = argv[++a];
-        else if (strcmp(argv[a], "--cuda") == 0) {
+        else if (strcmp(argv[a], "--names") == 0 && a + 1 < argc)
+            return list_names(argv[++a]);
+        else if (strcmp(argv[a], "--families") == 0) {
+            gpufec_family f;
+            for (size_t i = 0; gpufec_family_at(i, &f) == GPUFEC_OK; i++)
+                printf("%s\t%s\t%s\n", gpufec_family_name(f), gpufec_family_label(f), gpufec_family_algorithm_option(f));
+            return 0;
+        } else if (strcmp(argv[a], "--cuda") == 0) {
             printf("CUDA backend usable: %s\n", gpufec_cuda_available() ? "yes" : "no");
             return 0;
         } else if (strcmp(argv[a], "--params") == 0) {

@@ -4,7 +4,7 @@ that GRC offers exactly what the library accepts and shows an option only where 
 `gpufec-info --params` and replaces in the YAML template:
   %%OPTIONS:name%%, %%LABELS:name%%  an enum's choices and labels;
   %%HIDE:name:level%%                its hide rule (level: how it shows where it applies);
-  %%CODES:nbldpc%%                  the built-in GF(q) LDPC codes (gpufec-info --list-codes),
+  %%CODES:family%%                  a family's built-in codes (gpufec-info --names family),
                                      comma-separated;
   %%RANGE:name%%                    a numeric option's range, as a GRC assert;
   %%APPLIES:name%%, %%DEFAULT:name%% the condition under which it matters and its default, as
@@ -63,11 +63,9 @@ def main():
         quoted = ", ".join("'" + label.replace("'", "''") + "'" for label in labels)
         text = text.replace(f"%%OPTIONS:{name}%%", "[" + ", ".join(choices) + "]")
         text = text.replace(f"%%LABELS:{name}%%", "[" + quoted + "]")
-    if "%%CODES:nbldpc%%" in text:
-        listing = subprocess.run([info, "--list-codes"], capture_output=True, text=True, check=True).stdout
-        names = [row.split()[0] for row in listing.splitlines()
-                 if not row.startswith("#") and re.search(r"GF\((\d+)\) N=", row)]
-        text = text.replace("%%CODES:nbldpc%%", ", ".join(names))
+    for family in set(re.findall(r"%%CODES:(\w+)%%", text)):
+        names = subprocess.run([info, "--names", family], capture_output=True, text=True, check=True).stdout.split()
+        text = text.replace(f"%%CODES:{family}%%", ", ".join(names))
     if "%%" in text:
         sys.exit(f"generate_params.py: {template}: a placeholder the library does not fill: "
                  + text[text.index("%%"):][:40])

@@ -19,6 +19,15 @@ typedef enum {
 
 /* "ldpc", "turbo", "nbldpc" ("unknown" out of range). */
 GPUFEC_API const char* gpufec_family_name(gpufec_family family);
+/* The families this build has, in the registry's order: index 0 .. gpufec_family_count() - 1
+ * (GPUFEC_ERR_INVALID_ARGUMENT beyond). Tools and GRC iterate these rather than name families. */
+GPUFEC_API size_t gpufec_family_count(void);
+GPUFEC_API gpufec_status gpufec_family_at(size_t index, gpufec_family* family);
+/* "LDPC", "LTE turbo", "GF(q) LDPC": how tools show the family (NULL: not a family). */
+GPUFEC_API const char* gpufec_family_label(gpufec_family family);
+/* The decoder option that names the family's decoders: "algorithm", "turbo_algorithm",
+ * "nb_algorithm" (NULL: not a family). */
+GPUFEC_API const char* gpufec_family_algorithm_option(gpufec_family family);
 
 /* Opaque, immutable once created: one code object may be shared by any number of decoders and
  * threads. */

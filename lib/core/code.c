@@ -13,14 +13,46 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const family_record* record_of(gpufec_family family)
+{
+    for (size_t i = 0; family_registry[i]; i++)
+        if (family_registry[i]->id == family)
+            return family_registry[i];
+    return NULL;
+}
+
 const char* gpufec_family_name(gpufec_family family)
 {
-    switch (family) {
-    case GPUFEC_FAMILY_LDPC: return "ldpc";
-    case GPUFEC_FAMILY_TURBO: return "turbo";
-    case GPUFEC_FAMILY_NBLDPC: return "nbldpc";
-    }
-    return "unknown";
+    const family_record* r = record_of(family);
+    return r ? r->name : "unknown";
+}
+
+const char* gpufec_family_label(gpufec_family family)
+{
+    const family_record* r = record_of(family);
+    return r ? r->label : NULL;
+}
+
+const char* gpufec_family_algorithm_option(gpufec_family family)
+{
+    const family_record* r = record_of(family);
+    return r ? r->algorithm_option : NULL;
+}
+
+size_t gpufec_family_count(void)
+{
+    size_t n = 0;
+    while (family_registry[n])
+        n++;
+    return n;
+}
+
+gpufec_status gpufec_family_at(size_t index, gpufec_family* family)
+{
+    if (!family || index >= gpufec_family_count())
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *family = family_registry[index]->id;
+    return GPUFEC_OK;
 }
 
 void code_free(gpufec_code* c)

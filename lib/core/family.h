@@ -11,7 +11,9 @@
 
 typedef struct family_record {
     gpufec_family id;
-    const char* name; /* "ldpc" */
+    const char* name;             /* "ldpc" */
+    const char* label;            /* "LDPC", as the tools and GRC show it */
+    const char* algorithm_option; /* the option that names its decoders: "algorithm" */
 
     /* The code body (gpufec_code.body). */
     void (*free_body)(void* body);

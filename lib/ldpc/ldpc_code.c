@@ -165,6 +165,8 @@ const param_desc* ldpc_params(size_t* count);
 const family_record ldpc_family = {
     .id = GPUFEC_FAMILY_LDPC,
     .name = "ldpc",
+    .label = "LDPC",
+    .algorithm_option = "algorithm",
     .free_body = free_body,
     .encode = encode,
     .syndrome_weight = syndrome_weight,

@@ -153,6 +153,8 @@ const param_desc* turbo_params(size_t* count);
 const family_record turbo_family = {
     .id = GPUFEC_FAMILY_TURBO,
     .name = "turbo",
+    .label = "LTE turbo",
+    .algorithm_option = "turbo_algorithm",
     .free_body = free_body,
     .encode = encode,
     .syndrome_weight = NULL, /* no parity checks: the CRC is the turbo code's check */

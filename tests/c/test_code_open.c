@@ -168,5 +168,38 @@ int main(void)
         unlink(fifo_qc);
         rmdir(dir);
     }
+
+    /* The family registry as the tools and GRC read it: every family has a label and an
+     * algorithm option that is an enum of the option table with its decoders, every built-in code
+     * belongs to one of them, and nothing answers past the end. */
+    {
+        const size_t nf = gpufec_family_count();
+        CHECK(nf == 3, "%zu families", nf);
+        size_t codes_seen = 0;
+        for (size_t i = 0; i < nf; i++) {
+            gpufec_family f;
+            CHECK(gpufec_family_at(i, &f) == GPUFEC_OK, "family %zu", i);
+            const char* option = gpufec_family_algorithm_option(f);
+            CHECK(gpufec_family_label(f) && option, "family %s: label and option", gpufec_family_name(f));
+            size_t choices = 0;
+            for (size_t p = 0; option && p < gpufec_decoder_param_count(); p++) {
+                gpufec_param_info info;
+                gpufec_decoder_param_info(p, &info);
+                if (strcmp(info.name, option) == 0)
+                    choices = info.n_choices;
+            }
+            CHECK(choices >= 2, "family %s: option %s has %zu decoders", gpufec_family_name(f), option, choices);
+            for (size_t c = 0; c < gpufec_code_builtin_count(); c++) {
+                gpufec_family cf;
+                codes_seen += gpufec_code_builtin_family(c, &cf) == GPUFEC_OK && cf == f;
+            }
+        }
+        CHECK(codes_seen == gpufec_code_builtin_count(), "%zu of %zu codes in a family", codes_seen,
+              gpufec_code_builtin_count());
+        gpufec_family f;
+        CHECK(gpufec_family_at(nf, &f) == GPUFEC_ERR_INVALID_ARGUMENT, "past the end");
+        CHECK(gpufec_family_label((gpufec_family)99) == NULL && strcmp(gpufec_family_name((gpufec_family)99), "unknown") == 0,
+              "not a family");
+    }
     TEST_DONE();
 }
