@@ -151,7 +151,7 @@ int main(int argc, char** argv)
         case 'h':
             puts("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"
                  "       [--backend auto|cpu|cuda] [--frames N] [--precision float32|float16|int8]\n"
-                 "       [--quant-step F] [--threads N] [--cuda-tuning FLAGS (decoder.h GPUFEC_CUDA_*)]\n"
+                 "       [--quant-step F] [--threads N] [--cuda-tuning FLAGS (lib/core/cuda_tuning.h)]\n"
                  "       [--input float32|float16|int8 (soft-bit type copied to the decoder)]\n"
                  "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"
                  "       [--repeat N] [--ebn0 DB] [--early-stop] [--no-simd] [--json FILE]");

@@ -1,6 +1,7 @@
 /* The generic layered plan: any H whose posteriors fit in shared memory (float, or half for the
  * longest codes), a thread or a warp per row, check messages on chip, per edge in global memory,
  * or compressed per row (min-sum). The kernels are in layered_kernel.cuh. */
+#include "cuda_tuning.h"
 #include "graph_dev.cuh"
 #include "layered_kernel.cuh"
 #include "ldpc_plans.cuh"

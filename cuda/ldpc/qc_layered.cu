@@ -4,6 +4,7 @@
  * and each row keeps its check messages compressed (two magnitudes, the position of the first,
  * the signs) in 4 to 16 bytes, on chip when the frame fits. Storage precision float32, float16
  * or int8 (gpufec_precision); results equal the CPU's layered decoder at the same precision. */
+#include "cuda_tuning.h"
 #include "graph_dev.cuh"
 #include "ldpc_plans.cuh"
 #include "ldpc_rules.h"

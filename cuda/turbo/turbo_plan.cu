@@ -6,6 +6,7 @@
  * (thread-interleaved, so a warp's accesses hit distinct banks); the frame's soft values and extrinsic arrays in the slot's global workspace, stored
  * sub-block-interleaved (stage k of sub-block j at k * P + j) so that the natural half-decoder's
  * threads read consecutive words. */
+#include "cuda_tuning.h"
 #include "engine.cuh"
 
 extern "C" {

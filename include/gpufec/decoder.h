@@ -106,8 +106,9 @@ typedef struct {
     gpufec_input_type input_type; /* soft-bit type of gpufec_decoder_decode_soft; default
                                   FLOAT32 (gpufec_decoder_decode needs FLOAT32) */
     float input_scale;         /* INT8 input: LLR of one integer unit, default 0.25; > 0 */
-    uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (GPUFEC_CUDA_*
-                                  flags below, OR-ed); default 0: the backend chooses */
+    uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (the flags of
+                                  lib/core/cuda_tuning.h, OR-ed; not a stable API); default 0:
+                                  the backend chooses */
     /* LTE turbo codes (include/gpufec/turbo.h): */
     int turbo_algorithm;       /* gpufec_turbo_algorithm, default MAX_LOG_MAP */
     float extrinsic_scale;     /* Max-Log-MAP extrinsic scaling of every half-iteration, default
@@ -122,24 +123,6 @@ typedef struct {
        min-max, flooding for FFT-BP): */
     int nb_algorithm;          /* gpufec_nb_algorithm, default MIN_MAX */
 } gpufec_decoder_opts;
-
-/* cuda_tuning flags. They change speed only, never results (the kernels agree bit for bit). */
-#define GPUFEC_CUDA_NO_QC_KERNEL 1u        /* generic kernels even where the QC kernel applies */
-#define GPUFEC_CUDA_QC_STATE_GLOBAL 2u     /* QC kernel: row state in global memory */
-#define GPUFEC_CUDA_QC_STATE_SHARED 4u     /* QC kernel: row state on chip, where it fits */
-#define GPUFEC_CUDA_NO_COMPRESSED_MESSAGES 8u /* generic layered min-sum: messages per edge */
-#define GPUFEC_CUDA_TURBO_CKPT_SHARED 16u  /* turbo: window checkpoints in shared memory */
-#define GPUFEC_CUDA_TURBO_FRAME_GLOBAL 32u /* turbo: frame arrays in global memory */
-#define GPUFEC_CUDA_TURBO_FRAME_SHARED 64u /* turbo: frame arrays in shared memory where they fit */
-#define GPUFEC_CUDA_NO_PACKED_I8 128u      /* QC kernel at int8: one frame per thread, not 2 per word */
-#define GPUFEC_CUDA_PACKED_BYTES 256u      /* QC kernel at int8: 4 frames per word in bytes */
-#define GPUFEC_CUDA_PACKED_HALF2 512u      /* QC kernel at int8: 2 frames per word in half2 (default: half2 for
-                                              rows up to 16 edges whose group fits on chip, else bytes) */
-#define GPUFEC_CUDA_NO_LATENCY_PLAN 1024u  /* QC kernel: the throughput plan even for a few frames (default:
-                                              while frames fit one per SM, one frame per block, two threads
-                                              per row where a frame has at most 128 lanes) */
-#define GPUFEC_CUDA_LATENCY_PLAN 2048u     /* QC kernel: the latency plan with two threads per row, whatever
-                                              the batch and the lifting */
 
 typedef struct gpufec_decoder gpufec_decoder;
 

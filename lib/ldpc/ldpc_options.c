@@ -1,5 +1,6 @@
 /* The binary LDPC family's decoder options: their names (the one list of algorithm, schedule and
  * precision names), the checks with messages, and the AUTO choices. */
+#include "cuda_tuning.h"
 #include "ldpc_code.h"
 #include "param_table.h"
 

@@ -1,6 +1,7 @@
 /* CUDA backend vs the CPU reference on fresh random noisy frames. Exits 77 (ctest: skipped) when
  * no GPU is usable. Min-sum family: identical hard decisions and iteration counts (the same
  * float operations in the same order); SPA: within a small tolerance (the GPU's fast exp/log/reciprocal instructions, spa_term_fast). */
+#include "cuda_tuning.h"
 #include "test_util.h"
 
 /* When set, the code transmits every position once plus this many repeats, in a random order:

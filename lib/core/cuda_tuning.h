@@ -1,0 +1,25 @@
+/* Measurement switches: cuda_tuning flags (gpufec_decoder_opts.cuda_tuning, or cuda_tuning=N by
+ * name) that force one CUDA kernel choice, for benchmarks and the equivalence tests. Internal:
+ * not part of the public API, and free to change with the kernels. They change speed only, never
+ * results (the kernels agree bit for bit). */
+#ifndef GPUFEC_CUDA_TUNING_H
+#define GPUFEC_CUDA_TUNING_H
+
+#define GPUFEC_CUDA_NO_QC_KERNEL 1u        /* generic kernels even where the QC kernel applies */
+#define GPUFEC_CUDA_QC_STATE_GLOBAL 2u     /* QC kernel: row state in global memory */
+#define GPUFEC_CUDA_QC_STATE_SHARED 4u     /* QC kernel: row state on chip, where it fits */
+#define GPUFEC_CUDA_NO_COMPRESSED_MESSAGES 8u /* generic layered min-sum: messages per edge */
+#define GPUFEC_CUDA_TURBO_CKPT_SHARED 16u  /* turbo: window checkpoints in shared memory */
+#define GPUFEC_CUDA_TURBO_FRAME_GLOBAL 32u /* turbo: frame arrays in global memory */
+#define GPUFEC_CUDA_TURBO_FRAME_SHARED 64u /* turbo: frame arrays in shared memory where they fit */
+#define GPUFEC_CUDA_NO_PACKED_I8 128u      /* QC kernel at int8: one frame per thread, not 2 per word */
+#define GPUFEC_CUDA_PACKED_BYTES 256u      /* QC kernel at int8: 4 frames per word in bytes */
+#define GPUFEC_CUDA_PACKED_HALF2 512u      /* QC kernel at int8: 2 frames per word in half2 (default: half2 for
+                                              rows up to 16 edges whose group fits on chip, else bytes) */
+#define GPUFEC_CUDA_NO_LATENCY_PLAN 1024u  /* QC kernel: the throughput plan even for a few frames (default:
+                                              while frames fit one per SM, one frame per block, two threads
+                                              per row where a frame has at most 128 lanes) */
+#define GPUFEC_CUDA_LATENCY_PLAN 2048u     /* QC kernel: the latency plan with two threads per row, whatever
+                                              the batch and the lifting */
+
+#endif
