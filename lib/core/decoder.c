@@ -46,25 +46,13 @@ void decoder_log(const decoder_config* cfg, gpufec_log_level level, const char* 
  * each checks only its own fields). */
 static gpufec_status check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
 {
-    const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT;
-    if ((unsigned)o->backend > (unsigned)GPUFEC_BACKEND_CUDA)
-        return OPT_FAIL(bad, "backend=%d: not auto, cpu or cuda", (int)o->backend);
-    double lo, hi;
-    if (!param_in_range("max_iterations", o->max_iterations, &lo, &hi))
-        return OPT_FAIL(bad, "max_iterations=%d: must be %g..%g", o->max_iterations, lo, hi);
-    if ((unsigned)o->output > (unsigned)GPUFEC_OUTPUT_FULL_CODEWORD)
-        return OPT_FAIL(bad, "output=%d: not info, codeword or full codeword", (int)o->output);
-    if (o->device < 0)
-        return OPT_FAIL(bad, "device=%d: a CUDA device index, must be >= 0", o->device);
-    if ((unsigned)o->input_type > (unsigned)GPUFEC_INPUT_INT8)
-        return OPT_FAIL(bad, "input_type=%d: not float32, float16 or int8", (int)o->input_type);
-    if (!(o->input_scale > 0.0f && o->input_scale <= 1.0e3f))
-        return OPT_FAIL(bad, "input_scale=%g: the LLR of one int8 unit, must be in (0, 1000]",
-                        (double)o->input_scale);
+    gpufec_status st = param_check_values(o, code, diag); /* every value against the table */
+    if (st)
+        return st;
     if (code)
         return code->family->check_opts(o, code, diag);
-    for (const family_record* const* f = family_registry; *f; f++) { /* each checks its own fields */
-        gpufec_status st = (*f)->check_opts(o, NULL, diag);
+    for (const family_record* const* f = family_registry; *f; f++) { /* each checks its own rules */
+        st = (*f)->check_opts(o, NULL, diag);
         if (st)
             return st;
     }

@@ -76,6 +76,50 @@ static const param_desc* find_param(const char* name)
     return NULL;
 }
 
+/* Whether option p (of `family`, "" common) applies to code's family (NULL: every family). */
+static int applies_to(const param_desc* p, const char* family, const gpufec_code* code)
+{
+    if (!code || !family[0] || strcmp(family, code->family->name) == 0)
+        return 1;
+    for (const char* const* s = code->family->shared_params; s && *s; s++)
+        if (strcmp(*s, p->name) == 0)
+            return 1;
+    return 0;
+}
+
+gpufec_status param_check_values(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
+{
+    const char* family;
+    const param_desc* p;
+    for (size_t i = 0; (p = param_at(i, &family)) != NULL; i++) {
+        if (!applies_to(p, family, code))
+            continue;
+        const char* field = (const char*)o + p->offset;
+        double v = 0;
+        switch (p->type) {
+        case P_ENUM: {
+            int e;
+            memcpy(&e, field, sizeof e);
+            if (e < 0 || e >= p->n_choices) {
+                char list[160] = "";
+                for (int c = 0; c < p->n_choices; c++)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", c ? ", " : "", p->choices[c]);
+                return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, "%s=%d: not one of %s", p->name, e, list);
+            }
+            continue;
+        }
+        case P_INT: { int x; memcpy(&x, field, sizeof x); v = x; break; }
+        case P_FLOAT: { float x; memcpy(&x, field, sizeof x); v = x; break; }
+        case P_U32: { uint32_t x; memcpy(&x, field, sizeof x); v = x; break; }
+        default: continue; /* 64-bit values: any */
+        }
+        if (!(v >= p->lo && v <= p->hi)) /* NaN fails too */
+            return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, "%s=%g: expected %s in [%g, %g]", p->name, v,
+                                p->type == P_FLOAT ? "a number" : "an integer", p->lo, p->hi);
+    }
+    return GPUFEC_OK;
+}
+
 int param_in_range(const char* name, double v, double* lo, double* hi)
 {
     const param_desc* p = find_param(name);

@@ -32,6 +32,11 @@ typedef struct {
  * the one place a range is written. 0 for a name that is not a numeric option. */
 int param_in_range(const char* name, double v, double* lo, double* hi);
 
+/* Every option that applies (the common ones, then the code's family's and those it shares; code
+ * NULL: every family's) holds a value of its choices or range in the table: the one check of
+ * values. The families' check functions keep only rules across options and codes. */
+gpufec_status param_check_values(const gpufec_decoder_opts* o, const struct gpufec_code* code, gpufec_diag* diag);
+
 /* Index of `name` in `table`, or -1. */
 int param_name_index(const char* const* table, int count, const char* name);
 

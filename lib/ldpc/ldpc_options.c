@@ -49,27 +49,9 @@ const param_desc* ldpc_params(size_t* count)
 
 gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
 {
+    /* Each value's range is the option table's (param_check_values, run first); here the rules
+     * across options and the code. */
     const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT, unsupported = GPUFEC_ERR_UNSUPPORTED;
-    if ((unsigned)o->algorithm >= (unsigned)PARAM_COUNT(alg_names))
-        return OPT_FAIL(bad, "algorithm=%d: no such algorithm", (int)o->algorithm);
-    if ((unsigned)o->schedule >= (unsigned)PARAM_COUNT(schedule_names))
-        return OPT_FAIL(bad, "schedule=%d: not auto, flooding or layered", (int)o->schedule);
-    if (!(o->pgab_p >= 0.0f && o->pgab_p <= 1.0f))
-        return OPT_FAIL(bad, "pgab_p=%g: a probability, must be in [0, 1]", (double)o->pgab_p);
-    if (o->cpu_simd < 0 || o->cpu_simd > 2)
-        return OPT_FAIL(bad, "cpu_simd=%d: 0 (scalar), 1 (the widest vector path) or 2 (AVX2 only)", o->cpu_simd);
-    if (o->pgab_start < 1)
-        return OPT_FAIL(bad, "pgab_start=%d: the first perturbed iteration, must be >= 1", o->pgab_start);
-    if (!(o->normalization > 0.0f && o->normalization <= 1.0f))
-        return OPT_FAIL(bad, "norm=%g: the NMS factor must be in (0, 1]", (double)o->normalization);
-    if (!(o->offset >= 0.0f && o->offset < 1.0e3f))
-        return OPT_FAIL(bad, "offset=%g: the OMS offset must be in [0, 1000)", (double)o->offset);
-    if (o->syndrome_interval < 1)
-        return OPT_FAIL(bad, "syndrome_interval=%d: must be >= 1", o->syndrome_interval);
-    if ((unsigned)o->precision >= (unsigned)PARAM_COUNT(precision_names))
-        return OPT_FAIL(bad, "precision=%d: not float32, float16 or int8", (int)o->precision);
-    if (!(o->quant_step >= 1.0e-3f && o->quant_step <= 1.0e3f))
-        return OPT_FAIL(bad, "quant_step=%g: must be in [0.001, 1000]", (double)o->quant_step);
     const uint32_t known = GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_QC_STATE_SHARED |
                            GPUFEC_CUDA_NO_COMPRESSED_MESSAGES | GPUFEC_CUDA_TURBO_CKPT_SHARED |
                            GPUFEC_CUDA_TURBO_FRAME_GLOBAL | GPUFEC_CUDA_TURBO_FRAME_SHARED | GPUFEC_CUDA_NO_PACKED_I8 |

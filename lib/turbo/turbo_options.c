@@ -45,20 +45,8 @@ const param_desc* turbo_params(size_t* count)
 
 gpufec_status turbo_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
 {
-    if ((unsigned)o->turbo_algorithm >= (unsigned)PARAM_COUNT(alg_names))
-        return OPT_FAIL("turbo_algorithm=%d: not maxlogmap or logmap", o->turbo_algorithm);
-    if (!(o->extrinsic_scale > 0.0f && o->extrinsic_scale <= 1.0f))
-        return OPT_FAIL("extrinsic_scale=%g: must be in (0, 1]", (double)o->extrinsic_scale);
-    if (o->subblocks < 1 || o->subblocks > (int)TURBO_MAX_K)
-        return OPT_FAIL("subblocks=%d: must be 1..%u", o->subblocks, TURBO_MAX_K);
-    if ((unsigned)o->guard >= (unsigned)PARAM_COUNT(guard_names))
-        return OPT_FAIL("guard=%d: not none, pivi, dstw or pividstw", o->guard);
-    if (o->window < 1 || o->window > (int)TURBO_MAX_K)
-        return OPT_FAIL("window=%d: must be 1..%u", o->window, TURBO_MAX_K);
-    if ((unsigned)o->turbo_arithmetic >= (unsigned)PARAM_COUNT(arith_names))
-        return OPT_FAIL("arithmetic=%d: not float, int16, int8 or auto", o->turbo_arithmetic);
-    if ((unsigned)o->turbo_simd >= (unsigned)PARAM_COUNT(simd_names))
-        return OPT_FAIL("simd=%d: not auto, avx2 or avx512", o->turbo_simd);
+    /* Each value's range is the option table's (param_check_values, run first); here the rules
+     * across options and the code. */
     if (code) { /* limits that depend on K: nothing is clamped silently */
         const uint32_t K = turbo_of(code)->K, w = (K + (uint32_t)o->subblocks - 1) / (uint32_t)o->subblocks;
         if ((uint32_t)o->subblocks > K)
