@@ -204,6 +204,8 @@ static void* worker(void* arg)
         }
         const uint8_t* coded = job->all_zero || on_device ? NULL : cw;
         const uint64_t first = (uint64_t)(u0 * SIM_UNIT_FRAMES); /* the units' frames are consecutive */
+        /* a randomised decoder (PGaB) draws from the frame's number, not the context's count */
+        gpufec_decoder_set_frame_index(dec, first);
         if (gpu) { /* channel, decoding and counting on the device: per-frame counts come back */
             const double t0 = now();
             if ((st = sim_gpu_run(gpu, dec, job, first, nf, coded ? info : NULL, coded, frame_errors, iters))) {

@@ -142,6 +142,18 @@ def main():
         runs[name] = stats(out) if r.returncode == 0 else None
     check(runs["t1"] is not None and runs["t1"] == runs["t4"], f"threads 1 and 4 differ: {runs}")
     check(runs["t1"] is not None and len(runs["t1"]) == 4, f"sweep points: {runs['t1']}")
+    # PGaB draws its perturbations from (seed, frame number): any thread count, the same statistics
+    pgab = ["--code", "regular-4-8-1296", "--decoder", "pgab", "--iterations", "100", "--channel", "bsc",
+            "--p", "0.04:0.05:0.01", "--min-frame-errors", "30", "--max-frames", "20000", "--seed", "3",
+            "--backend", "cpu", "--no-progress"]
+    pg = {}
+    for t in ("1", "4"):
+        out = os.path.join(tmp, "pgab" + t + ".json")
+        r = run([a.sim] + pgab + ["--threads", t, "--batch", "64", "--json", out])
+        check(r.returncode == 0, f"PGaB --threads {t}: {r.stderr}")
+        pg[t] = [(p["frames"], p["frame_errors"], p["bit_errors"], p["iterations"])
+                 for p in json.load(open(out))["points"]] if r.returncode == 0 else None
+    check(pg["1"] is not None and pg["1"] == pg["4"] and pg["1"][0][1] > 0, f"PGaB threads 1 vs 4: {pg}")
     part = os.path.join(tmp, "part.json")
     proc = subprocess.Popen([a.sim] + sweep + ["--threads", "2", "--json", part], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)

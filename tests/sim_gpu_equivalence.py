@@ -29,6 +29,7 @@ def main():
         ["--code", "mackay-1008-504", "--decoder", "spa", "--schedule", "flooding", "--ebn0", "1.5:2.5:0.5"],
         ["--code", "lte-turbo-1024", "--decoder", "maxlogmap", "--param", "arithmetic=float", "--ebn0", "0.5:1:0.5"],
         ["--code", "nb-gf16-504", "--decoder", "min-max", "--ebn0", "1.5:2:0.5"],
+        ["--code", "regular-4-8-1296", "--decoder", "pgab", "--channel", "bsc", "--p", "0.04:0.05:0.01"],
     ]
     tmp = tempfile.mkdtemp()
     failures = compared = 0

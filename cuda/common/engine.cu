@@ -257,6 +257,8 @@ gpufec_status engine_decode_async(void* state, const void* soft, size_t n_frames
 
 double engine_kernel_seconds(const void* state) { return ((const engine*)state)->kernel_ms * 1e-3; }
 
+void engine_set_frame_index(void* state, uint64_t next) { ((engine*)state)->frames_done = next; }
+
 extern "C" int cuda_backend_probe(int device, char* why, size_t why_len)
 {
     int count = 0;

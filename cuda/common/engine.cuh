@@ -61,6 +61,7 @@ gpufec_status engine_decode_async(void* state, const void* soft, size_t n_frames
                                   int32_t* iterations, uint8_t* converged, void* stream);
 gpufec_status engine_synchronize(void* state);
 double engine_kernel_seconds(const void* state);
+void engine_set_frame_index(void* state, uint64_t next);
 void engine_destroy_state(void* state);
 
 /* Device memory helpers. */

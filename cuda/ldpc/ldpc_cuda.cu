@@ -146,5 +146,5 @@ extern "C" const backend_ops ldpc_cuda_ops = {
 
 extern "C" const backend_ops ldpc_cuda_hard_ops = {
     "cuda-hard", GPUFEC_FAMILY_LDPC, GPUFEC_BACKEND_CUDA, hard_accepts, hard_create, engine_destroy_state,
-    engine_decode, engine_decode_async, engine_synchronize, engine_kernel_seconds,
+    engine_decode, engine_decode_async, engine_synchronize, engine_kernel_seconds, engine_set_frame_index,
 };

@@ -191,6 +191,13 @@ GPUFEC_API gpufec_status gpufec_decoder_backend(const gpufec_decoder* dec, gpufe
  * name receives at most length bytes, NUL-terminated. */
 GPUFEC_API gpufec_status gpufec_decoder_variant(const gpufec_decoder* dec, char* name, size_t length);
 
+/* Numbers the first frame of the next decode call (the frames after it follow). A randomised
+ * decoder (PGaB) draws its perturbations from (seed, frame number), so a caller that hands frames
+ * out in any order, such as a simulator's threads, gets the same decisions for the same frame on
+ * any context, CPU or GPU. Without it, frames are numbered from 0 in the order the context decodes
+ * them. Decoders without randomness ignore it. */
+GPUFEC_API gpufec_status gpufec_decoder_set_frame_index(gpufec_decoder* dec, uint64_t next);
+
 /* Changes the iteration limit between decode calls. */
 GPUFEC_API gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_iterations);
 

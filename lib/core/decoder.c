@@ -309,6 +309,15 @@ gpufec_status gpufec_decoder_variant(const gpufec_decoder* dec, char* name, size
     return GPUFEC_OK;
 }
 
+gpufec_status gpufec_decoder_set_frame_index(gpufec_decoder* dec, uint64_t next)
+{
+    if (!dec)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (dec->ops->set_frame_index)
+        dec->ops->set_frame_index(dec->state, next);
+    return GPUFEC_OK;
+}
+
 gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, int max_iterations)
 {
     double lo, hi;

@@ -47,6 +47,8 @@ typedef struct backend_ops {
     gpufec_status (*synchronize)(void* state);
     /* Optional: seconds the device kernels of the last decode call ran. */
     double (*kernel_seconds)(const void* state);
+    /* Optional (randomised decoders): the number of the next frame (gpufec_decoder_set_frame_index). */
+    void (*set_frame_index)(void* state, uint64_t next);
 } backend_ops;
 
 struct gpufec_decoder {

@@ -97,6 +97,7 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
 }
 
 static void cpu_destroy(void* state) { cpu_free(state); }
+static void cpu_set_frame_index(void* state, uint64_t next) { ((cpu_state*)state)->frames_done = next; }
 
 
 /* One check row: reads v2c = app - c2v for its edges, writes new c2v; with `layered` also
@@ -326,4 +327,5 @@ const backend_ops ldpc_cpu_ops = {
     .create = cpu_create,
     .destroy = cpu_destroy,
     .decode = cpu_decode,
+    .set_frame_index = cpu_set_frame_index,
 };
