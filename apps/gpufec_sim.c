@@ -669,8 +669,9 @@ int main(int argc, char** argv)
         printf("# chain: host bits and encoder (%s), GPU channel, decoder and counting\n", host_why);
     printf("# options: ");
     write_options(stdout, &prm.dec, code, 0, 1);
-    printf("\n# DEC_THR: information bits per second inside the decoder (summed over threads); SIM_THR: "
-           "information bits simulated per second of wall time\n");
+    printf("\n# DEC_THR: information bits per second inside %s (summed over threads); SIM_THR: "
+           "information bits simulated per second of wall time\n",
+           gpu_chain ? "the GPU chain's calls (frames, channel, decoder, counting)" : "the decoder");
     if (prm.channel != SIM_AWGN)
         printf("# %9s | %10s | %10s | %10s | %9s | %9s | %6s | %12s | %12s | %8s\n", "p", "FRA", "BE", "FE", "BER",
                "FER", "ITE", "DEC_THR_Mbps", "SIM_THR_Mbps", "TIME_s");
