@@ -1,8 +1,16 @@
 #include "sim_mpi.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef GPUFEC_HAVE_MPI
+#include <mpi.h>
+#endif
+
+/* 1 once MPI_Init ran (never without MPI): until then every call acts for a process alone. */
+static int started;
 
 /* Environment variables that MPI launchers set in the processes they start (Open MPI, PMIx, the
  * PMI of MPICH/Slurm). */
@@ -15,17 +23,14 @@ static const char* launched_by(void)
     return NULL;
 }
 
-#ifdef GPUFEC_HAVE_MPI
-#include <mpi.h>
-#include <limits.h>
-
-static int started;
-
 int sim_mpi_start(int* argc, char*** argv, sim_ranks* r, char* why, size_t why_len)
 {
     r->rank = 0, r->size = 1, r->local_rank = 0;
-    if (!launched_by())
+    const char* var = launched_by();
+    if (!var)
         return 0;
+#ifdef GPUFEC_HAVE_MPI
+    (void)var;
     if (MPI_Init(argc, argv) != MPI_SUCCESS) {
         snprintf(why, why_len, "MPI_Init failed");
         return -1;
@@ -39,12 +44,26 @@ int sim_mpi_start(int* argc, char*** argv, sim_ranks* r, char* why, size_t why_l
         MPI_Comm_free(&local);
     }
     return 0;
+#else /* alone, and refusing a launcher that started several processes */
+    (void)argc, (void)argv;
+    const char* size = getenv(var[0] == 'O' ? "OMPI_COMM_WORLD_SIZE" : "PMI_SIZE");
+    if (size && atoi(size) == 1)
+        return 0;
+    snprintf(why, why_len,
+             "started by an MPI launcher (%s is set), but this gpufec-sim was built without MPI: each process "
+             "would run the whole sweep alone. Install Open MPI (libopenmpi-dev) and rebuild, or run it "
+             "without mpirun",
+             var);
+    return -1;
+#endif
 }
 
 void sim_mpi_stop(void)
 {
+#ifdef GPUFEC_HAVE_MPI
     if (started)
         MPI_Finalize();
+#endif
     started = 0;
 }
 
@@ -54,9 +73,12 @@ int sim_mpi_allgather(const void* mine, size_t bytes, void* all)
         memcpy(all, mine, bytes);
         return 0;
     }
-    if (bytes > INT_MAX)
-        return -1;
-    return MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+#ifdef GPUFEC_HAVE_MPI
+    if (bytes <= INT_MAX &&
+        MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD) == MPI_SUCCESS)
+        return 0;
+#endif
+    return -1;
 }
 
 int sim_mpi_allgatherv(const void* mine, const size_t* bytes, void* all)
@@ -65,12 +87,14 @@ int sim_mpi_allgatherv(const void* mine, const size_t* bytes, void* all)
         memcpy(all, mine, bytes[0]);
         return 0;
     }
+    int rc = -1;
+#ifdef GPUFEC_HAVE_MPI
     int size, rank;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     int* counts = malloc((size_t)size * sizeof *counts);
     int* offsets = malloc((size_t)size * sizeof *offsets);
-    int rc = counts && offsets ? 0 : -1;
+    rc = counts && offsets ? 0 : -1;
     size_t at = 0;
     for (int i = 0; !rc && i < size; i++) {
         if (bytes[i] > INT_MAX || at > INT_MAX - bytes[i])
@@ -84,6 +108,7 @@ int sim_mpi_allgatherv(const void* mine, const size_t* bytes, void* all)
     if (!rc && MPI_Allgatherv(mine, counts[rank], MPI_BYTE, all, counts, offsets, MPI_BYTE, MPI_COMM_WORLD) != MPI_SUCCESS)
         rc = -1;
     free(counts), free(offsets);
+#endif
     return rc;
 }
 
@@ -91,51 +116,20 @@ int sim_mpi_bcast(void* buf, size_t bytes)
 {
     if (!started)
         return 0;
-    if (bytes > INT_MAX)
-        return -1;
-    return MPI_Bcast(buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+#ifdef GPUFEC_HAVE_MPI
+    if (bytes <= INT_MAX && MPI_Bcast(buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD) == MPI_SUCCESS)
+        return 0;
+#else
+    (void)buf, (void)bytes;
+#endif
+    return -1;
 }
 
 void sim_mpi_abort(int code)
 {
+#ifdef GPUFEC_HAVE_MPI
     if (started)
         MPI_Abort(MPI_COMM_WORLD, code);
+#endif
     exit(code);
 }
-
-#else /* built without MPI: alone, and refusing a launcher */
-
-int sim_mpi_start(int* argc, char*** argv, sim_ranks* r, char* why, size_t why_len)
-{
-    (void)argc, (void)argv;
-    r->rank = 0, r->size = 1, r->local_rank = 0;
-    const char* var = launched_by();
-    const char* size = var ? getenv(var[0] == 'O' ? "OMPI_COMM_WORLD_SIZE" : "PMI_SIZE") : NULL;
-    if (var && (!size || atoi(size) != 1)) {
-        snprintf(why, why_len,
-                 "started by an MPI launcher (%s is set), but this gpufec-sim was built without MPI: each process "
-                 "would run the whole sweep alone. Install Open MPI (libopenmpi-dev) and rebuild, or run it "
-                 "without mpirun",
-                 var);
-        return -1;
-    }
-    return 0;
-}
-void sim_mpi_stop(void) {}
-int sim_mpi_allgather(const void* mine, size_t bytes, void* all)
-{
-    memcpy(all, mine, bytes);
-    return 0;
-}
-int sim_mpi_allgatherv(const void* mine, const size_t* bytes, void* all)
-{
-    memcpy(all, mine, bytes[0]);
-    return 0;
-}
-int sim_mpi_bcast(void* buf, size_t bytes)
-{
-    (void)buf, (void)bytes;
-    return 0;
-}
-void sim_mpi_abort(int code) { exit(code); }
-#endif

@@ -95,21 +95,3 @@ gpufec_status denc_encode_host(void* state, const uint8_t* info, size_t n_frames
     }
     return denc_status(e);
 }
-
-__global__ void k_gather(const uint8_t* mother, uint32_t n_full, const uint32_t* src, uint32_t n_out, uint8_t* out)
-{
-    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < n_out)
-        out[(size_t)blockIdx.y * n_out + t] = mother[(size_t)blockIdx.y * n_full + __ldg(&src[t])] != 0;
-}
-
-cudaError_t denc_gather(const uint8_t* mother, uint32_t n_full, const uint32_t* src, uint32_t n_out, size_t frames,
-                        uint8_t* out, cudaStream_t stream)
-{
-    for (size_t f = 0; f < frames; f += 65535) { /* grid y limit */
-        const size_t nf = frames - f < 65535 ? frames - f : 65535;
-        k_gather<<<dim3((n_out + 255) / 256, (unsigned)nf), 256, 0, stream>>>(mother + f * n_full, n_full, src, n_out,
-                                                                              out + f * n_out);
-    }
-    return cudaGetLastError();
-}

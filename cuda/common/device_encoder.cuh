@@ -1,6 +1,6 @@
 /* What the device encoders (gpufec_device_encoder_*) share: the device and a stream, their tables'
  * allocations (freed together), staging buffers for encode_host, and the chunking of a call into
- * launches of at most `chunk` frames (an encoder with per-frame scratch sizes it for a chunk).
+ * launches of at most `chunk` frames.
  * A family's encoder state starts with a dev_encoder_base and supplies `launch`. */
 #ifndef GPUFEC_CUDA_DEVICE_ENCODER_CUH
 #define GPUFEC_CUDA_DEVICE_ENCODER_CUH
@@ -40,9 +40,5 @@ void denc_release(dev_encoder_base* b);
 /* The device_encoder_ops entries every encoder shares (state = a dev_encoder_base*). */
 gpufec_status denc_encode(void* state, const uint8_t* info, size_t n_frames, uint8_t* out, void* stream);
 gpufec_status denc_encode_host(void* state, const uint8_t* info, size_t n_frames, uint8_t* out);
-
-/* out[f][t] = (mother[f][src[t]] != 0) for frames of n_full mother bytes: a thread per output byte. */
-cudaError_t denc_gather(const uint8_t* mother, uint32_t n_full, const uint32_t* src, uint32_t n_out, size_t frames,
-                        uint8_t* out, cudaStream_t stream);
 
 #endif

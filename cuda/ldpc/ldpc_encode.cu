@@ -60,8 +60,7 @@ __global__ void __launch_bounds__(kThreads) k_ldpc_encode(enc_dev d, const uint8
         lam[r] = (uint8_t)v;
     }
     __syncthreads();
-    if (d.kind == LDPC_ENC_DENSE) {
-    } else if (d.kind == LDPC_ENC_STAIRCASE) {
+    if (d.kind == LDPC_ENC_STAIRCASE) {
         /* p_i = lam_0 + ... + lam_i: a prefix sum within each word of 32 checks, then across the
          * words by one warp, 32 words at a time */
         const uint32_t pw = (d.m + 31) / 32;
@@ -90,7 +89,7 @@ __global__ void __launch_bounds__(kThreads) k_ldpc_encode(enc_dev d, const uint8
             }
         }
         __syncthreads();
-    } else {
+    } else if (d.kind == LDPC_ENC_QC) {
         /* the first parity block from the core rows' sum, then each block from its row */
         const uint32_t z = d.z;
         for (uint32_t a = threadIdx.x; a < z; a += blockDim.x) {

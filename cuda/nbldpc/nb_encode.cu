@@ -89,7 +89,7 @@ gpufec_status nb_enc_create(const gpufec_code* code, int device, void** state, c
     if (!c->enc)
         return text_fail_as(GPUFEC_ERR_UNSUPPORTED, diag, 0,
                             "device encoder: this code's H is too large for the dense systematic encoder");
-    const uint32_t p = c->gf.p, n_out = code->tx.tx_pos ? code->tx.n_tx : code->n_full;
+    const uint32_t p = c->gf.p, n_out = code->tx.n_tx;
     nb_enc_state* s = (nb_enc_state*)calloc(1, sizeof *s);
     uint32_t* in_src = (uint32_t*)malloc(((size_t)c->k * p + 1) * sizeof *in_src);
     uint32_t* info_of = (uint32_t*)malloc(((size_t)code->n_full + 1) * sizeof *info_of);
@@ -107,7 +107,7 @@ gpufec_status nb_enc_create(const gpufec_code* code, int device, void** state, c
         for (uint32_t i = 0; i < p; i++)
             in_src[(size_t)t * p + i] = info_of[c->info_sym[t] * p + i];
     for (uint32_t i = 0; i < n_out; i++)
-        out_src[i] = code->tx.tx_pos ? code->tx.tx_pos[i] : i;
+        out_src[i] = tx_map_position(&code->tx, i);
     for (uint32_t r = 0; r < c->rank; r++)
         for (uint32_t t = 0; t < c->k; t++)
             enc_t[(size_t)t * c->rank + r] = c->enc[(size_t)r * c->k + t];

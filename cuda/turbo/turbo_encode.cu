@@ -24,7 +24,7 @@ struct turbo_enc_dev {
     uint32_t k;           /* information bits a frame carries */
     uint32_t k_mother;    /* K - crc: those at k and beyond are filler (0) */
     uint32_t K, crc_poly; /* crc_poly 0: no CRC */
-    uint32_t n_full, n_out;
+    uint32_t n_out;
     const uint32_t* perm;
     const uint32_t* out_src;
     uint32_t rsc_skip[8];  /* state after kSeg zero-input steps */
@@ -150,14 +150,14 @@ gpufec_status turbo_enc_create(const gpufec_code* code, int device, void** state
 {
     const turbo_code* t = turbo_of(code);
     turbo_enc_state* s = (turbo_enc_state*)calloc(1, sizeof *s);
-    const uint32_t n_out = code->tx.tx_pos ? code->tx.n_tx : code->n_full;
+    const uint32_t n_out = code->tx.n_tx;
     uint32_t* src = (uint32_t*)malloc(((size_t)n_out + 1) * sizeof *src);
     if (!s || !src) {
         free(s), free(src);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < n_out; i++)
-        src[i] = code->tx.tx_pos ? code->tx.tx_pos[i] : i;
+        src[i] = tx_map_position(&code->tx, i);
     gpufec_status st = denc_start(&s->base, device, code->k, n_out, diag);
     s->base.chunk = (size_t)1 << 30;
     s->base.launch = turbo_launch;
@@ -166,7 +166,6 @@ gpufec_status turbo_enc_create(const gpufec_code* code, int device, void** state
     v.k_mother = t->K - t->crc;
     v.K = t->K;
     v.crc_poly = t->crc ? (t->crc_b ? TURBO_CRC24B : TURBO_CRC24A) : 0;
-    v.n_full = code->n_full;
     v.n_out = n_out;
     for (uint32_t s0 = 0; s0 < 8; s0++) { /* kSeg zero-input steps from each state */
         uint32_t x = s0;

@@ -44,7 +44,7 @@ gpufec_status gpufec_device_encoder_create(gpufec_device_encoder** out, const gp
     }
     e->ops = ops;
     e->k = code->k;
-    e->n = code->tx.tx_pos ? code->tx.n_tx : code->n_full;
+    e->n = code->tx.n_tx;
     snprintf(e->variant, sizeof e->variant, "%s%s%s", ops->name, variant[0] ? " " : "", variant);
     *out = e;
     return GPUFEC_OK;

@@ -65,6 +65,9 @@ typedef struct {
                                                 bits, transmitted values that repeat a position */
 } tx_map;
 
+/* The mother position that transmitted bit t carries. */
+static inline uint32_t tx_map_position(const tx_map* m, uint32_t t) { return m->tx_pos ? m->tx_pos[t] : t; }
+
 static inline tx_map_view tx_map_host_view(const tx_map* m)
 {
     tx_map_view v = {m->src, m->rep_ptr, m->rep_src};

@@ -38,8 +38,8 @@ static int is_staircase(const ldpc_code* c, const uint32_t* src, uint32_t ki)
  * (the encoder is linear), packed 32 parity bits a word. */
 static gpufec_status dense_generator(ldpc_enc_desc* d, const ldpc_code* c, const uint32_t* src)
 {
-    const uint32_t ki = d->k_mother, np = d->m;
-    d->gen_words = (np + 31) / 32;
+    const uint32_t ki = d->k_mother;
+    d->gen_words = (d->m + 31) / 32;
     d->gen = calloc((size_t)ki * d->gen_words + 1, sizeof *d->gen);
     uint8_t* x = calloc(c->n, 1);
     gpufec_status st = d->gen && x ? GPUFEC_OK : GPUFEC_ERR_OUT_OF_MEMORY;
@@ -52,9 +52,45 @@ static gpufec_status dense_generator(ldpc_enc_desc* d, const ldpc_code* c, const
             if (src[j] >= ki && x[j])
                 col[(src[j] - ki) >> 5] |= 1u << ((src[j] - ki) & 31);
     }
-    (void)np;
     free(x);
     return st;
+}
+
+/* The checks' information sums and, for QC codes, the block steps. */
+static gpufec_status check_rows(ldpc_enc_desc* d, const ldpc_code* c, const uint32_t* src, const uint32_t* srow,
+                                const uint32_t* starget)
+{
+    const uint32_t m = d->m, ki = d->k_mother;
+    uint32_t edges = 0;
+    for (uint32_t e = 0; e < c->row_ptr[m]; e++)
+        edges += src[c->edge_var[e]] < ki;
+    d->row_edges = edges;
+    d->row_ptr = malloc(((size_t)m + 1) * sizeof *d->row_ptr);
+    d->row_info = malloc(((size_t)edges + 1) * sizeof *d->row_info);
+    if (d->kind == LDPC_ENC_QC) {
+        d->step_row = malloc(((size_t)d->steps + 1) * sizeof *d->step_row);
+        d->step_target = malloc(((size_t)d->steps + 1) * sizeof *d->step_target);
+        d->par_shift = malloc((size_t)d->mb * d->mb * sizeof *d->par_shift);
+    }
+    if (!d->row_ptr || !d->row_info || (d->kind == LDPC_ENC_QC && (!d->step_row || !d->step_target || !d->par_shift)))
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    uint32_t t = 0;
+    for (uint32_t r = 0; r < m; r++) {
+        d->row_ptr[r] = t;
+        for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
+            if (src[c->edge_var[e]] < ki)
+                d->row_info[t++] = src[c->edge_var[e]];
+    }
+    d->row_ptr[m] = t;
+    if (d->kind == LDPC_ENC_QC) {
+        const uint32_t kb = c->qc_nb - c->qc_mb;
+        memcpy(d->step_row, srow, (size_t)d->steps * sizeof *srow);
+        memcpy(d->step_target, starget, (size_t)d->steps * sizeof *starget);
+        for (uint32_t r = 0; r < d->mb; r++)
+            for (uint32_t q = 0; q < d->mb; q++)
+                d->par_shift[(size_t)r * d->mb + q] = c->qc_shift[(size_t)r * c->qc_nb + kb + q];
+    }
+    return GPUFEC_OK;
 }
 
 gpufec_status ldpc_enc_desc_build(ldpc_enc_desc* d, const gpufec_code* code, gpufec_diag* diag)
@@ -67,7 +103,7 @@ gpufec_status ldpc_enc_desc_build(ldpc_enc_desc* d, const gpufec_code* code, gpu
     const uint32_t n = c->n, ki = c->k_enc, np = n - ki;
     if (code->k_mother != ki || !c->encode)
         return DESC_FAIL(GPUFEC_ERR_UNSUPPORTED, "device encoder: the code has no encoder");
-    uint32_t* src = malloc((size_t)n * sizeof *src);
+    uint32_t* src = malloc((size_t)n * sizeof *src); /* each position's index in [information | parity] */
     if (!src)
         return GPUFEC_ERR_OUT_OF_MEMORY;
     for (uint32_t j = 0; j < n; j++)
@@ -98,64 +134,17 @@ gpufec_status ldpc_enc_desc_build(ldpc_enc_desc* d, const gpufec_code* code, gpu
     d->k = code->k;
     d->k_mother = ki;
     d->m = np;
-    if (d->kind == LDPC_ENC_DENSE) {
-        gpufec_status st = dense_generator(d, c, src);
-        if (st == GPUFEC_OK) {
-            d->n_out = code->tx.tx_pos ? code->tx.n_tx : n;
-            d->out_src = malloc(((size_t)d->n_out + 1) * sizeof *d->out_src);
-            if (!d->out_src)
-                st = GPUFEC_ERR_OUT_OF_MEMORY;
-        }
-        if (st) {
-            free(src);
-            ldpc_enc_desc_free(d);
-            return st;
-        }
-        for (uint32_t i = 0; i < d->n_out; i++)
-            d->out_src[i] = src[code->tx.tx_pos ? code->tx.tx_pos[i] : i];
-        free(src);
-        return GPUFEC_OK;
-    }
-    const uint32_t m = np;
-    d->n_out = code->tx.tx_pos ? code->tx.n_tx : n;
-    uint32_t edges = 0;
-    for (uint32_t e = 0; e < c->row_ptr[m]; e++)
-        edges += src[c->edge_var[e]] < ki;
-    d->row_edges = edges;
-    d->row_ptr = malloc(((size_t)m + 1) * sizeof *d->row_ptr);
-    d->row_info = malloc(((size_t)edges + 1) * sizeof *d->row_info);
-    d->out_src = malloc(((size_t)d->n_out + 1) * sizeof *d->out_src);
-    if (d->kind == LDPC_ENC_QC) {
-        d->step_row = malloc(((size_t)d->steps + 1) * sizeof *d->step_row);
-        d->step_target = malloc(((size_t)d->steps + 1) * sizeof *d->step_target);
-        d->par_shift = malloc((size_t)d->mb * d->mb * sizeof *d->par_shift);
-    }
-    if (!d->row_ptr || !d->row_info || !d->out_src ||
-        (d->kind == LDPC_ENC_QC && (!d->step_row || !d->step_target || !d->par_shift))) {
-        free(src);
-        ldpc_enc_desc_free(d);
-        return GPUFEC_ERR_OUT_OF_MEMORY;
-    }
-    uint32_t t = 0;
-    for (uint32_t r = 0; r < m; r++) {
-        d->row_ptr[r] = t;
-        for (uint32_t e = c->row_ptr[r]; e < c->row_ptr[r + 1]; e++)
-            if (src[c->edge_var[e]] < ki)
-                d->row_info[t++] = src[c->edge_var[e]];
-    }
-    d->row_ptr[m] = t;
-    for (uint32_t i = 0; i < d->n_out; i++)
-        d->out_src[i] = src[code->tx.tx_pos ? code->tx.tx_pos[i] : i];
-    if (d->kind == LDPC_ENC_QC) {
-        const uint32_t kb = c->qc_nb - c->qc_mb;
-        memcpy(d->step_row, srow, (size_t)d->steps * sizeof *srow);
-        memcpy(d->step_target, starget, (size_t)d->steps * sizeof *starget);
-        for (uint32_t r = 0; r < d->mb; r++)
-            for (uint32_t q = 0; q < d->mb; q++)
-                d->par_shift[(size_t)r * d->mb + q] = c->qc_shift[(size_t)r * c->qc_nb + kb + q];
-    }
+    d->n_out = code->tx.n_tx;
+    gpufec_status st =
+        d->kind == LDPC_ENC_DENSE ? dense_generator(d, c, src) : check_rows(d, c, src, srow, starget);
+    if (!st && !(d->out_src = malloc(((size_t)d->n_out + 1) * sizeof *d->out_src)))
+        st = GPUFEC_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; !st && i < d->n_out; i++)
+        d->out_src[i] = src[tx_map_position(&code->tx, i)];
     free(src);
-    return GPUFEC_OK;
+    if (st)
+        ldpc_enc_desc_free(d);
+    return st;
 }
 
 size_t ldpc_enc_desc_shared_bytes(const ldpc_enc_desc* d)
