@@ -44,8 +44,10 @@ static const char* const HELP =
     "                        bits), rate, H's edges and largest column/row degrees, punctured and\n"
     "                        shortened (filler) positions, lifting Z, encoder kind, layers, field\n"
     "                        (GF(q) codes also in symbols; turbo codes have no H: '-')\n"
-    "  --names FAMILY        the built-in codes of one family (ldpc, turbo, nbldpc), a name a line\n"
-    "  --families            the families, a line each: name, label, the option naming its decoders\n"
+    "  --names FAMILY        the built-in codes of one family (--families), a line each: name, N, K,\n"
+    "                        rate, tab-separated\n"
+    "  --families            the families, a line each: name, label, the option naming its decoders,\n"
+    "                        the options its decoders read beyond the common ones\n"
     "  --code NAME|FILE      the same row for one code: a built-in name (with options such as\n"
     "                        5gnr-bg1-z384:k=8000 or lte-turbo-6144:crc=24a:e=12000:rv=0) or a file\n"
     "                        (.alist, .qc/.txt prototype matrix, .kn, .nbalist)\n"
@@ -83,7 +85,35 @@ static void list_params(void)
     }
 }
 
-/* --names FAMILY: machine-readable, for the GRC generator. */
+typedef void (*row_fn)(const char* name, const gpufec_code* c, const gpufec_code_info* i);
+
+/* Opens every built-in code (of `family`; NULL: all) and writes its row. */
+static int each_builtin(const char* family, row_fn row)
+{
+    for (size_t i = 0; i < gpufec_code_builtin_count(); i++) {
+        gpufec_family f;
+        if (family && (gpufec_code_builtin_family(i, &f) != GPUFEC_OK || strcmp(gpufec_family_name(f), family) != 0))
+            continue;
+        gpufec_code* c;
+        gpufec_diag d;
+        gpufec_status st = gpufec_code_open(&c, gpufec_code_builtin_name(i), &d);
+        if (st)
+            return fail(gpufec_code_builtin_name(i), &d, st);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        row(gpufec_code_builtin_name(i), c, &info);
+        gpufec_code_destroy(c);
+    }
+    return 0;
+}
+
+static void name_row(const char* name, const gpufec_code* c, const gpufec_code_info* i)
+{
+    (void)c;
+    printf("%s\t%u\t%u\t%.4f\n", name, i->n, i->k, i->rate);
+}
+
+/* --names FAMILY: machine-readable, for the GRC generator: name, N, K, rate, tab-separated. */
 static int list_names(const char* family)
 {
     gpufec_family f;
@@ -94,10 +124,20 @@ static int list_names(const char* family)
         fprintf(stderr, "gpufec-info: --names: no family '%s' (gpufec-info --families lists them)\n", family);
         return 2;
     }
-    for (size_t i = 0; i < gpufec_code_builtin_count(); i++)
-        if (gpufec_code_builtin_family(i, &f) == GPUFEC_OK && strcmp(gpufec_family_name(f), family) == 0)
-            printf("%s\n", gpufec_code_builtin_name(i));
-    return 0;
+    return each_builtin(family, name_row);
+}
+
+/* --families: name, label, the option naming its decoders, the options its decoders read beyond
+ * the common ones (comma-separated, "-": none). */
+static void list_family(gpufec_family f)
+{
+    printf("%s\t%s\t%s\t", gpufec_family_name(f), gpufec_family_label(f), gpufec_family_algorithm_option(f));
+    gpufec_param_info p;
+    int any = 0;
+    for (size_t i = 0; gpufec_decoder_param_info(i, &p) == GPUFEC_OK; i++)
+        if (gpufec_family_reads_option(f, p.name))
+            printf("%s%s", any++ ? "," : "", p.name);
+    printf("%s\n", any ? "" : "-");
 }
 
 static void header(void)
@@ -123,7 +163,7 @@ int main(int argc, char** argv)
         else if (strcmp(argv[a], "--families") == 0) {
             gpufec_family f;
             for (size_t i = 0; gpufec_family_at(i, &f) == GPUFEC_OK; i++)
-                printf("%s\t%s\t%s\n", gpufec_family_name(f), gpufec_family_label(f), gpufec_family_algorithm_option(f));
+                list_family(f);
             return 0;
         } else if (strcmp(argv[a], "--cuda") == 0) {
             printf("CUDA backend usable: %s\n", gpufec_cuda_available() ? "yes" : "no");
@@ -146,17 +186,8 @@ int main(int argc, char** argv)
     }
     if (list)
         header();
-    for (size_t i = 0; list && i < gpufec_code_builtin_count(); i++) {
-        gpufec_code* c;
-        gpufec_diag d;
-        gpufec_status st = gpufec_code_open(&c, gpufec_code_builtin_name(i), &d);
-        if (st)
-            return fail(gpufec_code_builtin_name(i), &d, st);
-        gpufec_code_info info;
-        gpufec_code_get_info(c, &info);
-        describe(gpufec_code_builtin_name(i), c, &info);
-        gpufec_code_destroy(c);
-    }
+    if (list && each_builtin(NULL, describe))
+        return 2;
     if (code_name) {
         gpufec_code* c;
         gpufec_diag d;

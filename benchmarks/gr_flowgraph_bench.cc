@@ -1,5 +1,5 @@
 /* GNU Radio flowgraph benchmark (C++, no Python): vector source of soft bits (float, or signed
- * bytes with input "int8") -> X -> null sink, where X is gpufec::ldpc_decoder or, as the
+ * bytes with input "int8") -> X -> null sink, where X is gpufec::decoder or, as the
  * reference in the same run, a plain blocks::copy of the same item size. Prints items per second
  * of both and their ratio.
  * Usage: gr_flowgraph_bench CODE FRAMES [backend] [algorithm] [iterations] [float|int8] */
@@ -7,7 +7,7 @@
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_source.h>
-#include <gnuradio/gpufec/ldpc_decoder.h>
+#include <gnuradio/gpufec/decoder.h>
 #include <gnuradio/top_block.h>
 
 #include <algorithm>
@@ -39,9 +39,9 @@ int main(int argc, char** argv)
     const std::string input = argc > 6 ? argv[6] : "float";
     const bool bytes = input == "int8";
     const size_t item = bytes ? 1 : sizeof(float);
-    auto dec = gr::gpufec::ldpc_decoder::make(code, algorithm, iterations, 0.75f, 0.5f, backend, 0,
-                                              "positive_one", false, bytes ? 1.0f / 16 : 1.0f, 0, 0, "auto",
-                                              "float32", input);
+    const std::string options = "algorithm=" + algorithm + " max_iterations=" + std::to_string(iterations) +
+                                " backend=" + backend + (bytes ? " input_type=int8" : "");
+    auto dec = gr::gpufec::decoder::make(code, options, "positive_one", bytes ? 1.0f / 16 : 1.0f);
     const long n = dec->n();
     /* 64 distinct noisy frames, repeated: soft values around +-2 (positive = 1, GNU Radio's sign). */
     std::mt19937 rng(1);

@@ -64,7 +64,8 @@ def main():
         text = text.replace(f"%%OPTIONS:{name}%%", "[" + ", ".join(choices) + "]")
         text = text.replace(f"%%LABELS:{name}%%", "[" + quoted + "]")
     for family in set(re.findall(r"%%CODES:(\w+)%%", text)):
-        names = subprocess.run([info, "--names", family], capture_output=True, text=True, check=True).stdout.split()
+        names = subprocess.run([info, "--names", family], capture_output=True, text=True, check=True).stdout.splitlines()
+        names = [line.split("\t")[0] for line in names if line.strip()]
         text = text.replace(f"%%CODES:{family}%%", ", ".join(names))
     if "%%" in text:
         sys.exit(f"generate_params.py: {template}: a placeholder the library does not fill: "

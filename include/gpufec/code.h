@@ -28,6 +28,9 @@ GPUFEC_API const char* gpufec_family_label(gpufec_family family);
 /* The decoder option that names the family's decoders: "algorithm", "turbo_algorithm",
  * "nb_algorithm" (NULL: not a family). */
 GPUFEC_API const char* gpufec_family_algorithm_option(gpufec_family family);
+/* Whether the family's decoders read decoder option `name` beyond the common ones: its own options
+ * and those it shares with another family (GF(q) LDPC reads `schedule`). 0 for common options. */
+GPUFEC_API int gpufec_family_reads_option(gpufec_family family, const char* name);
 
 /* Opaque, immutable once created: one code object may be shared by any number of decoders and
  * threads. */

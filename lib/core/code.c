@@ -39,6 +39,22 @@ const char* gpufec_family_algorithm_option(gpufec_family family)
     return r ? r->algorithm_option : NULL;
 }
 
+int gpufec_family_reads_option(gpufec_family family, const char* name)
+{
+    const family_record* r = record_of(family);
+    if (!r || !name)
+        return 0;
+    size_t count = 0;
+    const param_desc* t = r->params ? r->params(&count) : NULL;
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(t[i].name, name) == 0)
+            return 1;
+    for (const char* const* s = r->shared_params; s && *s; s++)
+        if (strcmp(*s, name) == 0)
+            return 1;
+    return 0;
+}
+
 size_t gpufec_family_count(void)
 {
     size_t n = 0;

@@ -36,9 +36,9 @@ PARAM_NAMED_ENUM(gpufec_output, gpufec_output_name, gpufec_output_from_name, out
 
 /* The options every family has. */
 static const param_desc COMMON[] = {
-    PARAM_ENUM("backend", backend, backend_names, backend_labels, "where to decode; auto falls back to the CPU", ""),
+    PARAM_ENUM("backend", backend, backend_names, backend_labels, "decoding backend; auto falls back to the CPU", ""),
     PARAM_NUM("device", P_INT, device, 0, 1024, "CUDA device index", "backend=auto|cuda"),
-    PARAM_NUM("max_iterations", P_INT, max_iterations, 1, 10000, "iteration limit", ""),
+    PARAM_NUM("max_iterations", P_INT, max_iterations, 1, 10000, "maximum iterations", ""),
     PARAM_NUM("early_termination", P_INT, early_termination, 0, 1, "stop a frame once it is decoded (0/1)", ""),
     PARAM_ENUM("output", output, output_names, output_labels, "what a decode call writes per frame", ""),
     PARAM_NUM("max_batch", P_U32, max_batch, 0, 4294967295.0, "frames per internal batch (0: backend's choice)", ""),

@@ -4,6 +4,7 @@
 
 #include <gpufec/gpufec.h>
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -69,32 +70,19 @@ inline code_ptr open_code(const std::string& name)
     // A C string ends at the first NUL: refuse such a name rather than open a shorter one.
     if (name.find('\0') != std::string::npos)
         throw std::invalid_argument("gpufec: code name contains a NUL byte");
-    throw_on_error(gpufec_code_open(&c, name.c_str(), &diag), "code '" + name + "'", &diag);
+    gpufec_status st = gpufec_code_open(&c, name.c_str(), &diag);
+    if (st != GPUFEC_OK) {
+        /* Flowgraphs saved before the GRC blocks were generated hold the LDPC drop-down's key, the
+         * name with '-' written '_' (mackay_1008_504): open the built-in code it stood for. */
+        for (size_t i = 0; i < gpufec_code_builtin_count(); i++) {
+            std::string key = gpufec_code_builtin_name(i);
+            std::replace(key.begin(), key.end(), '-', '_');
+            if (key == name && key != gpufec_code_builtin_name(i))
+                return open_code(gpufec_code_builtin_name(i));
+        }
+    }
+    throw_on_error(st, "code '" + name + "'", &diag);
     return code_ptr(c);
-}
-
-/* A family's block opens any name, but the code must be of that family; `forms` says which
- * names are (for the message). */
-inline code_ptr open_code_of(const std::string& name, gpufec_family family, const char* forms)
-{
-    code_ptr c = open_code(name);
-    gpufec_code_info info;
-    gpufec_code_get_info(c.get(), &info);
-    if (info.family != family)
-        throw std::invalid_argument("gpufec: code '" + name + "' is a " + gpufec_family_name(info.family) +
-                                    " code; these blocks take " + forms);
-    return c;
-}
-
-inline code_ptr open_turbo_code(const std::string& name)
-{
-    return open_code_of(name, GPUFEC_FAMILY_TURBO, "lte-turbo-<K>[:crc=24a|24b][:e=<E>:rv=<RV>]");
-}
-
-inline code_ptr open_nbldpc_code(const std::string& name)
-{
-    return open_code_of(name, GPUFEC_FAMILY_NBLDPC,
-                        "GF(q) LDPC codes: nb-qc-gf32-744, nb-gf<q>-<bits>, FILE.kn or FILE.nbalist");
 }
 
 /* Decoder options from "name=value" words separated by spaces or commas (the library's names;

@@ -89,6 +89,7 @@ public:
     }
     int n() const override { return (int)code_info().n; }
     int k() const override { return (int)code_info().k; }
+    std::vector<int> info_positions() const override { return information_positions(); }
 };
 
 encoder::sptr encoder::make(const std::string& code) { return gnuradio::make_block_sptr<encoder_impl>(code); }

@@ -30,7 +30,7 @@ static const param_desc PARAMS[] = {
     PARAM_NUM("window", P_INT, window, 1, 6144, "training window of dstw / pividstw (g stages)",
               "guard=dstw|pividstw"),
     PARAM_ENUM("arithmetic", turbo_arithmetic, arith_names, arith_labels,
-               "float: the reference; int16 / int8: fixed-point CPU SIMD (Max-Log-MAP, P = 1); auto", ""),
+               "arithmetic; float: the reference, int16 / int8: fixed-point CPU SIMD (Max-Log-MAP, P = 1)", ""),
     PARAM_ENUM("simd", turbo_simd, simd_names, simd_labels, "vector instructions of the fixed-point decoder",
                "arithmetic=int16|int8|auto"),
 };

@@ -1,50 +1,71 @@
-"""gr-gpufec: binary LDPC, LTE turbo and GF(q) LDPC decoders on NVIDIA GPUs (CUDA), with a CPU
-backend that gives the same answers.
+"""gr-gpufec: error-correcting decoders on NVIDIA GPUs (CUDA), with a CPU backend that gives the
+same answers.
 
-Blocks: ldpc_encoder, ldpc_decoder, turbo_encoder, turbo_decoder, nbldpc_encoder, nbldpc_decoder,
-pdu_decoder. gr-fec definitions: ldpc_decoder_def, turbo_decoder_def, nbldpc_decoder_def,
-ldpc_encoder_def (and fec_decoder_def.make, fec_encoder_def.make). Helpers: builtin_codes(), code_info(name), cuda_available().
+Blocks: decoder(code, options) and encoder(code) for any code; pdu_decoder. For each family of
+families() (ldpc, turbo, nbldpc, ...): <family>_decoder, <family>_encoder, and the gr-fec
+definitions <family>_decoder_def, <family>_encoder_def (and fec_decoder_def.make,
+fec_encoder_def.make). Helpers: builtin_codes(), code_info(name), cuda_available().
 """
 from .gpufec_python import *  # noqa: F401,F403
 
 
 def _options(pairs):
-    return " ".join(f"{k}={v}" for k, v in pairs.items() if v is not None)
+    return " ".join(f"{k}={int(v) if isinstance(v, bool) else v}" for k, v in pairs.items() if v is not None)
 
 
-def ldpc_decoder_def(code, algorithm="nms", max_iterations=20, backend="auto", info="code",
-                     sign_convention="positive_one", llr_scale=1.0, **options):
-    """A gr-fec decoder definition for a binary LDPC code (fec.extended_decoder and friends).
-    info="last" takes the last k codeword bits as information, as gr-fec's parity-check-matrix
-    LDPC encoder (fec.ldpc_par_mtrx_encoder) places them; further decoder options by name."""
-    return fec_decoder_def.make(code, _options(dict(algorithm=algorithm, max_iterations=max_iterations,
-                                                    backend=backend, **options)),
-                                info, sign_convention, llr_scale)
+def _check_family(code, family, label, what):
+    found = code_info(code)["family"]
+    if found != family:
+        raise ValueError(f"gpufec.{family}_{what}: code '{code}' is a {found} code; this block takes {label} codes: "
+                         f"use gpufec.{found}_{what} (or gpufec.{what}, which takes any)")
 
 
-def turbo_decoder_def(code, algorithm="maxlogmap", max_iterations=8, backend="auto",
-                      sign_convention="positive_one", llr_scale=1.0, **options):
-    """A gr-fec decoder definition for an LTE turbo code (lte-turbo-<K>[...])."""
-    return fec_decoder_def.make(code, _options(dict(turbo_algorithm=algorithm, max_iterations=max_iterations,
-                                                    backend=backend, **options)),
-                                "code", sign_convention, llr_scale)
+def _family_blocks(fam):
+    """A family's Python conveniences: the family-neutral blocks with the family's code check and its
+    algorithm option named `algorithm`; every other option by its library name, defaults the
+    library's (gpufec-info --params)."""
+    family, label, algorithm_option = fam["name"], fam["label"], fam["algorithm_option"]
+
+    def make_decoder(code, algorithm=None, max_iterations=None, *, sign_convention="positive_one", llr_scale=1.0,
+                     stats_interval=0, drop_failed=False, output_all_bits=False, input_type="float", **options):
+        _check_family(code, family, label, "decoder")
+        text = _options({algorithm_option: algorithm, "max_iterations": max_iterations,
+                         "input_type": "float32" if input_type == "float" else input_type,
+                         "output": "codeword" if output_all_bits else None, **options})
+        return decoder(code, text, sign_convention, llr_scale, stats_interval, drop_failed)
+
+    def make_encoder(code):
+        _check_family(code, family, label, "encoder")
+        return encoder(code)
+
+    def make_decoder_def(code, algorithm=None, max_iterations=None, info="code", sign_convention="positive_one",
+                         llr_scale=1.0, **options):
+        _check_family(code, family, label, "decoder")
+        return fec_decoder_def.make(code, _options({algorithm_option: algorithm, "max_iterations": max_iterations,
+                                                    **options}), info, sign_convention, llr_scale)
+
+    def make_encoder_def(code):
+        _check_family(code, family, label, "encoder")
+        return fec_encoder_def.make(code)
+
+    make_decoder.__doc__ = (
+        f"{label} decoder block: gpufec.decoder for {label} codes. algorithm: the library's {algorithm_option}; "
+        "further decoder options by their library names (gpufec-info --params), e.g. backend='cuda'. "
+        "input_type 'float' or 'int8' sets the stream type; output_all_bits emits the n transmitted bits. "
+        "The block's own settings: sign_convention, llr_scale, stats_interval, drop_failed.")
+    make_encoder.__doc__ = f"{label} encoder block: gpufec.encoder for {label} codes (k bits in, n out per frame)."
+    make_decoder_def.__doc__ = (
+        f"A gr-fec decoder definition (fec.extended_decoder and friends) for a {label} code; info='last' takes the "
+        "last k codeword bits as information, as gr-fec's parity-check-matrix encoder places them.")
+    make_encoder_def.__doc__ = f"A gr-fec encoder definition (fec.extended_encoder and friends) for a {label} code."
+    for suffix, fn in (("decoder", make_decoder), ("encoder", make_encoder), ("decoder_def", make_decoder_def),
+                       ("encoder_def", make_encoder_def)):
+        fn.__name__ = fn.__qualname__ = f"{family}_{suffix}"
+        globals()[fn.__name__] = fn
 
 
-def nbldpc_decoder_def(code, algorithm="min-max", max_iterations=15, backend="auto",
-                       sign_convention="positive_one", llr_scale=1.0, **options):
-    """A gr-fec decoder definition for a GF(q) LDPC code."""
-    return fec_decoder_def.make(code, _options(dict(nb_algorithm=algorithm, max_iterations=max_iterations,
-                                                    backend=backend, **options)),
-                                "code", sign_convention, llr_scale)
-
-
-def ldpc_encoder_def(code):
-    """A gr-fec encoder definition (fec.extended_encoder and friends) for a gr-gpufec code; its
-    frames decode with ldpc_decoder_def(code, info="code") (the default)."""
-    return fec_encoder_def.make(code)
-
-
-turbo_encoder_def = nbldpc_encoder_def = ldpc_encoder_def
+for _fam in families():
+    _family_blocks(_fam)
 
 
 def simulate(code, decoder, iterations, ebn0=None, esn0=None, p=None, channel="awgn", modulation="bpsk",

@@ -4,6 +4,9 @@
 #include <gnuradio/block.h>
 #include <gnuradio/gpufec/api.h>
 
+#include <string>
+#include <vector>
+
 namespace gr {
 namespace gpufec {
 
@@ -22,6 +25,8 @@ public:
     static sptr make(const std::string& code);
     virtual int n() const = 0; //!< coded bits per frame
     virtual int k() const = 0; //!< information bits per frame
+    //! Where each information bit sits in the emitted frame (k positions in 0..n-1).
+    virtual std::vector<int> info_positions() const = 0;
 };
 
 } // namespace gpufec

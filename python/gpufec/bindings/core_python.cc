@@ -50,7 +50,20 @@ void bind_core(py::module& m)
         }
         return names;
     }, py::arg("family") = "",
-    "Names of the codes built into the library; family \"ldpc\" or \"turbo\" keeps that family's.");
+    "Names of the codes built into the library; a family name (families()) keeps that family's.");
+    m.def("families", []() {
+        std::vector<py::dict> out;
+        gpufec_family f;
+        for (size_t i = 0; gpufec_family_at(i, &f) == GPUFEC_OK; i++) {
+            py::dict d;
+            d["name"] = std::string(gpufec_family_name(f));
+            d["label"] = std::string(gpufec_family_label(f));
+            d["algorithm_option"] = std::string(gpufec_family_algorithm_option(f));
+            out.push_back(d);
+        }
+        return out;
+    }, "The code families of this build, in the registry's order: name, label, and the decoder option "
+       "that names the family's algorithms.");
     m.def("code_info", &code_info, py::arg("code"),
           "Sizes of a code (built-in name or matrix file): family, n (transmitted), n_full (mother), "
           "k, punctured, shortened, repeated, and for LDPC m, rank, edges; rate.");

@@ -13,7 +13,8 @@ void bind_generic(py::module& m)
         m, "encoder", "Encoder for any code family: k bits in, n coded bits out per frame.")
         .def(py::init(&encoder::make), py::arg("code"))
         .def("n", &encoder::n)
-        .def("k", &encoder::k);
+        .def("k", &encoder::k)
+        .def("info_positions", &encoder::info_positions);
 
     using decoder = ::gr::gpufec::decoder;
     py::class_<decoder, gr::block, gr::basic_block, std::shared_ptr<decoder>>(

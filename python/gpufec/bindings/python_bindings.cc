@@ -4,10 +4,6 @@
 
 namespace py = pybind11;
 
-void bind_ldpc_encoder(py::module& m);
-void bind_ldpc_decoder(py::module& m);
-void bind_turbo(py::module& m);
-void bind_nbldpc(py::module& m);
 void bind_pdu_decoder(py::module& m);
 void bind_fec_def(py::module& m);
 void bind_core(py::module& m);
@@ -17,10 +13,6 @@ PYBIND11_MODULE(gpufec_python, m)
 {
     // Base classes (gr::block) live in gnuradio.gr; import them before binding subclasses.
     py::module::import("gnuradio.gr");
-    bind_ldpc_encoder(m);
-    bind_ldpc_decoder(m);
-    bind_turbo(m);
-    bind_nbldpc(m);
     bind_pdu_decoder(m);
     bind_fec_def(m);
     bind_core(m);

@@ -259,7 +259,7 @@ class qa_grfec_swap(gr_unittest.TestCase):
 
     def test_encoder_definition_refuses_a_code_it_cannot_encode(self):
         with self.assertRaises(Exception) as ctx:
-            gpufec.ldpc_encoder_def("nb-gf64-60000")
+            gpufec.nbldpc_encoder_def("nb-gf64-60000")
         self.assertIn("cannot be encoded", str(ctx.exception))
 
     def test_bad_arguments(self):
