@@ -10,21 +10,16 @@ static int fail(const char* what, const gpufec_diag* d, gpufec_status st)
     return 2;
 }
 
-/* One row: sizes in bits, then the field; a GF(q) code also gives its sizes in symbols (its H
- * columns: dv, dc, edges, Z and layers count symbols and checks over GF(q)). */
+/* One row: sizes in bits, then what the code's family says of it (gpufec_code_summary). A code
+ * without a parity-check matrix (no edges) shows "-" in the matrix columns. */
 static void describe(const char* name, const gpufec_code* c, const gpufec_code_info* i)
 {
-    char layers[32], field[64];
-    gpufec_nbldpc_info nb;
+    char layers[32], field[96];
     snprintf(layers, sizeof layers, i->layer_lifting ? "%u (Z=%u)" : "%u", i->layers, i->layer_lifting);
-    if (gpufec_code_nbldpc_info(c, &nb) == GPUFEC_OK)
-        snprintf(field, sizeof field, "GF(%u) N=%u K=%u symbols%s", nb.q, nb.n, nb.k, nb.can_encode ? "" : " (no encoder)");
-    else
-        snprintf(field, sizeof field, "%s", i->family == GPUFEC_FAMILY_TURBO ? "turbo" : "GF(2)");
-    if (i->family == GPUFEC_FAMILY_TURBO) { /* no parity-check matrix: its columns say "-" */
-        printf("%-24s %8u %8u %7.4f %9s %6s %6s %6u %6u %5s  %-7s  %-9s  turbo, mother code N=%u%s\n", name, i->n,
-               i->k, i->rate, "-", "-", "-", i->punctured, i->shortened, "-", "linear", "-", i->n_full,
-               i->repeated ? " (rate matching repeats some bits)" : "");
+    gpufec_code_summary(c, field, sizeof field);
+    if (i->edges == 0) {
+        printf("%-24s %8u %8u %7.4f %9s %6s %6s %6u %6u %5s  %-7s  %-9s  %s\n", name, i->n, i->k, i->rate, "-", "-",
+               "-", i->punctured, i->shortened, "-", i->structured_encoder ? "linear" : "generic", "-", field);
         return;
     }
     printf("%-24s %8u %8u %7.4f %9u %6u %6u %6u %6u %5u  %-7s  %-9s  %s\n", name, i->n, i->k, i->rate,
@@ -43,7 +38,8 @@ static const char* const HELP =
     "  --list-codes          every built-in code, one row each: N and K (transmitted and information\n"
     "                        bits), rate, H's edges and largest column/row degrees, punctured and\n"
     "                        shortened (filler) positions, lifting Z, encoder kind, layers, field\n"
-    "                        (GF(q) codes also in symbols; turbo codes have no H: '-')\n"
+    "                        (codes without a parity-check matrix: '-'), and what the code's family\n"
+    "                        says of it\n"
     "  --names FAMILY        the built-in codes of one family (--families), a line each: name, N, K,\n"
     "                        rate, tab-separated\n"
     "  --families            the families, a line each: name, label, the option naming its decoders,\n"
@@ -199,14 +195,13 @@ int main(int argc, char** argv)
         if (!list)
             header();
         describe(code_name, c, &info);
-        if (export_path && info.family != GPUFEC_FAMILY_LDPC) {
-            gpufec_code_destroy(c);
-            fprintf(stderr, "gpufec-info: --export-alist: alist files hold binary LDPC codes; this code is %s\n",
-                    gpufec_family_name(info.family));
-            return 2;
-        }
         if (export_path && (st = gpufec_code_export_alist(c, export_path))) {
             gpufec_code_destroy(c);
+            if (st == GPUFEC_ERR_UNSUPPORTED) { /* the family, not the build */
+                fprintf(stderr, "gpufec-info: --export-alist: alist files hold binary LDPC codes; this code is %s\n",
+                        gpufec_family_name(info.family));
+                return 2;
+            }
             return fail(export_path, NULL, st);
         }
         gpufec_code_destroy(c);

@@ -7,6 +7,11 @@
  * sub-block-interleaved (stage k of sub-block j at k * P + j) so that the natural half-decoder's
  * threads read consecutive words. */
 #include "cuda_tuning.h"
+
+/* The turbo plan's measurement switches (cuda_tuning bits 16, 32, 64). */
+#define GPUFEC_CUDA_TURBO_CKPT_SHARED 16u  /* window checkpoints in shared memory */
+#define GPUFEC_CUDA_TURBO_FRAME_GLOBAL 32u /* frame arrays in global memory */
+#define GPUFEC_CUDA_TURBO_FRAME_SHARED 64u /* frame arrays in shared memory where they fit */
 #include "engine.cuh"
 
 extern "C" {

@@ -13,8 +13,9 @@ extern "C" {
 
 typedef enum {
     GPUFEC_FAMILY_LDPC = 0,  /* binary LDPC: parity-check matrix H */
-    GPUFEC_FAMILY_TURBO = 1, /* reserved: 3GPP LTE turbo */
-    GPUFEC_FAMILY_NBLDPC = 2 /* reserved: non-binary GF(q) LDPC */
+    GPUFEC_FAMILY_TURBO = 1, /* 3GPP LTE turbo */
+    GPUFEC_FAMILY_NBLDPC = 2, /* non-binary GF(q) LDPC */
+    GPUFEC_FAMILY_CONV = 3    /* convolutional codes, Viterbi decoding (conv.h) */
 } gpufec_family;
 
 /* "ldpc", "turbo", "nbldpc" ("unknown" out of range). */
@@ -105,6 +106,10 @@ GPUFEC_API gpufec_status gpufec_code_builtin_family(size_t index, gpufec_family*
 
 GPUFEC_API gpufec_status gpufec_code_destroy(gpufec_code* code);
 
+/* One line, from the code's family, on what the code is beyond its sizes, e.g. "GF(2)",
+ * "GF(64) N=168 K=84 symbols", "turbo, mother code N=18444", "K=7 (171, 133), zero tail"
+ * (gpufec-info's last column). text receives at most length bytes, NUL-terminated. */
+GPUFEC_API gpufec_status gpufec_code_summary(const gpufec_code* code, char* text, size_t length);
 GPUFEC_API gpufec_status gpufec_code_get_info(const gpufec_code* code, gpufec_code_info* info);
 
 /* Replaces what a frame transmits (custom rate matching): frame bit t carries mother codeword

@@ -5,12 +5,9 @@
  * back to back, k bytes a frame in and n out (gpufec_code_info), the transmitted order with
  * puncturing, shortening and repetition applied.
  *
- * Every code that encodes has one: binary LDPC codes with DVB-S2's staircase (DVB-S2, IRA files)
- * or the dual-diagonal QC structure (5G NR, Wi-Fi, WiMAX, QC files of that shape) run those
- * linear-time encoders; other binary codes a dense generator product (up to 2^28 generator bits);
- * LTE turbo codes their two constituent encoders and rate matching; GF(q) codes their dense
- * systematic encoder. Codes beyond those bounds are refused with GPUFEC_ERR_UNSUPPORTED and the
- * reason. */
+ * A family with a device encoder (gpufec_device_encoder_variant says which runs; docs/codes.md
+ * lists them) encodes every code it can within its bounds; other codes are refused with
+ * GPUFEC_ERR_UNSUPPORTED and the reason. */
 #ifndef GPUFEC_ENCODER_H
 #define GPUFEC_ENCODER_H
 
@@ -36,8 +33,7 @@ GPUFEC_API gpufec_status gpufec_device_encoder_encode(gpufec_device_encoder* enc
 /* The same with info and out in host memory: copied over and back; returns when out is written. */
 GPUFEC_API gpufec_status gpufec_device_encoder_encode_host(gpufec_device_encoder* enc, const uint8_t* info,
                                                            size_t n_frames, uint8_t* out);
-/* Which encoder runs, e.g. "cuda ldpc staircase", "cuda ldpc qc dual-diagonal", "cuda ldpc dense
- * generator", "cuda turbo rsc pair", "cuda nbldpc GF(64) dense systematic" (VOLK's habit).
+/* Which encoder runs, e.g. "cuda ldpc staircase", "cuda ldpc dense generator" (VOLK's habit).
  * name receives at most length bytes, NUL-terminated. */
 GPUFEC_API gpufec_status gpufec_device_encoder_variant(const gpufec_device_encoder* enc, char* name, size_t length);
 

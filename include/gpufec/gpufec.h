@@ -1,4 +1,5 @@
-/* gr-gpufec: GPU/CPU decoders for binary LDPC and LTE turbo codes. Umbrella header of the C API. */
+/* gr-gpufec: GPU/CPU decoders for binary LDPC, LTE turbo, GF(q) LDPC and convolutional codes.
+ * Umbrella header of the C API. */
 #ifndef GPUFEC_GPUFEC_H
 #define GPUFEC_GPUFEC_H
 #include "common.h"
@@ -7,4 +8,5 @@
 #include "encoder.h"
 #include "turbo.h"
 #include "nbldpc.h"
+#include "conv.h"
 #endif

@@ -158,6 +158,17 @@ gpufec_status gpufec_code_destroy(gpufec_code* code)
     return GPUFEC_OK;
 }
 
+gpufec_status gpufec_code_summary(const gpufec_code* c, char* text, size_t length)
+{
+    if (!c || !text || !length)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (c->family->summary)
+        c->family->summary(c->body, text, length);
+    else
+        snprintf(text, length, "GF(2)");
+    return GPUFEC_OK;
+}
+
 gpufec_status gpufec_code_get_info(const gpufec_code* c, gpufec_code_info* info)
 {
     if (!c || !info)

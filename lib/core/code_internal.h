@@ -1,4 +1,4 @@
-/* The family-neutral code object. Every family (binary LDPC, LTE turbo, GF(q) LDPC) has a mother
+/* The family-neutral code object. Every family has a mother
  * code of n_full bits with k_mother information positions and a family body behind `body`;
  * what a frame transmits is the transmission map (tx_map.h), owned here. The family's record
  * (family.h) encodes, checks and describes its body. */

@@ -78,8 +78,8 @@ gpufec_status gpufec_code_open(gpufec_code** out, const char* name_or_path, gpuf
         if (st != GPUFEC_ERR_UNKNOWN_CODE)
             return st;
     }
-    /* A family that knew the name's form but not this instance said why (e.g. a turbo size
-     * that is not in the table): that reason beats the generic one. */
+    /* A family that knew the name's form but not this instance said why (e.g. a block size
+     * its standard does not have): that reason beats the generic one. */
     if (access(name, F_OK) != 0 && diag && diag->message[0])
         return GPUFEC_ERR_UNKNOWN_CODE;
     if (access(name, F_OK) != 0)

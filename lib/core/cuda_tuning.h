@@ -9,9 +9,7 @@
 #define GPUFEC_CUDA_QC_STATE_GLOBAL 2u     /* QC kernel: row state in global memory */
 #define GPUFEC_CUDA_QC_STATE_SHARED 4u     /* QC kernel: row state on chip, where it fits */
 #define GPUFEC_CUDA_NO_COMPRESSED_MESSAGES 8u /* generic layered min-sum: messages per edge */
-#define GPUFEC_CUDA_TURBO_CKPT_SHARED 16u  /* turbo: window checkpoints in shared memory */
-#define GPUFEC_CUDA_TURBO_FRAME_GLOBAL 32u /* turbo: frame arrays in global memory */
-#define GPUFEC_CUDA_TURBO_FRAME_SHARED 64u /* turbo: frame arrays in shared memory where they fit */
+/* 16, 32, 64: another family's plan's own switches (defined in its cuda/<family>/ folder) */
 #define GPUFEC_CUDA_NO_PACKED_I8 128u      /* QC kernel at int8: one frame per thread, not 2 per word */
 #define GPUFEC_CUDA_PACKED_BYTES 256u      /* QC kernel at int8: 4 frames per word in bytes */
 #define GPUFEC_CUDA_PACKED_HALF2 512u      /* QC kernel at int8: 2 frames per word in half2 (default: half2 for
@@ -21,5 +19,6 @@
                                               per row where a frame has at most 128 lanes) */
 #define GPUFEC_CUDA_LATENCY_PLAN 2048u     /* QC kernel: the latency plan with two threads per row, whatever
                                               the batch and the lifting */
+#define GPUFEC_CUDA_TUNING_ALL 4095u       /* every switch defined */
 
 #endif

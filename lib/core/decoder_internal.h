@@ -66,15 +66,7 @@ struct gpufec_decoder {
  * and creates; each family's CPU reference comes after its GPU entries. */
 extern const backend_ops* const decoder_registry[];
 
-extern const backend_ops ldpc_cpu_ops;
-extern const backend_ops turbo_cpu_ops;
-extern const backend_ops turbo_simd_ops;
-extern const backend_ops nbldpc_cpu_ops;
 #ifdef GPUFEC_HAVE_CUDA
-extern const backend_ops ldpc_cuda_ops;      /* SPA and the min-sum family */
-extern const backend_ops ldpc_cuda_hard_ops; /* Gallager-A/B, PGaB */
-extern const backend_ops turbo_cuda_ops;
-extern const backend_ops nbldpc_cuda_ops;
 int cuda_backend_probe(int device, char* why, size_t why_len);
 int cuda_util_host_alloc(void** p, size_t bytes);
 int cuda_util_host_free(void* p);

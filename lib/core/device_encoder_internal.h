@@ -19,10 +19,4 @@ typedef struct device_encoder_ops {
 /* NULL-terminated; empty without CUDA. */
 extern const device_encoder_ops* const device_encoder_registry[];
 
-#ifdef GPUFEC_HAVE_CUDA
-extern const device_encoder_ops ldpc_cuda_encoder_ops;
-extern const device_encoder_ops turbo_cuda_encoder_ops;
-extern const device_encoder_ops nbldpc_cuda_encoder_ops;
-#endif
-
 #endif

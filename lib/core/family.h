@@ -23,6 +23,8 @@ typedef struct family_record {
     gpufec_status (*syndrome_weight)(const void* body, const uint8_t* mother, uint32_t* weight);
     /* Fills the family's fields of gpufec_code_info. */
     void (*describe)(const void* body, gpufec_code_info* info);
+    /* One line on what the code is beyond its sizes (gpufec_code_summary; NULL: "GF(2)"). */
+    void (*summary)(const void* body, char* text, size_t length);
 
     /* Opening. `suffix` is the text after the name's first ":key=" (NULL: none), e.g. "k=1000".
      * GPUFEC_ERR_UNKNOWN_CODE (and nothing in diag) when the name or file is not this family's. */
@@ -44,8 +46,5 @@ typedef struct family_record {
 
 /* The families, NULL-terminated. */
 extern const family_record* const family_registry[];
-extern const family_record ldpc_family;
-extern const family_record turbo_family;
-extern const family_record nbldpc_family;
 
 #endif

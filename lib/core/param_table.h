@@ -6,6 +6,7 @@
 #include <gpufec/decoder.h>
 
 #include <stddef.h>
+#include <string.h>
 
 typedef enum { P_ENUM, P_INT, P_FLOAT, P_U32, P_U64 } param_type;
 
@@ -27,6 +28,17 @@ typedef struct {
     {name, P_ENUM, PARAM_OFF(field), 0, 0, table, labels, PARAM_COUNT(table), help, applies}
 #define PARAM_NUM(name, type, field, lo, hi, help, applies)                                         \
     {name, type, PARAM_OFF(field), lo, hi, NULL, NULL, 0, help, applies}
+
+/* Options kept in gpufec_decoder_opts.family_options: a family's own struct at its slot (in
+ * uint64_t words; each family's record in registry.c names its slot range), entries by offset. */
+#define FAMILY_OPTS_OFF(slot, type, field)                                                          \
+    (offsetof(gpufec_decoder_opts, family_options) + (slot) * sizeof(uint64_t) + offsetof(type, field))
+/* A family's options struct copied out of / into its slot (memcpy: no aliasing of the words). */
+#define FAMILY_OPTS_GET(opts, slot, dst) memcpy((dst), (opts)->family_options + (slot), sizeof *(dst))
+#define FAMILY_OPTS_PUT(opts, slot, src) memcpy((opts)->family_options + (slot), (src), sizeof *(src))
+#define PARAM_ENUM_AT(name, off, table, labels, help, applies)                                      \
+    {name, P_ENUM, off, 0, 0, table, labels, PARAM_COUNT(table), help, applies}
+#define PARAM_NUM_AT(name, type, off, lo, hi, help, applies) {name, type, off, lo, hi, NULL, NULL, 0, help, applies}
 
 /* Whether v is in the range the table gives numeric option `name` (its bounds into lo and hi):
  * the one place a range is written. 0 for a name that is not a numeric option. */

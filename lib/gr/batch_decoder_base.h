@@ -1,9 +1,9 @@
 /* What every family's decoder block shares. The block is a thin layer over a C decoder context:
  * this base frames the soft-bit stream into whole frames, stages them (pinned, sign convention
  * applied) and hands batches to the context, moves stream tags frame by frame, keeps the
- * statistics and posts them, and turns C statuses into exceptions. A family block (ldpc_decoder,
- * later turbo_decoder, nbldpc_decoder) constructs gr::block with its io signatures, fills a
- * gpufec_decoder_opts from its own parameters, and calls setup(). */
+ * statistics and posts them, and turns C statuses into exceptions. A block (gpufec::decoder, the
+ * PDU decoder) constructs gr::block with its io signatures, fills a gpufec_decoder_opts, and
+ * calls setup(). */
 #ifndef INCLUDED_GPUFEC_BATCH_DECODER_BASE_H
 #define INCLUDED_GPUFEC_BATCH_DECODER_BASE_H
 

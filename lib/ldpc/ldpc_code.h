@@ -149,4 +149,6 @@ gpufec_status ldpc_read_alist(ldpc_code** out, const char* text, size_t length, 
 gpufec_status ldpc_read_qc(ldpc_code** out, const char* text, size_t length, uint32_t lifting,
                            gpufec_diag* diag);
 
+extern const family_record ldpc_family;
+
 #endif

@@ -52,11 +52,7 @@ gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* c
     /* Each value's range is the option table's (param_check_values, run first); here the rules
      * across options and the code. */
     const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT, unsupported = GPUFEC_ERR_UNSUPPORTED;
-    const uint32_t known = GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_QC_STATE_SHARED |
-                           GPUFEC_CUDA_NO_COMPRESSED_MESSAGES | GPUFEC_CUDA_TURBO_CKPT_SHARED |
-                           GPUFEC_CUDA_TURBO_FRAME_GLOBAL | GPUFEC_CUDA_TURBO_FRAME_SHARED | GPUFEC_CUDA_NO_PACKED_I8 |
-                           GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_HALF2 | GPUFEC_CUDA_NO_LATENCY_PLAN |
-                           GPUFEC_CUDA_LATENCY_PLAN;
+    const uint32_t known = GPUFEC_CUDA_TUNING_ALL;
     if ((o->cuda_tuning & ~known) ||
         (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED) ||
         (o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES && o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2) ||

@@ -102,6 +102,15 @@ static void describe(const void* body, gpufec_code_info* info)
     info->layer_lifting = c->qc_z;
 }
 
+static void summary(const void* body, char* text, size_t length)
+{
+    const nb_code* c = (const nb_code*)body;
+    gpufec_nbldpc_info i;
+    gpufec_code dummy = {.family = &nbldpc_family, .body = (void*)c};
+    gpufec_code_nbldpc_info(&dummy, &i);
+    snprintf(text, length, "GF(%u) N=%u K=%u symbols%s", i.q, i.n, i.k, i.can_encode ? "" : " (no encoder)");
+}
+
 gpufec_status gpufec_code_nbldpc_info(const gpufec_code* code, gpufec_nbldpc_info* info)
 {
     if (!code || !info)
@@ -408,6 +417,7 @@ const family_record nbldpc_family = {
     .encode = encode,
     .syndrome_weight = syndrome_weight,
     .describe = describe,
+    .summary = summary,
     .builtin_count = nb_builtin_count,
     .builtin_name = nb_builtin_name,
     .open_name = nb_open_name,

@@ -1,6 +1,7 @@
 /* LTE turbo codes: interleaver, encoder, CRC, the family record. */
 #include "turbo_code.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,7 +122,18 @@ static void free_body(void* body)
     free(t);
 }
 
-static void describe(const void* body, gpufec_code_info* info) { (void)body, (void)info; }
+static void describe(const void* body, gpufec_code_info* info)
+{
+    (void)body;
+    info->structured_encoder = 1; /* two recursive convolutional encoders */
+}
+
+static void summary(const void* body, char* text, size_t length)
+{
+    const turbo_code* t = (const turbo_code*)body;
+    snprintf(text, length, "turbo, mother code N=%u%s", 3 * (t->K + 4),
+             t->e > 3 * (t->K + 4) ? " (rate matching repeats some bits)" : "");
+}
 
 gpufec_status gpufec_code_turbo_info(const gpufec_code* code, gpufec_turbo_info* info)
 {
@@ -159,6 +171,7 @@ const family_record turbo_family = {
     .encode = encode,
     .syndrome_weight = NULL, /* no parity checks: the CRC is the turbo code's check */
     .describe = describe,
+    .summary = summary,
     .builtin_count = turbo_builtin_count,
     .builtin_name = turbo_builtin_name,
     .open_name = turbo_open_name,

@@ -2,7 +2,7 @@
 same answers.
 
 Blocks: decoder(code, options) and encoder(code) for any code; pdu_decoder. For each family of
-families() (ldpc, turbo, nbldpc, ...): <family>_decoder, <family>_encoder, and the gr-fec
+families(): <family>_decoder, <family>_encoder, and the gr-fec
 definitions <family>_decoder_def, <family>_encoder_def (and fec_decoder_def.make,
 fec_encoder_def.make). Helpers: builtin_codes(), code_info(name), cuda_available().
 """

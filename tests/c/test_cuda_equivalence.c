@@ -353,7 +353,19 @@ static void compare_nb(const char* name, gpufec_nb_algorithm alg, gpufec_schedul
     compare_opts(name, label, o, ebn0, frames, max_frame_share);
 }
 
-/* Optional argument: one family ("ldpc", "turbo", "nbldpc") to compare; none: all. */
+/* Convolutional codes: the Viterbi kernel evaluates the CPU's metrics in the CPU's order, so
+ * every decision, pass count and flag is identical (every termination, punctured, K 3..9, rate
+ * 1/2..1/4, codeword output). */
+static void compare_conv(const char* name, double ebn0, size_t frames, int passes, gpufec_output output)
+{
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.max_iterations = passes;
+    o.output = output;
+    compare_opts(name, "viterbi", o, ebn0, frames, 0.0);
+}
+
+/* Optional argument: one family ("ldpc", "turbo", "nbldpc", "conv") to compare; none: all. */
 /* The latency plan (two threads per row): colour-split layers, punctured and filler bits,
  * Z = 384 at 768 threads with the row state in global memory, lane slices, each precision,
  * int8 beside the packed plan (row state on chip); then as chosen by default for a few frames
@@ -424,6 +436,17 @@ int main(int argc, char** argv)
         compare_nb("nb-gf64-504", GPUFEC_NB_FFT_BP, L, 0, 1.8, nf, 0.05);
         compare_nb("nb-gf256-504", GPUFEC_NB_FFT_BP, F, 1, 1.5, quick_n ? 3 : 30, 0.05);
         compare_nb("nb-gf8-504", GPUFEC_NB_FFT_BP, F, 1, 2.0, nf, 0.05);
+    }
+    if (FAMILY("conv")) {
+        const size_t nf = getenv("GPUFEC_QUICK") ? 20 : 300;
+        compare_conv("cc-k7-1_2", 3.0, nf, 1, GPUFEC_OUTPUT_INFO);
+        compare_conv("cc-k7-3_4:term=trunc", 4.0, nf, 1, GPUFEC_OUTPUT_CODEWORD);
+        compare_conv("lte-tbcc-40", 1.0, nf, 4, GPUFEC_OUTPUT_INFO); /* wrap-around passes */
+        compare_conv("conv-k3-7-5-7:k=300:term=tb", 1.0, nf, 3, GPUFEC_OUTPUT_FULL_CODEWORD);
+        compare_conv("conv-k5-23-35-27-33:k=500", 0.5, nf, 1, GPUFEC_OUTPUT_INFO);
+        compare_conv("conv-k6-53-75:k=700:term=tb", 2.0, nf, 5, GPUFEC_OUTPUT_INFO); /* two frames a warp */
+        compare_conv("conv-k9-561-753:k=2000", 2.5, nf / 3, 1, GPUFEC_OUTPUT_INFO);   /* four warps a frame */
+        compare_conv("conv-k2-3-1:k=100:term=trunc", 4.0, nf, 1, GPUFEC_OUTPUT_INFO);
     }
     if (strcmp(only, "latency") == 0) {
         latency_plan_cases(getenv("GPUFEC_QUICK") != NULL);

@@ -14,11 +14,11 @@ namespace gpufec {
  * \brief Batch decoder for any code family: n soft bits in, k (or n) hard bits out per frame.
  * \ingroup gpufec
  *
- * `code`: any code name or file (binary LDPC, LTE turbo, GF(q) LDPC; `gpufec-info --list-codes`).
+ * `code`: any code name or file of any family (`gpufec-info --list-codes`).
  * `options`: the decoder's options as `name=value` words separated by spaces or commas, the
  * library's names, ranges and defaults (`gpufec-info --params`; the same text pdu_decoder and the
- * gr-fec definitions take), e.g. "algorithm=nms max_iterations=10 backend=cuda",
- * "turbo_algorithm=maxlogmap subblocks=64", "nb_algorithm=min-max". An option of another family
+ * gr-fec definitions take), e.g. "algorithm=nms max_iterations=10 backend=cuda" (docs/user-guide.md
+ * has one for each family). An option of another family
  * than the code's is refused. `input_type=int8` makes the input stream int8 (llr_scale is then the
  * LLR of one unit); `output=codeword` emits the n transmitted bits; `max_batch` is the most frames
  * handed to the library per call (0: as the implementation prefers).

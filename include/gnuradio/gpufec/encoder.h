@@ -15,7 +15,7 @@ namespace gpufec {
  * per byte, in the order gpufec::decoder expects.
  * \ingroup gpufec
  *
- * `code`: any code name or file that encodes (binary LDPC, LTE turbo, GF(q) LDPC); one that
+ * `code`: any code name or file that encodes, of any family; one that
  * cannot is refused when the block is made.
  */
 class GPUFEC_GR_API encoder : virtual public gr::block

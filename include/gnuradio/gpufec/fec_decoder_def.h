@@ -22,8 +22,8 @@ namespace gpufec {
  * library's names ("algorithm=nms max_iterations=20"; `gpufec-info --params`). `info`: where the
  * k information bits are taken from: "code" (the code's information positions, as gr-gpufec's
  * encoders place them) or "last" (the last k codeword bits, as gr-fec's parity-check-matrix
- * LDPC encoder places them). The Python helpers gpufec.ldpc_decoder_def, turbo_decoder_def and
- * nbldpc_decoder_def fill the options from named arguments.
+ * LDPC encoder places them). The Python helpers gpufec.<family>_decoder_def fill the options
+ * from named arguments.
  */
 class GPUFEC_GR_API fec_decoder_def : public gr::fec::generic_decoder
 {

@@ -20,9 +20,9 @@ namespace gpufec {
  * 1 per decoded frame), gpufec_iterations (s32vector) and gpufec_failed (long). A PDU whose
  * length is not a whole number of frames, or of another vector type, is not decoded: its
  * metadata comes out with gpufec_error (a string) and an empty vector, and the flowgraph goes on.
- * `code`: any code name or file (LDPC, LTE turbo, GF(q) LDPC). `options`: decoder options as
+ * `code`: any code name or file, of any family. `options`: decoder options as
  * `name=value` pairs separated by spaces or commas, the library's names (`gpufec-info --params`),
- * e.g. "algorithm=nms max_iterations=20" or "nb_algorithm=fft-bp schedule=flooding". Soft-bit
+ * e.g. "algorithm=nms max_iterations=20". Soft-bit
  * sign and llr_scale as in ldpc_decoder (s8 input: llr_scale is the LLR of one unit).
  */
 class GPUFEC_GR_API pdu_decoder : virtual public gr::block
