@@ -34,13 +34,6 @@ struct conv_args {
     size_t ws_bytes;                                   /* workspace per frame */
 };
 
-__device__ __forceinline__ uint32_t input_bit(const conv_args& a, const uint8_t* u, int x)
-{
-    if (x < 0)
-        return a.term == GPUFEC_CONV_TERM_TAIL_BITING ? u[a.k + x] : 0u;
-    return x < (int)a.k ? u[x] : 0u;
-}
-
 /* The step loop's barrier: a frame's threads are whole warps or part of one (K <= 7: up to 32
  * threads a frame), so the warp's barrier suffices and the block's frames run apart; K = 8, 9
  * take a block per frame. */
@@ -166,18 +159,8 @@ __global__ void k_viterbi(conv_args a, const float* __restrict__ in, unsigned ch
     if (!live)
         return;
     uint8_t* o = out + (size_t)f * a.out_len;
-    for (uint32_t t = i; t < a.out_len; t += a.tpf) {
-        const uint32_t pos = a.out_pos ? a.out_pos[t] : t;
-        if (pos < a.k) {
-            o[t] = u[pos];
-            continue;
-        }
-        const uint32_t q = pos - a.k, step = q / a.n, j = q % a.n;
-        uint32_t r = 0;
-        for (uint32_t m = 0; m < a.K; m++) /* register bit K-1-m holds the input of step - m */
-            r |= input_bit(a, u, (int)step - (int)m) << (a.K - 1 - m);
-        o[t] = (uint8_t)conv_parity(r & gen[j]);
-    }
+    for (uint32_t t = i; t < a.out_len; t += a.tpf)
+        o[t] = (uint8_t)conv_mother_bit(u, a.k, a.n, a.K, gen, tb, a.out_pos ? a.out_pos[t] : t);
     if (i == 0) {
         iters[f] = used[fb];
         conv[f] = (uint8_t)(ok[fb] && carries[fb]);

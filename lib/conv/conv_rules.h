@@ -57,4 +57,23 @@ GPUFEC_HD float conv_acs(float m0, float m1, float norm, uint32_t* d)
     return (m1 > m0 ? m1 : m0) - norm;
 }
 
+/* Bit `pos` of the mother codeword of the decided information bits u (k of them): u itself below
+ * k, else output j of step t = (pos - k) / n re-encoded from the inputs of steps t-K+1 .. t
+ * (before step 0: zeros, or with tail biting the last bits; from step k on: the zero tail). What
+ * the decoders emit, so that no output needs the whole codeword encoded. */
+GPUFEC_HD uint32_t conv_mother_bit(const uint8_t* u, uint32_t k, uint32_t n, uint32_t K, const uint32_t* generators,
+                                   int tail_biting, uint32_t pos)
+{
+    if (pos < k)
+        return u[pos];
+    const uint32_t q = pos - k, step = q / n, j = q % n;
+    uint32_t r = 0;
+    for (uint32_t m = 0; m < K; m++) { /* register bit K-1-m: the input of step - m */
+        const int x = (int)step - (int)m;
+        const uint32_t b = x < 0 ? (tail_biting ? u[(int)k + x] : 0u) : (x < (int)k ? u[x] : 0u);
+        r |= b << (K - 1 - m);
+    }
+    return conv_parity(r & generators[j]);
+}
+
 #endif

@@ -146,7 +146,7 @@ static void test_round_trips(void)
 static void test_maximum_likelihood(void)
 {
     const char* names[] = {"conv-k3-7-5:k=10", "conv-k4-13-17:k=10:term=trunc", "conv-k3-7-5:k=10:punct=11-01",
-                           "conv-k5-23-35-37:k=9"};
+                           "conv-k5-23-35-37:k=9", "conv-k7-171-133:k=10", "conv-k6-53-75:k=9:punct=110-011"};
     for (size_t ci = 0; ci < sizeof names / sizeof *names; ci++) {
         gpufec_code* c = open_test_code(names[ci]);
         gpufec_code_info info;
@@ -181,6 +181,43 @@ static void test_maximum_likelihood(void)
         CHECK(wrong == 0, "%s: %u of 200 frames differ from maximum likelihood", names[ci], wrong);
         gpufec_decoder_destroy(d);
         free(all), free(u), free(llr), free(out);
+        gpufec_code_destroy(c);
+    }
+}
+
+/* The CPU decoder's two ways, a frame per vector lane (16 frames or more in a call) and one
+ * frame with its states side by side (fewer), take the same decisions: 40 noisy frames in one
+ * call (lanes, then states for the last 8) against each frame alone (states). */
+static void test_cpu_paths_agree(void)
+{
+    const char* names[] = {"conv-k7-171-133:k=300", "conv-k6-53-75-47:k=200:term=tb", "conv-k9-561-753:k=100"};
+    for (size_t ci = 0; ci < sizeof names / sizeof *names; ci++) {
+        gpufec_code* c = open_test_code(names[ci]);
+        gpufec_code_info info;
+        gpufec_code_get_info(c, &info);
+        const size_t F = 40;
+        uint8_t* u = malloc(F * info.k);
+        uint8_t* cw = malloc(F * info.n);
+        float* llr = malloc(F * info.n * sizeof(float));
+        uint8_t *batch = malloc(F * info.k), *alone = malloc(F * info.k);
+        int32_t itb[40], ita[40];
+        uint8_t okb[40], oka[40];
+        for (size_t i = 0; i < F * info.k; i++)
+            u[i] = (uint8_t)(test_rand() & 1);
+        gpufec_code_encode(c, u, F, cw);
+        for (size_t i = 0; i < F * info.n; i++) /* about 1 dB: errors and failed passes */
+            llr[i] = (float)(2.0 * ((cw[i] ? -1.0 : 1.0) + 0.85 * test_gauss()) / 0.72);
+        gpufec_decoder* d = cpu_decoder(c, 3);
+        gpufec_decoder_decode(d, llr, F, batch, itb, okb);
+        for (size_t f = 0; f < F; f++)
+            gpufec_decoder_decode(d, llr + f * info.n, 1, alone + f * info.k, ita + f, oka + f);
+        size_t differ = 0;
+        for (size_t f = 0; f < F; f++)
+            differ += memcmp(batch + f * info.k, alone + f * info.k, info.k) != 0 || itb[f] != ita[f] ||
+                      okb[f] != oka[f];
+        CHECK(differ == 0, "%s: %zu of %zu frames decided differently in a batch and alone", names[ci], differ, F);
+        gpufec_decoder_destroy(d);
+        free(u), free(cw), free(llr), free(batch), free(alone);
         gpufec_code_destroy(c);
     }
 }
@@ -240,7 +277,7 @@ static void test_error_rate(void)
     uint8_t* out = malloc(F * info.k);
     gpufec_decoder* d = cpu_decoder(c, 1);
     uint64_t bits = 0, errors = 0;
-    for (int round = 0; round < 40; round++) { /* 2.6 M bits */
+    for (int round = 0; round < 150; round++) { /* 9.8 M bits */
         for (size_t i = 0; i < F * info.k; i++)
             u[i] = (uint8_t)(test_rand() & 1);
         gpufec_code_encode(c, u, F, cw);
@@ -254,12 +291,12 @@ static void test_error_rate(void)
     const double ber = (double)errors / (double)bits;
     printf("K=7 1/2 at %.1f dB: BER %.3g (%llu errors), union bound %.3g\n", ebn0_db, ber,
            (unsigned long long)errors, union_bound(ebn0_db));
-    /* At 4 dB the bound is nearly the ML decoder's error rate; errors come in bursts, so a run of
-     * about 50 errors scatters by some tens of percent: 1.6 times the bound allows for that, a
-     * broken metric or traceback lands orders of magnitude above. Below: no better than the
+    /* At 4 dB the bound is nearly the ML decoder's error rate; errors come in bursts (about 35
+     * error events here), so a run scatters by some tens of percent: twice the bound allows for
+     * that, a broken metric or traceback lands orders of magnitude above. Below: no better than the
      * bound half a dB higher (a channel weaker than it says). The 0.2 dB comparison with long
      * runs is in docs/performance.md. */
-    CHECK(ber <= 1.6 * union_bound(ebn0_db), "BER %.3g far above the union bound %.3g", ber, union_bound(ebn0_db));
+    CHECK(ber <= 2.0 * union_bound(ebn0_db), "BER %.3g far above the union bound %.3g", ber, union_bound(ebn0_db));
     CHECK(ber >= union_bound(ebn0_db + 0.5), "BER %.3g below the union bound at %.1f dB (%.3g)", ber, ebn0_db + 0.5,
           union_bound(ebn0_db + 0.5));
     gpufec_decoder_destroy(d);
@@ -274,6 +311,7 @@ int main(void)
     test_encoder_and_puncturing();
     test_round_trips();
     test_maximum_likelihood();
+    test_cpu_paths_agree();
     test_erasures();
     test_error_rate();
     TEST_DONE();
