@@ -17,7 +17,8 @@ extern const family_record nbldpc_family, ldpc_family, turbo_family, conv_family
 extern const backend_ops ldpc_cpu_ops, turbo_cpu_ops, turbo_simd_ops, nbldpc_cpu_ops, conv_cpu_ops;
 #ifdef GPUFEC_HAVE_CUDA
 extern const backend_ops ldpc_cuda_ops, ldpc_cuda_hard_ops, turbo_cuda_ops, nbldpc_cuda_ops, conv_cuda_ops;
-extern const device_encoder_ops ldpc_cuda_encoder_ops, turbo_cuda_encoder_ops, nbldpc_cuda_encoder_ops;
+extern const device_encoder_ops ldpc_cuda_encoder_ops, turbo_cuda_encoder_ops, nbldpc_cuda_encoder_ops,
+    conv_cuda_encoder_ops;
 #endif
 
 const family_record* const family_registry[] = {
@@ -50,6 +51,7 @@ const device_encoder_ops* const device_encoder_registry[] = {
     &ldpc_cuda_encoder_ops,   /* staircase (DVB-S2), dual-diagonal QC, else a dense generator */
     &turbo_cuda_encoder_ops,  /* a thread per constituent encoder, then rate matching */
     &nbldpc_cuda_encoder_ops, /* the dense systematic encoder, a block per frame */
+    &conv_cuda_encoder_ops,   /* a thread per transmitted bit */
 #endif
     NULL,
 };
