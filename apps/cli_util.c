@@ -181,19 +181,45 @@ const char* decoder_label(const void* opts, int family)
     return value;
 }
 
+/* The decoder's schedule where the family reads one; else the family's other options that
+ * differ from the library's defaults, "name=value" (e.g. "subblocks=64 guard=pividstw"), or "-". */
 const char* schedule_label(const void* opts, int family, int schedule, char* buf, size_t len)
 {
-    const gpufec_decoder_opts* o = opts;
-    if (family != GPUFEC_FAMILY_TURBO)
+    if (gpufec_family_reads_option((gpufec_family)family, "schedule"))
         return gpufec_schedule_name((gpufec_schedule)schedule);
-    if (o->subblocks == 1)
-        snprintf(buf, len, "P=1");
-    else if (o->guard >= GPUFEC_TURBO_GUARD_DSTW)
-        snprintf(buf, len, "P=%d %s g=%d", o->subblocks, gpufec_turbo_guard_name((gpufec_turbo_guard)o->guard),
-                 o->window);
-    else
-        snprintf(buf, len, "P=%d %s", o->subblocks, gpufec_turbo_guard_name((gpufec_turbo_guard)o->guard));
+    gpufec_decoder_opts d;
+    gpufec_decoder_opts_default(&d);
+    const char* alg = gpufec_family_algorithm_option((gpufec_family)family);
+    size_t w = 0;
+    buf[0] = '\0';
+    gpufec_param_info p;
+    for (size_t i = 0; gpufec_decoder_param_info(i, &p) == GPUFEC_OK; i++) {
+        char now[64], def[64];
+        if (!gpufec_family_reads_option((gpufec_family)family, p.name) || (alg && strcmp(p.name, alg) == 0) ||
+            gpufec_decoder_opts_get(opts, p.name, now, sizeof now) != GPUFEC_OK ||
+            gpufec_decoder_opts_get(&d, p.name, def, sizeof def) != GPUFEC_OK || strcmp(now, def) == 0)
+            continue;
+        const int n = snprintf(buf + w, len - w, "%s%s=%s", w ? " " : "", p.name, now);
+        if (n < 0 || (size_t)n >= len - w)
+            break;
+        w += (size_t)n;
+    }
+    if (!w)
+        snprintf(buf, len, "-");
     return buf;
+}
+
+/* 1 when "name=value" sets a family's algorithm option. */
+int cli_names_algorithm(const char* assignment)
+{
+    gpufec_family f;
+    for (size_t i = 0; gpufec_family_at(i, &f) == GPUFEC_OK; i++) {
+        const char* o = gpufec_family_algorithm_option(f);
+        const size_t n = strlen(o);
+        if (strncmp(assignment, o, n) == 0 && assignment[n] == '=')
+            return 1;
+    }
+    return 0;
 }
 
 void print_choices(FILE* f, const char* name)

@@ -35,12 +35,14 @@ void cli_note_option(const char* name, const char* flag);
 int cli_option_noted(const char* name);
 /* Once the code is open: applies --decoder as the family's algorithm (die()s listing the
  * family's decoders when it names another family's), and die()s when an option the command line
- * set belongs to another family (--precision on a turbo code). */
+ * set belongs to another family than the code's. */
 void cli_check_family(void* opts, const struct gpufec_code* code);
 /* The decoder's algorithm and schedule as the tools print them, for the code's family
  * (gpufec_code_info.family); schedule: the LDPC schedule in use. */
 const char* decoder_label(const void* opts, int family);
 const char* schedule_label(const void* opts, int family, int schedule, char* buf, size_t len);
+/* 1 when "name=value" sets a family's algorithm option (gpufec-info --families). */
+int cli_names_algorithm(const char* assignment);
 /* Prints the accepted names of enum option `name` as a|b|c. */
 void print_choices(FILE* f, const char* name);
 

@@ -166,8 +166,6 @@ int main(int argc, char** argv)
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
     cli_check_family(&a.o, code);
-    if (info.family == GPUFEC_FAMILY_TURBO && !cli_option_noted("arithmetic"))
-        a.o.turbo_arithmetic = GPUFEC_TURBO_ARITH_AUTO; /* the blocks' default, as gpufec-sim */
 
     gpufec_decoder* probe = NULL;
     gpufec_diag why;

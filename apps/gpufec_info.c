@@ -45,7 +45,7 @@ static const char* const HELP =
     "  --families            the families, a line each: name, label, the option naming its decoders,\n"
     "                        the options its decoders read beyond the common ones\n"
     "  --code NAME|FILE      the same row for one code: a built-in name (with options such as\n"
-    "                        5gnr-bg1-z384:k=8000 or lte-turbo-6144:crc=24a:e=12000:rv=0) or a file\n"
+    "                        5gnr-bg1-z384:k=8000) or a file\n"
     "                        (.alist, .qc/.txt prototype matrix, .kn, .nbalist)\n"
     "  --export-alist FILE   with --code: write a binary LDPC code's H as an alist file\n"
     "  --params              every decoder option, tab-separated: name, type, default, range or\n"

@@ -82,12 +82,12 @@ static void parse_range(const char* s, sim_params* p, const char* what)
 static void usage(FILE* f)
 {
     fputs("usage: gpufec-sim --code NAME|FILE --decoder ", f);
-    print_choices(f, "algorithm"); /* the names come from the library's option table */
-    fputs(" (LDPC) | ", f);
-    print_choices(f, "turbo_algorithm");
-    fputs(" (LTE turbo: --param subblocks=P guard=... window=G) | ", f);
-    print_choices(f, "nb_algorithm");
-    fputs(" (GF(q) LDPC: nb-* codes, .kn / .nbalist files)\n"
+    gpufec_family fam; /* each family's decoders, from the library's option table */
+    for (size_t i = 0; gpufec_family_at(i, &fam) == GPUFEC_OK; i++) {
+        print_choices(f, gpufec_family_algorithm_option(fam));
+        fprintf(f, " (%s)%s", gpufec_family_label(fam), i + 1 < gpufec_family_count() ? " | " : "");
+    }
+    fputs("\n"
           "       --iterations N [--schedule auto|flooding|layered] [--norm F] [--offset F]\n"
           "       [--pgab-p F] [--channel awgn|bsc]\n"
           "       [--channel awgn|bsc|bec] [--modulation bpsk|qpsk|16qam|64qam (awgn)]\n"
@@ -203,9 +203,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
             break;
         case 'Z':
             apply_param(&p->dec, optarg);
-            if (strncmp(optarg, "algorithm=", 10) == 0 || strncmp(optarg, "turbo_algorithm=", 16) == 0 ||
-                strncmp(optarg, "nb_algorithm=", 13) == 0)
-                have_decoder = 1;
+            have_decoder |= cli_names_algorithm(optarg);
             break;
         case 'T':
             p->max_seconds = parse_double(optarg, "--max-time-per-point");
@@ -495,8 +493,6 @@ int main(int argc, char** argv)
     gpufec_code_info info;
     gpufec_code_get_info(code, &info);
     cli_check_family(&prm.dec, code);
-    if (info.family == GPUFEC_FAMILY_TURBO && !cli_option_noted("arithmetic"))
-        prm.dec.turbo_arithmetic = GPUFEC_TURBO_ARITH_AUTO; /* the blocks' default */
     if (prm.dec.output != GPUFEC_OUTPUT_INFO)
         die("--param output=%s: gpufec-sim counts errors in the information bits; only output=info is "
             "simulated",
@@ -579,9 +575,8 @@ int main(int argc, char** argv)
         if (strstr(variant, "int8") || strstr(variant, "int16") ||
             (info.family == GPUFEC_FAMILY_LDPC && prm.dec.precision == GPUFEC_PRECISION_INT8))
             die("--all-zero: the decoder in use (%s%s) saturates asymmetrically, so the all-zero codeword does "
-                "not stand for the others; simulate random codewords (drop --all-zero)%s",
-                variant, prm.dec.precision == GPUFEC_PRECISION_INT8 ? ", precision int8" : "",
-                info.family == GPUFEC_FAMILY_TURBO ? " or set --param arithmetic=float" : "");
+                "not stand for the others; simulate random codewords (drop --all-zero) or choose float arithmetic",
+                variant, prm.dec.precision == GPUFEC_PRECISION_INT8 ? ", precision int8" : "");
     }
     gpufec_schedule sched;
     gpufec_decoder_schedule(probe, &sched);

@@ -4,7 +4,7 @@
 # 1/2) with FFT-BP beside the binary WiMAX 2304 rate-1/2 code with SPA, 50 iterations each.
 # Usage: bash benchmarks/nbldpc_curves.sh [BUILD_DIR]; BACKEND (default cuda), MIN_ERRORS,
 # MAX_FRAMES from the environment; writes $OUT/nb_curve_*.json (or ./bench-out), then
-# tools/plot_nbldpc.py draws docs/nbldpc_fer.png.
+# benchmarks/plot_nbldpc.py draws docs/nbldpc_fer.png.
 set -uo pipefail
 build=${1:-build}
 out=${OUT_DIR:-${OUT:-bench-out}}

@@ -3,7 +3,7 @@
 # 6 full iterations, early stop off) for P in {1, 32, 64, 96, 128, 192} x {PIVI, PIVIDSTW g=5},
 # BPSK over AWGN, on the GPU (the CPU gives the same decisions for the same P and guard).
 # Usage: bash benchmarks/turbo_study.sh [BUILD_DIR]; writes $OUT/turbo_study.json (or ./bench-out);
-# tools/plot_turbo_study.py turns it into docs/turbo_study_fer.png and _ber.png. The defaults
+# benchmarks/plot_turbo_study.py turns it into docs/turbo_study_fer.png and _ber.png. The defaults
 # are the waterfall study; the FER 1e-3 comparison of docs/turbo.md ran with
 # PS="1 64 128 192" EBN0=0.6:1.1:0.05 MIN_ERRORS=100 MAX_FRAMES=131072.
 set -uo pipefail

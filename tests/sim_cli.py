@@ -232,7 +232,7 @@ def main():
     # --all-zero: refused where the decoder saturates asymmetrically (fixed point), the same
     # statistics for any thread count where it runs.
     for args, word in ((["--code", "lte-turbo-1024", "--decoder", "maxlogmap", "--iterations", "4", "--ebn0", "1:1:1",
-                         "--backend", "cpu"], "arithmetic=float"),
+                         "--backend", "cpu", "--param", "arithmetic=int16"], "int16"),
                        (sweep[:6] + ["--ebn0", "1:1:1", "--precision", "int8", "--backend", "cpu"], "int8")):
         r = run([a.sim] + args + ["--all-zero"])
         check(r.returncode == 2 and "--all-zero" in r.stderr and word in r.stderr, f"--all-zero {args}: {r.stderr!r}")

@@ -1,5 +1,5 @@
-/* gr-gpufec public C API: code objects. A code belongs to a family (binary LDPC today; LTE turbo
- * and GF(q) LDPC follow); every family has a mother codeword of n_full bits carrying k
+/* gr-gpufec public C API: code objects. A code belongs to a family (gpufec_family; each family's
+ * own header describes its codes); every family has a mother codeword of n_full bits carrying k
  * information bits, an encoder, and a transmission map saying which mother positions a frame of
  * n bits sends (puncturing, shortening, repetition). The LDPC-specific readers are below. */
 #ifndef GPUFEC_CODE_H

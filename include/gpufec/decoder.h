@@ -122,7 +122,7 @@ typedef struct {
     /* GF(q) LDPC codes (include/gpufec/nbldpc.h); they also read `schedule` (AUTO: layered for
        min-max, flooding for FFT-BP): */
     int nb_algorithm;          /* gpufec_nb_algorithm, default MIN_MAX */
-    /* The options of the families added since (convolutional codes, ...), set and read by name
+    /* The options of the families added since these fields (gpufec-info --families), set and read by name
        only (gpufec_decoder_opts_set / _get; gpufec-info --params lists them) and filled by
        gpufec_decoder_opts_default: a new family changes no public struct. */
     uint64_t family_options[16];

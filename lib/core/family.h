@@ -40,7 +40,7 @@ typedef struct family_record {
     void (*resolve_opts)(gpufec_decoder_opts* o);
     const param_desc* (*params)(size_t* count);
     /* Options of another family that this family's decoders read too (NULL-terminated list, or
-     * NULL): GF(q) LDPC reads binary LDPC's `schedule`. */
+     * NULL), as one family's decoders may read another's `schedule`. */
     const char* const* shared_params;
 } family_record;
 
