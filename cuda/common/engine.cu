@@ -141,6 +141,51 @@ gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* op
     return GPUFEC_OK;
 }
 
+gpufec_status engine_upload_io(const decoder_config* cfg, uint32_t** out_pos, tx_map_dev* map)
+{
+    gpufec_status st = GPUFEC_OK;
+    if (cfg->out_pos)
+        st = engine_status(cfg, dev_upload(out_pos, cfg->out_pos, cfg->out_len), "upload");
+    if (st == GPUFEC_OK)
+        st = engine_status(cfg, tx_map_upload(&cfg->code->tx, map), "upload");
+    return st;
+}
+
+uint32_t engine_chunk_frames(const decoder_config* cfg, size_t frame_bytes, size_t budget, uint32_t cap)
+{
+    if (cfg->opts.max_batch)
+        return cfg->opts.max_batch;
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
+        if (free_b / 4 < budget)
+            budget = free_b / 4;
+    } else {
+        (void)cudaGetLastError();
+    }
+    size_t b = budget / (frame_bytes ? frame_bytes : 1);
+    b = b < 1 ? 1 : b > cap ? cap : b;
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cfg->opts.device) == cudaSuccess && sms > 0 &&
+        b >= (size_t)sms)
+        b -= b % (size_t)sms;
+    return (uint32_t)b;
+}
+
+gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
+                           const char* extra, void** state, impl_caps* caps)
+{
+    engine* e = NULL;
+    gpufec_status st = engine_create(cfg, ops, plan, B, &e);
+    if (st != GPUFEC_OK)
+        return st;
+    *state = e;
+    caps->preferred_batch = (size_t)B * 2;
+    caps->writes_output = 1;
+    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s, chunks of %u frames", cfg->opts.device,
+                ops->describe(plan), extra ? ", " : "", extra ? extra : "", B);
+    return GPUFEC_OK;
+}
+
 /* Copy-in, widening and the plan's kernels of one chunk on slot q. */
 static gpufec_status enqueue_chunk(engine* e, slot& q, const void* soft, uint32_t nf, uint64_t first_frame)
 {

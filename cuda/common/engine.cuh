@@ -101,6 +101,21 @@ struct tx_map_dev {
 cudaError_t tx_map_upload(const tx_map* m, tx_map_dev* d);
 void tx_map_dev_free(tx_map_dev* d);
 
+/* What every plan's create does around its own tables (cuda/common, so that a family's plan
+ * only builds what is its own): */
+/* The output positions (NULL for the whole mother codeword) and the transmission map, uploaded. */
+gpufec_status engine_upload_io(const decoder_config* cfg, uint32_t** out_pos, tx_map_dev* map);
+/* Frames per chunk: opts.max_batch when set, else as many as fit `budget` bytes of workspace (at
+ * most a quarter of the device memory free now) at frame_bytes each, within 1 .. cap, a multiple
+ * of the SM count where that fits (the last wave of blocks full when a block takes a frame). */
+uint32_t engine_chunk_frames(const decoder_config* cfg, size_t frame_bytes, size_t budget, uint32_t cap);
+/* Hands the plan to a new engine (the plan destroyed on failure) and reports what every
+ * plan-based implementation reports: the engine as its state, two chunks as the preferred batch,
+ * the output written by the plan, and the log line (the plan's description, then `extra` if not
+ * NULL, then the chunk size). */
+gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
+                           const char* extra, void** state, impl_caps* caps);
+
 /* 1 when a usable device `device` exists; else 0 and why. */
 extern "C" int cuda_backend_probe(int device, char* why, size_t why_len);
 

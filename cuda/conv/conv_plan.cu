@@ -239,11 +239,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
         p->smem += dec_bytes;
         a.ws_bytes = ((size_t)a.k + 255) & ~(size_t)255;
     }
-    gpufec_status st = GPUFEC_OK;
-    if (cfg->out_pos)
-        st = engine_status(cfg, dev_upload(&p->out_pos, cfg->out_pos, cfg->out_len), "upload");
-    if (st == GPUFEC_OK)
-        st = engine_status(cfg, tx_map_upload(&cfg->code->tx, &p->map), "upload");
+    gpufec_status st = engine_upload_io(cfg, &p->out_pos, &p->map);
     if (st == GPUFEC_OK)
         st = engine_status(cfg, cudaFuncSetAttribute(k_viterbi, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
                            "cudaFuncSetAttribute");
@@ -255,20 +251,10 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.out_pos = p->out_pos;
     snprintf(p->describe, sizeof p->describe, "Viterbi K=%u, %u states, %u frames per block of %u threads, survivors "
              "in %s memory", a.K, a.S, a.fpb, a.tpf * a.fpb, a.dec_in_smem ? "shared" : "global");
-    /* Frames per chunk: at most 256 MiB of workspace per slot, 32768 frames. */
-    uint32_t B = cfg->opts.max_batch ? cfg->opts.max_batch : (uint32_t)(((size_t)256 << 20) / a.ws_bytes);
-    B = B < 1 ? 1 : B > 32768 ? 32768 : B;
-    engine* e = NULL;
-    st = engine_create(cfg, &conv_plan_ops, p, B, &e);
-    if (st != GPUFEC_OK)
-        return st;
-    *state = e;
-    caps->preferred_batch = (size_t)B * 2;
-    caps->writes_output = 1;
     snprintf(caps->variant, sizeof caps->variant, "Viterbi, %u frames per block", a.fpb);
-    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, chunks of %u frames", cfg->opts.device,
-                p->describe, B);
-    return GPUFEC_OK;
+    /* Frames per chunk: at most 256 MiB of workspace per slot, 32768 frames. */
+    return engine_start(cfg, &conv_plan_ops, p, engine_chunk_frames(cfg, a.ws_bytes, (size_t)256 << 20, 32768), NULL,
+                        state, caps);
 }
 
 int accepts(const decoder_config* cfg, char* why, size_t why_len) { return cuda_backend_probe(cfg->opts.device, why, why_len); }

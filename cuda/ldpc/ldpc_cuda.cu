@@ -49,16 +49,7 @@ uint32_t choose_batch(const decoder_config* cfg, size_t per_frame, uint32_t wave
 gpufec_status start_engine(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
                            void** state, impl_caps* caps)
 {
-    engine* e = NULL;
-    gpufec_status st = engine_create(cfg, ops, plan, B, &e);
-    if (st != GPUFEC_OK)
-        return st;
-    *state = e;
-    caps->preferred_batch = (size_t)B * 2;
-    caps->writes_output = 1;
-    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, %s, chunks of %u frames", cfg->opts.device,
-                ops->describe(plan), gpufec_precision_name(cfg->opts.precision), B);
-    return GPUFEC_OK;
+    return engine_start(cfg, ops, plan, B, gpufec_precision_name(cfg->opts.precision), state, caps);
 }
 
 /* QC layered where the code has the view, else generic layered where the posteriors fit on chip,

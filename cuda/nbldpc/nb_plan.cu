@@ -425,9 +425,8 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.frame_bytes = carve(a, nullptr, nullptr);
     /* Shared memory per warp: U, F, B (d vectors each), two more vectors, and V (d vectors). */
     a.warp_floats = (4u * a.dmax + 2u) * a.q;
-    int optin = 0, sms = 0;
+    int optin = 0;
     cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, cfg->opts.device);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cfg->opts.device);
     const size_t per_warp = (size_t)a.warp_floats * 4;
     /* Warps per block: enough for the checks of a layer, at most 16, and no more than about half
      * the opt-in shared memory, so that two frames share an SM. */
@@ -460,10 +459,8 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
         st = engine_status(cfg, dev_upload(&p->layer_ptr, c->layer_ptr, c->layers + 1), "upload");
     if (st == GPUFEC_OK)
         st = engine_status(cfg, dev_upload(&p->layer_rows, c->layer_rows, c->m), "upload");
-    if (st == GPUFEC_OK && cfg->out_pos)
-        st = engine_status(cfg, dev_upload(&p->out_pos, cfg->out_pos, cfg->out_len), "upload");
     if (st == GPUFEC_OK)
-        st = engine_status(cfg, tx_map_upload(&cfg->code->tx, &p->map), "upload");
+        st = engine_upload_io(cfg, &p->out_pos, &p->map);
     if (st != GPUFEC_OK) {
         plan_destroy(p);
         return st;
@@ -475,30 +472,9 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
              a.q, a.layered ? "layered" : "flooding",
              gpufec_nb_algorithm_name((gpufec_nb_algorithm)cfg->opts.nb_algorithm), nw, p->smem);
     /* Frames per chunk: a workspace budget of 4 GiB per slot (GF(256) frames take megabytes:
-     * with 1 GiB a chunk held one frame per SM, half the occupancy the kernel allows), at most a
-     * quarter of the free memory, at least one frame, a multiple of the SM count where that
-     * fits. */
-    uint32_t B = cfg->opts.max_batch;
-    if (!B) {
-        size_t free_b = 0, total_b = 0, budget = (size_t)4 << 30;
-        if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 4 < budget)
-            budget = free_b / 4;
-        size_t b = budget / a.frame_bytes;
-        b = b < 1 ? 1 : b > 8192 ? 8192 : b;
-        if (sms > 0 && b >= (size_t)sms)
-            b -= b % (size_t)sms;
-        B = (uint32_t)b;
-    }
-    engine* e = NULL;
-    st = engine_create(cfg, &nb_plan_ops, p, B, &e);
-    if (st != GPUFEC_OK)
-        return st;
-    *state = e;
-    caps->preferred_batch = (size_t)B * 2;
-    caps->writes_output = 1;
-    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, chunks of %u frames", cfg->opts.device,
-                p->describe, B);
-    return GPUFEC_OK;
+     * with 1 GiB a chunk held one frame per SM, half the occupancy the kernel allows), 8192 frames. */
+    return engine_start(cfg, &nb_plan_ops, p, engine_chunk_frames(cfg, a.frame_bytes, (size_t)4 << 30, 8192), NULL,
+                        state, caps);
 }
 
 int accepts(const decoder_config* cfg, char* why, size_t why_len) { return cuda_backend_probe(cfg->opts.device, why, why_len); }

@@ -314,10 +314,8 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     if (st == GPUFEC_OK)
         st = engine_status(cfg, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
                            "cudaFuncSetAttribute");
-    if (st == GPUFEC_OK && cfg->out_pos)
-        st = engine_status(cfg, dev_upload(&p->out_pos, cfg->out_pos, cfg->out_len), "upload");
     if (st == GPUFEC_OK)
-        st = engine_status(cfg, tx_map_upload(&cfg->code->tx, &p->map), "upload");
+        st = engine_upload_io(cfg, &p->out_pos, &p->map);
     if (st != GPUFEC_OK) {
         plan_destroy(p);
         return st;
@@ -332,19 +330,9 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
              a.logmap ? "Log-MAP" : "Max-Log-MAP", a.split.P, a.split.w,
              gpufec_turbo_guard_name((gpufec_turbo_guard)cfg->opts.guard), a.metrics_in_smem ? "shared" : "global",
              a.frame_in_smem ? "shared" : "global");
-    /* Frames per chunk: at most 256 MiB of workspace per slot. */
-    uint32_t B = cfg->opts.max_batch ? cfg->opts.max_batch : (uint32_t)((size_t)256 << 20) / (uint32_t)(a.frame_floats * 4);
-    B = B < 1 ? 1 : B > 4096 ? 4096 : B;
-    engine* e = NULL;
-    st = engine_create(cfg, &turbo_plan_ops, p, B, &e);
-    if (st != GPUFEC_OK)
-        return st;
-    *state = e;
-    caps->preferred_batch = (size_t)B * 2;
-    caps->writes_output = 1;
-    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s, chunks of %u frames", cfg->opts.device,
-                p->describe, B);
-    return GPUFEC_OK;
+    /* Frames per chunk: at most 256 MiB of workspace per slot, 4096 frames. */
+    return engine_start(cfg, &turbo_plan_ops, p, engine_chunk_frames(cfg, a.frame_floats * 4, (size_t)256 << 20, 4096),
+                        NULL, state, caps);
 }
 
 int accepts(const decoder_config* cfg, char* why, size_t why_len)
