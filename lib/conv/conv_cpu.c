@@ -277,8 +277,8 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
                         s->idx[4 * g + 2 * e + u][l] = s->cc->out[4 * (16 * g + l) + 2 * e + u];
     }
     __builtin_cpu_init();
-    snprintf(caps->variant, sizeof caps->variant, s->idx ? "Viterbi, 16 frames or 16 states per vector (%s)"
-                                                         : "Viterbi, 4 to 16 frames per vector (%s)",
+    snprintf(caps->variant, sizeof caps->variant, s->idx ? "Viterbi, 16 lanes: frames or states (%s)"
+                                                         : "Viterbi, 4-16 frames per vector (%s)",
              __builtin_cpu_supports("avx512f") ? "AVX-512" : __builtin_cpu_supports("avx2") ? "AVX2" : "baseline");
     caps->preferred_batch = W * 16;
     caps->writes_output = 1; /* the output positions, re-encoded from the decisions one by one */

@@ -1,0 +1,124 @@
+/* Per-call settings against every implementation (issue 23): for each family's CPU
+ * implementations and variants (and the CUDA ones where a GPU is present), an iteration limit
+ * changed between calls (gpufec_decoder_set_max_iterations) gives exactly what a context created
+ * with that limit gives, decisions, iteration counts and flags, and never more iterations; and
+ * numbering the frames (gpufec_decoder_set_frame_index) gives a randomised decoder the decisions
+ * of a fresh context started at that number. */
+#include "test_util.h"
+
+typedef struct {
+    const char* code;
+    const char* options; /* name=value words */
+    double ebn0;         /* where the limit matters: some frames need many iterations */
+} per_call_case;
+
+static const per_call_case CASES[] = {
+    {"wifi-648-1_2", "algorithm=nms schedule=layered cpu_simd=0", 1.5},
+    {"wifi-648-1_2", "algorithm=nms schedule=layered cpu_simd=1", 1.5},
+    {"wifi-648-1_2", "algorithm=nms schedule=layered precision=int8", 1.5},
+    {"wifi-648-1_2", "algorithm=spa schedule=flooding", 1.5},
+    {"wifi-648-1_2", "algorithm=oms schedule=flooding cpu_simd=1", 1.5},
+    {"mackay-1008-504", "algorithm=gallager-b", 4.5},
+    {"mackay-1008-504", "algorithm=pgab", 4.5},
+    {"lte-turbo-1024:crc=24a", "turbo_algorithm=maxlogmap arithmetic=float", 0.6},
+    {"lte-turbo-1024:crc=24a", "turbo_algorithm=maxlogmap arithmetic=int16", 0.6},
+    {"lte-turbo-1024:crc=24a", "turbo_algorithm=maxlogmap arithmetic=int8", 0.6},
+    {"lte-turbo-512", "turbo_algorithm=logmap subblocks=8", 0.6},
+    {"nb-gf16-504", "nb_algorithm=min-max", 1.5},
+    {"nb-gf16-504", "nb_algorithm=fft-bp schedule=flooding", 1.5},
+    {"lte-tbcc-40", "conv_algorithm=viterbi", 0.5},
+    {"conv-k7-171-133:k=300:term=tb", "conv_algorithm=viterbi", 1.0},
+};
+
+#define FRAMES 40
+
+/* A context for the case on `backend` with `iterations`; NULL (and why, printed) where this
+ * machine has no such implementation (no GPU, no AVX-512 for a variant that needs it). */
+static gpufec_decoder* make(const gpufec_code* c, const per_call_case* k, gpufec_backend backend, int iterations)
+{
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    char words[256];
+    snprintf(words, sizeof words, "%s", k->options);
+    for (char* w = strtok(words, " "); w; w = strtok(NULL, " ")) {
+        char* eq = strchr(w, '=');
+        *eq = '\0';
+        gpufec_diag d = {0, ""};
+        if (gpufec_decoder_opts_set(&o, w, eq + 1, &d) != GPUFEC_OK) {
+            fprintf(stderr, "%s: %s\n", k->options, d.message);
+            exit(2);
+        }
+    }
+    o.backend = backend;
+    o.max_iterations = iterations;
+    gpufec_decoder* d = NULL;
+    if (gpufec_decoder_create(&d, c, &o) != GPUFEC_OK)
+        return NULL;
+    return d;
+}
+
+static void run_case(const per_call_case* k, gpufec_backend backend)
+{
+    gpufec_code* c = open_test_code(k->code);
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    uint8_t* u = malloc(FRAMES * info.k);
+    uint8_t* x = malloc(FRAMES * info.n);
+    float* llr = malloc(FRAMES * info.n * sizeof(float));
+    for (size_t i = 0; i < FRAMES * info.k; i++)
+        u[i] = (uint8_t)(test_rand() & 1);
+    gpufec_code_encode(c, u, FRAMES, x);
+    const double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, k->ebn0 / 10.0));
+    for (size_t i = 0; i < FRAMES * info.n; i++)
+        llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+    gpufec_decoder* live = make(c, k, backend, 20);
+    if (!live) {
+        printf("%s [%s] on %s: not available here, skipped\n", k->code, k->options, gpufec_backend_name(backend));
+        gpufec_code_destroy(c);
+        free(u), free(x), free(llr);
+        return;
+    }
+    char variant[96];
+    gpufec_decoder_variant(live, variant, sizeof variant);
+    uint8_t *a = malloc(FRAMES * info.k), *b = malloc(FRAMES * info.k);
+    int32_t ia[FRAMES], ib[FRAMES];
+    uint8_t oa[FRAMES], ob[FRAMES];
+    const int limits[] = {3, 20, 1, 7};
+    for (size_t li = 0; li < sizeof limits / sizeof *limits; li++) {
+        const int lim = limits[li];
+        CHECK(gpufec_decoder_set_max_iterations(live, lim) == GPUFEC_OK, "set_max_iterations(%d)", lim);
+        gpufec_decoder_set_frame_index(live, 1000 * li);
+        gpufec_decoder* fresh = make(c, k, backend, lim);
+        gpufec_decoder_set_frame_index(fresh, 1000 * li);
+        CHECK(gpufec_decoder_decode(live, llr, FRAMES, a, ia, oa) == GPUFEC_OK, "%s: decode", variant);
+        CHECK(gpufec_decoder_decode(fresh, llr, FRAMES, b, ib, ob) == GPUFEC_OK, "%s: decode", variant);
+        int differ = 0, over = 0, full = 0;
+        for (int f = 0; f < FRAMES; f++) {
+            differ += memcmp(a + (size_t)f * info.k, b + (size_t)f * info.k, info.k) != 0 || ia[f] != ib[f] ||
+                      oa[f] != ob[f];
+            over += ia[f] > lim;
+            full += ia[f] == lim;
+        }
+        CHECK(differ == 0, "%s [%s] %s: limit %d set per call: %d of %d frames differ from a context made with it",
+              k->code, k->options, variant, lim, differ, FRAMES);
+        CHECK(over == 0, "%s %s: %d frames ran more than %d iterations", k->code, variant, over, lim);
+        if (li == 0)
+            printf("%s [%s] %s: per-call limits agree (%d of %d frames used all %d iterations)\n", k->code,
+                   k->options, variant, full, FRAMES, lim);
+        gpufec_decoder_destroy(fresh);
+    }
+    gpufec_decoder_destroy(live);
+    gpufec_code_destroy(c);
+    free(u), free(x), free(llr), free(a), free(b);
+}
+
+int main(void)
+{
+    test_rng_init();
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        run_case(&CASES[i], GPUFEC_BACKEND_CPU);
+        if (gpufec_cuda_available())
+            run_case(&CASES[i], GPUFEC_BACKEND_CUDA);
+    }
+    TEST_DONE();
+}
