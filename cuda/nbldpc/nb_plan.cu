@@ -10,6 +10,7 @@
 
 extern "C" {
 #include "nb_code.h"
+#include "nb_options.h"
 #include "nb_rules.h"
 }
 
@@ -375,7 +376,7 @@ nb_kernel pick_q(uint32_t q)
 
 nb_kernel pick_kernel(const decoder_config* cfg, uint32_t q)
 {
-    return cfg->opts.nb_algorithm == GPUFEC_NB_FFT_BP ? pick_q<1>(q) : pick_q<0>(q);
+    return nb_opts_of(&cfg->opts).nb_algorithm == GPUFEC_NB_FFT_BP ? pick_q<1>(q) : pick_q<0>(q);
 }
 
 size_t plan_state_bytes(const void* plan, uint32_t B) { return ((const nb_plan*)plan)->args.frame_bytes * (size_t)B; }
@@ -470,7 +471,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.col_edge = p->col_edge, a.layer_ptr = p->layer_ptr, a.layer_rows = p->layer_rows, a.out_pos = p->out_pos;
     snprintf(p->describe, sizeof p->describe, "GF(%u) %s %s, a block per frame, %u warps (a check each), %zu B shared",
              a.q, a.layered ? "layered" : "flooding",
-             gpufec_nb_algorithm_name((gpufec_nb_algorithm)cfg->opts.nb_algorithm), nw, p->smem);
+             gpufec_nb_algorithm_name((gpufec_nb_algorithm)nb_opts_of(&cfg->opts).nb_algorithm), nw, p->smem);
     /* Frames per chunk: a workspace budget of 4 GiB per slot (GF(256) frames take megabytes:
      * with 1 GiB a chunk held one frame per SM, half the occupancy the kernel allows), 8192 frames. */
     return engine_start(cfg, &nb_plan_ops, p, engine_chunk_frames(cfg, a.frame_bytes, (size_t)4 << 30, 8192), NULL,

@@ -16,6 +16,7 @@
 
 extern "C" {
 #include "turbo_code.h"
+#include "turbo_options.h"
 }
 
 #include <stdio.h>
@@ -255,10 +256,11 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.out_len = cfg->out_len;
     a.crc_poly = t->crc ? (t->crc_b ? TURBO_CRC24B : TURBO_CRC24A) : 0;
     a.info_out = cfg->opts.output == GPUFEC_OUTPUT_INFO;
-    a.split = turbo_make_split(t->K, (uint32_t)cfg->opts.subblocks, cfg->opts.guard, (uint32_t)cfg->opts.window);
+    const turbo_opts to = turbo_opts_of(&cfg->opts);
+    a.split = turbo_make_split(t->K, (uint32_t)to.subblocks, to.guard, (uint32_t)to.window);
     a.early = cfg->opts.early_termination;
-    a.logmap = cfg->opts.turbo_algorithm == GPUFEC_TURBO_LOG_MAP;
-    a.scale = cfg->opts.extrinsic_scale;
+    a.logmap = to.turbo_algorithm == GPUFEC_TURBO_LOG_MAP;
+    a.scale = to.extrinsic_scale;
     a.metrics_per_thread = turbo_checkpoints(a.split.w);
     p->threads = (int)((a.split.P + 31) / 32 * 32);
     a.threads = (uint32_t)p->threads;
@@ -328,7 +330,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     snprintf(p->describe, sizeof p->describe,
              "turbo %s, P=%u sub-blocks of %u stages, guard %s, checkpoints in %s memory, frame in %s memory",
              a.logmap ? "Log-MAP" : "Max-Log-MAP", a.split.P, a.split.w,
-             gpufec_turbo_guard_name((gpufec_turbo_guard)cfg->opts.guard), a.metrics_in_smem ? "shared" : "global",
+             gpufec_turbo_guard_name((gpufec_turbo_guard)to.guard), a.metrics_in_smem ? "shared" : "global",
              a.frame_in_smem ? "shared" : "global");
     /* Frames per chunk: at most 256 MiB of workspace per slot, 4096 frames. */
     return engine_start(cfg, &turbo_plan_ops, p, engine_chunk_frames(cfg, a.frame_floats * 4, (size_t)256 << 20, 4096),
@@ -337,9 +339,10 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
 
 int accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    if (cfg->opts.turbo_arithmetic == GPUFEC_TURBO_INT16 || cfg->opts.turbo_arithmetic == GPUFEC_TURBO_INT8) {
+    const int arithmetic = turbo_opts_of(&cfg->opts).turbo_arithmetic;
+    if (arithmetic == GPUFEC_TURBO_INT16 || arithmetic == GPUFEC_TURBO_INT8) {
         snprintf(why, why_len, "arithmetic=%s: fixed point runs on the CPU (AVX2 / AVX-512)",
-                 gpufec_turbo_arithmetic_name((gpufec_turbo_arithmetic)cfg->opts.turbo_arithmetic));
+                 gpufec_turbo_arithmetic_name((gpufec_turbo_arithmetic)arithmetic));
         return 0;
     }
     return cuda_backend_probe(cfg->opts.device, why, why_len);

@@ -109,22 +109,10 @@ typedef struct {
     uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (the flags of
                                   lib/core/cuda_tuning.h, OR-ed; not a stable API); default 0:
                                   the backend chooses */
-    /* LTE turbo codes (include/gpufec/turbo.h): */
-    int turbo_algorithm;       /* gpufec_turbo_algorithm, default MAX_LOG_MAP */
-    float extrinsic_scale;     /* Max-Log-MAP extrinsic scaling of every half-iteration, default
-                                  0.75; (0, 1] */
-    int subblocks;             /* P: sub-blocks decoded in parallel per half-iteration, default
-                                  1 (the exact BCJR); the CPU reproduces any P bit for bit */
-    int guard;                 /* gpufec_turbo_guard at sub-block edges, default PIVI */
-    int window;                /* g: training window of DSTW / PIVIDSTW, default 5 */
-    int turbo_arithmetic;      /* gpufec_turbo_arithmetic, default FLOAT (the reference) */
-    int turbo_simd;            /* gpufec_turbo_simd of the fixed-point decoder, default AUTO */
-    /* GF(q) LDPC codes (include/gpufec/nbldpc.h); they also read `schedule` (AUTO: layered for
-       min-max, flooding for FFT-BP): */
-    int nb_algorithm;          /* gpufec_nb_algorithm, default MIN_MAX */
-    /* The options of the families added since these fields (gpufec-info --families), set and read by name
-       only (gpufec_decoder_opts_set / _get; gpufec-info --params lists them) and filled by
-       gpufec_decoder_opts_default: a new family changes no public struct. */
+    /* Every family's own options but binary LDPC's (turbo_algorithm, subblocks, nb_algorithm,
+       conv_algorithm, ...: gpufec-info --params), set and read by name only
+       (gpufec_decoder_opts_set / _get) and filled by gpufec_decoder_opts_default: a family
+       changes no public struct. */
     uint64_t family_options[16];
 } gpufec_decoder_opts;
 

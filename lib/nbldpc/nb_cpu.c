@@ -3,6 +3,7 @@
  * at a time: checks of a layer share no variable, so this equals updating a layer at once. */
 #include "decoder_internal.h"
 #include "nb_code.h"
+#include "nb_options.h"
 #include "nb_rules.h"
 #include "soft_input.h"
 
@@ -37,7 +38,7 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
         return GPUFEC_ERR_OUT_OF_MEMORY;
     s->dec = dec;
     s->c = nb_of(dec->code);
-    s->fft = dec->opts.nb_algorithm == GPUFEC_NB_FFT_BP;
+    s->fft = nb_opts_of(&dec->opts).nb_algorithm == GPUFEC_NB_FFT_BP;
     s->layered = dec->opts.schedule == GPUFEC_SCHEDULE_LAYERED;
     const size_t q = s->c->gf.q, n = s->c->n, E = s->c->edges;
     s->mother = malloc(dec->code->n_full * sizeof(float));

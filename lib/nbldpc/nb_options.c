@@ -1,6 +1,9 @@
 /* The GF(q) LDPC family's decoder options: names, checks, AUTO choices. The schedule is the
  * option `schedule` that binary LDPC has too (flooding / layered / auto). */
+#include <assert.h>
+
 #include "nb_code.h"
+#include "nb_options.h"
 #include "param_table.h"
 #include "text_reader.h"
 
@@ -9,8 +12,12 @@ static const char* const alg_labels[] = {"FFT-BP (log-domain belief propagation)
 
 PARAM_NAMED_ENUM(gpufec_nb_algorithm, gpufec_nb_algorithm_name, nb_algorithm_from_name, alg_names)
 
+static_assert((NB_OPTS_SLOT * sizeof(uint64_t) + sizeof(nb_opts)) <= sizeof(((gpufec_decoder_opts*)0)->family_options),
+              "nb_opts outside family_options");
+
 static const param_desc PARAMS[] = {
-    PARAM_ENUM("nb_algorithm", nb_algorithm, alg_names, alg_labels, "GF(q) LDPC decoding algorithm", ""),
+    PARAM_ENUM_AT("nb_algorithm", FAMILY_OPTS_OFF(NB_OPTS_SLOT, nb_opts, nb_algorithm), alg_names, alg_labels,
+                  "GF(q) LDPC decoding algorithm", ""),
 };
 
 const param_desc* nb_params(size_t* count)
@@ -27,11 +34,16 @@ gpufec_status nb_check_opts(const gpufec_decoder_opts* o, const gpufec_code* cod
     return GPUFEC_OK;
 }
 
-void nb_default_opts(gpufec_decoder_opts* o) { o->nb_algorithm = GPUFEC_NB_MIN_MAX; }
+void nb_default_opts(gpufec_decoder_opts* o)
+{
+    const nb_opts d = {GPUFEC_NB_MIN_MAX};
+    FAMILY_OPTS_PUT(o, NB_OPTS_SLOT, &d);
+}
 
 /* AUTO: the seeds' schedules, layered min-max (seed 001) and flooding FFT-BP (seed 000). */
 void nb_resolve_opts(gpufec_decoder_opts* o)
 {
     if (o->schedule == GPUFEC_SCHEDULE_AUTO)
-        o->schedule = o->nb_algorithm == GPUFEC_NB_MIN_MAX ? GPUFEC_SCHEDULE_LAYERED : GPUFEC_SCHEDULE_FLOODING;
+        o->schedule =
+            nb_opts_of(o).nb_algorithm == GPUFEC_NB_MIN_MAX ? GPUFEC_SCHEDULE_LAYERED : GPUFEC_SCHEDULE_FLOODING;
 }

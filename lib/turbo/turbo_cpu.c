@@ -5,6 +5,7 @@
 #include "decoder_internal.h"
 #include "soft_input.h"
 #include "turbo_code.h"
+#include "turbo_options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,8 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     s->dec = dec;
     s->t = turbo_of(dec->code);
     const uint32_t K = s->t->K;
-    s->split = turbo_make_split(K, (uint32_t)dec->opts.subblocks, dec->opts.guard, (uint32_t)dec->opts.window);
+    const turbo_opts to = turbo_opts_of(&dec->opts);
+    s->split = turbo_make_split(K, (uint32_t)to.subblocks, to.guard, (uint32_t)to.window);
     const size_t P = s->split.P;
     s->mother = malloc(dec->code->n_full * sizeof(float));
     s->sys = malloc(K * sizeof(float));
@@ -97,7 +99,7 @@ static void decode_frame(turbo_cpu* s, const float* frame, uint8_t* out, int32_t
     const decoder_config* dec = s->dec;
     const turbo_code* t = s->t;
     const uint32_t K = t->K;
-    const int logmap = dec->opts.turbo_algorithm == GPUFEC_TURBO_LOG_MAP;
+    const int logmap = turbo_opts_of(&dec->opts).turbo_algorithm == GPUFEC_TURBO_LOG_MAP;
     const int last = dec->opts.max_iterations - 1;
     const tx_map_view map = tx_map_host_view(&dec->code->tx);
     int carries = 0;
@@ -120,7 +122,7 @@ static void decode_frame(turbo_cpu* s, const float* frame, uint8_t* out, int32_t
         }
     int it = 0, ok = 0;
     while (it <= last) {
-        const float scale = turbo_iteration_scale(logmap, dec->opts.extrinsic_scale, it, last);
+        const float scale = turbo_iteration_scale(logmap, turbo_opts_of(&dec->opts).extrinsic_scale, it, last);
         const turbo_half d1 = {s->sys, s->par[0], s->l21, s->l12, NULL, K, K, 1, scale, logmap};
         const turbo_half d2 = {s->sys, s->par[1], s->l12, s->l21, t->perm, K, K, 1, scale, logmap};
         half_iteration(s, &d1, 0, &beta_K[0]);
@@ -171,9 +173,10 @@ static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint
 
 static int accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    if (cfg->opts.turbo_arithmetic == GPUFEC_TURBO_INT16 || cfg->opts.turbo_arithmetic == GPUFEC_TURBO_INT8) {
+    const int arithmetic = turbo_opts_of(&cfg->opts).turbo_arithmetic;
+    if (arithmetic == GPUFEC_TURBO_INT16 || arithmetic == GPUFEC_TURBO_INT8) {
         snprintf(why, why_len, "arithmetic=%s is the fixed-point decoder's",
-                 gpufec_turbo_arithmetic_name((gpufec_turbo_arithmetic)cfg->opts.turbo_arithmetic));
+                 gpufec_turbo_arithmetic_name((gpufec_turbo_arithmetic)arithmetic));
         return 0;
     }
     return 1;

@@ -1,5 +1,8 @@
 /* The LTE turbo family's decoder options: names, checks, AUTO choices. */
+#include <assert.h>
+
 #include "turbo_code.h"
+#include "turbo_options.h"
 #include "param_table.h"
 #include "text_reader.h"
 
@@ -21,17 +24,21 @@ static const char* const simd_labels[] = {"Auto (widest present)", "AVX2", "AVX-
 PARAM_NAMED_ENUM(gpufec_turbo_arithmetic, gpufec_turbo_arithmetic_name, turbo_arithmetic_from_name, arith_names)
 PARAM_NAMED_ENUM(gpufec_turbo_simd, gpufec_turbo_simd_name, turbo_simd_from_name, simd_names)
 
+#define TOFF(field) FAMILY_OPTS_OFF(TURBO_OPTS_SLOT, turbo_opts, field)
+static_assert((TURBO_OPTS_SLOT * sizeof(uint64_t) + sizeof(turbo_opts)) <= sizeof(((gpufec_decoder_opts*)0)->family_options),
+              "turbo_opts outside family_options");
+
 static const param_desc PARAMS[] = {
-    PARAM_ENUM("turbo_algorithm", turbo_algorithm, alg_names, alg_labels, "turbo decoding algorithm", ""),
-    PARAM_NUM("extrinsic_scale", P_FLOAT, extrinsic_scale, 1e-6, 1, "Max-Log-MAP extrinsic scaling, every half-iteration",
+    PARAM_ENUM_AT("turbo_algorithm", TOFF(turbo_algorithm), alg_names, alg_labels, "turbo decoding algorithm", ""),
+    PARAM_NUM_AT("extrinsic_scale", P_FLOAT, TOFF(extrinsic_scale), 1e-6, 1, "Max-Log-MAP extrinsic scaling, every half-iteration",
               "turbo_algorithm=maxlogmap"),
-    PARAM_NUM("subblocks", P_INT, subblocks, 1, 6144, "sub-blocks per half-iteration (P; 1: exact BCJR)", ""),
-    PARAM_ENUM("guard", guard, guard_names, guard_labels, "sub-block edge metrics (P > 1)", ""),
-    PARAM_NUM("window", P_INT, window, 1, 6144, "training window of dstw / pividstw (g stages)",
+    PARAM_NUM_AT("subblocks", P_INT, TOFF(subblocks), 1, 6144, "sub-blocks per half-iteration (P; 1: exact BCJR)", ""),
+    PARAM_ENUM_AT("guard", TOFF(guard), guard_names, guard_labels, "sub-block edge metrics (P > 1)", ""),
+    PARAM_NUM_AT("window", P_INT, TOFF(window), 1, 6144, "training window of dstw / pividstw (g stages)",
               "guard=dstw|pividstw"),
-    PARAM_ENUM("arithmetic", turbo_arithmetic, arith_names, arith_labels,
+    PARAM_ENUM_AT("arithmetic", TOFF(turbo_arithmetic), arith_names, arith_labels,
                "arithmetic; float: the reference, int16 / int8: fixed-point CPU SIMD (Max-Log-MAP, P = 1)", ""),
-    PARAM_ENUM("simd", turbo_simd, simd_names, simd_labels, "vector instructions of the fixed-point decoder",
+    PARAM_ENUM_AT("simd", TOFF(turbo_simd), simd_names, simd_labels, "vector instructions of the fixed-point decoder",
                "arithmetic=int16|int8|auto"),
 };
 
@@ -43,8 +50,9 @@ const param_desc* turbo_params(size_t* count)
 
 #define OPT_FAIL(...) text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, __VA_ARGS__)
 
-gpufec_status turbo_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
+gpufec_status turbo_check_opts(const gpufec_decoder_opts* opts, const gpufec_code* code, gpufec_diag* diag)
 {
+    const turbo_opts t = turbo_opts_of(opts), *o = &t;
     /* Each value's range is the option table's (param_check_values, run first); here the rules
      * across options and the code. */
     if (code) { /* limits that depend on K: nothing is clamped silently */
@@ -70,13 +78,9 @@ gpufec_status turbo_check_opts(const gpufec_decoder_opts* o, const gpufec_code* 
 
 void turbo_default_opts(gpufec_decoder_opts* o)
 {
-    o->turbo_algorithm = GPUFEC_TURBO_MAX_LOG_MAP;
-    o->extrinsic_scale = 0.75f;
-    o->subblocks = 1;
-    o->guard = GPUFEC_TURBO_GUARD_PIVI;
-    o->window = 5;
-    o->turbo_arithmetic = GPUFEC_TURBO_FLOAT;
-    o->turbo_simd = GPUFEC_TURBO_SIMD_AUTO;
+    const turbo_opts d = {GPUFEC_TURBO_MAX_LOG_MAP, 0.75f, 1, GPUFEC_TURBO_GUARD_PIVI, 5, GPUFEC_TURBO_FLOAT,
+                          GPUFEC_TURBO_SIMD_AUTO};
+    FAMILY_OPTS_PUT(o, TURBO_OPTS_SLOT, &d);
 }
 
 void turbo_resolve_opts(gpufec_decoder_opts* o) { (void)o; }

@@ -10,6 +10,7 @@
 #include "soft_input.h"
 #include "soft_value.h"
 #include "turbo_code.h"
+#include "turbo_options.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -208,10 +209,10 @@ static const simd_instance* pick_instance(const gpufec_decoder_opts* o)
 {
     const int wide = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
-    const int i8 = o->turbo_arithmetic == GPUFEC_TURBO_INT8;
-    if (wide && o->turbo_simd != GPUFEC_TURBO_SIMD_AVX2)
+    const int i8 = turbo_opts_of(o).turbo_arithmetic == GPUFEC_TURBO_INT8;
+    if (wide && turbo_opts_of(o).turbo_simd != GPUFEC_TURBO_SIMD_AVX2)
         return &INSTANCES[i8 ? 1 : 0];
-    if (avx2 && o->turbo_simd != GPUFEC_TURBO_SIMD_AVX512)
+    if (avx2 && turbo_opts_of(o).turbo_simd != GPUFEC_TURBO_SIMD_AVX512)
         return &INSTANCES[i8 ? 3 : 2];
     return NULL;
 }
@@ -252,20 +253,20 @@ static void* vectors(size_t count, size_t vec_bytes)
 
 static int accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
-    const gpufec_decoder_opts* o = &cfg->opts;
-    if (o->turbo_arithmetic == GPUFEC_TURBO_FLOAT) {
+    const turbo_opts to = turbo_opts_of(&cfg->opts);
+    if (to.turbo_arithmetic == GPUFEC_TURBO_FLOAT) {
         snprintf(why, why_len, "arithmetic=float is the reference decoder's");
         return 0;
     }
-    if (o->turbo_arithmetic == GPUFEC_TURBO_ARITH_AUTO &&
-        (o->turbo_algorithm != GPUFEC_TURBO_MAX_LOG_MAP || o->subblocks != 1)) {
+    if (to.turbo_arithmetic == GPUFEC_TURBO_ARITH_AUTO &&
+        (to.turbo_algorithm != GPUFEC_TURBO_MAX_LOG_MAP || to.subblocks != 1)) {
         snprintf(why, why_len, "arithmetic=auto: fixed point needs Max-Log-MAP and subblocks=1");
         return 0;
     }
     if (!pick_instance(&cfg->opts)) {
         snprintf(why, why_len, "the fixed-point turbo decoder with simd=%s needs an x86-64 CPU with %s",
-                 gpufec_turbo_simd_name((gpufec_turbo_simd)cfg->opts.turbo_simd),
-                 cfg->opts.turbo_simd == GPUFEC_TURBO_SIMD_AVX512 ? "AVX-512BW" : "AVX2 and BMI2");
+                 gpufec_turbo_simd_name((gpufec_turbo_simd)to.turbo_simd),
+                 to.turbo_simd == GPUFEC_TURBO_SIMD_AVX512 ? "AVX-512BW" : "AVX2 and BMI2");
         return 0;
     }
     return 1;
@@ -305,7 +306,7 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     }
     g->early = dec->opts.early_termination;
     g->crc_poly = s->t->crc ? (s->t->crc_b ? TURBO_CRC24B : TURBO_CRC24A) : 0;
-    g->scale_q15 = (int)lrintf(dec->opts.extrinsic_scale * 0.5f * 32768.0f); /* halved: see the body */
+    g->scale_q15 = (int)lrintf(turbo_opts_of(&dec->opts).extrinsic_scale * 0.5f * 32768.0f); /* halved: see the body */
     g->ext_limit = s->isa->ext_limit;
     caps->preferred_batch = (size_t)s->isa->lanes;
     caps->writes_output = 1;

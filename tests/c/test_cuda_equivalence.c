@@ -326,9 +326,9 @@ static void compare_turbo(const char* name, gpufec_turbo_algorithm alg, int P, g
 {
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
-    o.turbo_algorithm = alg;
-    o.subblocks = P;
-    o.guard = guard;
+    test_set(&o, "turbo_algorithm", gpufec_turbo_algorithm_name(alg));
+    test_set_int(&o, "subblocks", P);
+    test_set(&o, "guard", gpufec_turbo_guard_name(guard));
     o.max_iterations = 6;
     o.output = output;
     char label[96];
@@ -343,7 +343,7 @@ static void compare_nb(const char* name, gpufec_nb_algorithm alg, gpufec_schedul
 {
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
-    o.nb_algorithm = alg;
+    test_set(&o, "nb_algorithm", gpufec_nb_algorithm_name(alg));
     o.schedule = sched;
     o.max_iterations = 10;
     o.early_termination = early;

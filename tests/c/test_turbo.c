@@ -248,9 +248,9 @@ static int round_trip(const char* name, gpufec_turbo_algorithm alg, int P, gpufe
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     o.backend = GPUFEC_BACKEND_CPU;
-    o.turbo_algorithm = alg;
-    o.subblocks = P;
-    o.guard = guard;
+    test_set(&o, "turbo_algorithm", gpufec_turbo_algorithm_name(alg));
+    test_set_int(&o, "subblocks", P);
+    test_set(&o, "guard", gpufec_turbo_guard_name(guard));
     o.max_iterations = 8;
     o.input_type = input;
     gpufec_decoder* d = NULL;
@@ -324,23 +324,23 @@ static void erased_and_errors(void)
     CHECK(gpufec_decoder_decode(d, z, 2, out, it, ok) == GPUFEC_OK && !ok[0] && !ok[1], "erased frames decoded");
     gpufec_decoder_destroy(d);
     gpufec_diag diag;
-    o.subblocks = 0;
-    CHECK(gpufec_decoder_opts_check(&o, c, &diag) == GPUFEC_ERR_INVALID_ARGUMENT && strstr(diag.message, "subblocks"),
+    CHECK((gpufec_decoder_opts_set(&o, "subblocks", "0", &diag) == GPUFEC_ERR_INVALID_ARGUMENT ||
+           gpufec_decoder_opts_check(&o, c, &diag) == GPUFEC_ERR_INVALID_ARGUMENT) && strstr(diag.message, "subblocks"),
           "subblocks=0: %s", diag.message);
     {
         /* issue 21: limits that depend on K were clamped silently */
         gpufec_code* k40 = open_test_code("lte-turbo-40");
         gpufec_decoder_opts q;
         gpufec_decoder_opts_default(&q);
-        q.subblocks = 41;
+        test_set_int(&q, "subblocks", 41);
         CHECK(gpufec_decoder_opts_check(&q, k40, &diag) == GPUFEC_ERR_INVALID_ARGUMENT && strstr(diag.message, "K=40"),
               "subblocks=41 on K=40: %s", diag.message);
-        q.subblocks = 8; /* 5 stages each */
-        q.guard = GPUFEC_TURBO_GUARD_DSTW;
-        q.window = 6;
+        test_set_int(&q, "subblocks", 8); /* 5 stages each */
+        test_set(&q, "guard", "dstw");
+        test_set_int(&q, "window", 6);
         CHECK(gpufec_decoder_opts_check(&q, k40, &diag) == GPUFEC_ERR_INVALID_ARGUMENT && strstr(diag.message, "window=6"),
               "window=6 with 5-stage sub-blocks: %s", diag.message);
-        q.window = 5;
+        test_set_int(&q, "window", 5);
         CHECK(gpufec_decoder_opts_check(&q, k40, &diag) == GPUFEC_OK, "window=5 refused: %s", diag.message);
         gpufec_code_destroy(k40);
     }

@@ -30,7 +30,7 @@ int main(void)
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     o.backend = GPUFEC_BACKEND_CPU;
-    o.turbo_algorithm = GPUFEC_TURBO_MAX_LOG_MAP;
+    test_set(&o, "turbo_algorithm", "maxlogmap");
     o.max_iterations = 8;
     gpufec_decoder* dec = NULL;
     CHECK(gpufec_decoder_create(&dec, c, &o) == GPUFEC_OK, "create");

@@ -58,8 +58,8 @@ static int run(const noisy* z, gpufec_turbo_arithmetic ar, gpufec_turbo_simd sim
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     o.backend = GPUFEC_BACKEND_CPU;
-    o.turbo_arithmetic = ar;
-    o.turbo_simd = simd;
+    test_set(&o, "arithmetic", gpufec_turbo_arithmetic_name(ar));
+    test_set(&o, "simd", gpufec_turbo_simd_name(simd));
     o.max_iterations = 6;
     o.early_termination = early;
     gpufec_decoder* d = NULL;
@@ -226,18 +226,21 @@ static void options(void)
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     gpufec_diag diag;
-    o.turbo_arithmetic = GPUFEC_TURBO_INT16;
-    o.turbo_algorithm = GPUFEC_TURBO_LOG_MAP;
+    test_set(&o, "arithmetic", "int16");
+    test_set(&o, "turbo_algorithm", "logmap");
     CHECK(gpufec_decoder_opts_check(&o, c, &diag) == GPUFEC_ERR_UNSUPPORTED && strstr(diag.message, "Max-Log-MAP"),
           "int16 with logmap: %s", diag.message);
-    o.turbo_algorithm = GPUFEC_TURBO_MAX_LOG_MAP;
-    o.subblocks = 4;
+    test_set(&o, "turbo_algorithm", "maxlogmap");
+    test_set_int(&o, "subblocks", 4);
     CHECK(gpufec_decoder_opts_check(&o, c, &diag) == GPUFEC_ERR_UNSUPPORTED && strstr(diag.message, "subblocks"),
           "int16 with subblocks=4: %s", diag.message);
     gpufec_decoder_opts_default(&o);
-    CHECK(gpufec_decoder_opts_set(&o, "arithmetic", "int8", &diag) == GPUFEC_OK && o.turbo_arithmetic == GPUFEC_TURBO_INT8,
+    char v[32];
+    CHECK(gpufec_decoder_opts_set(&o, "arithmetic", "int8", &diag) == GPUFEC_OK &&
+              gpufec_decoder_opts_get(&o, "arithmetic", v, sizeof v) == GPUFEC_OK && strcmp(v, "int8") == 0,
           "arithmetic=int8 by name");
-    CHECK(gpufec_decoder_opts_set(&o, "simd", "avx2", &diag) == GPUFEC_OK && o.turbo_simd == GPUFEC_TURBO_SIMD_AVX2,
+    CHECK(gpufec_decoder_opts_set(&o, "simd", "avx2", &diag) == GPUFEC_OK &&
+              gpufec_decoder_opts_get(&o, "simd", v, sizeof v) == GPUFEC_OK && strcmp(v, "avx2") == 0,
           "simd=avx2 by name");
     CHECK(gpufec_decoder_opts_set(&o, "arithmetic", "int4", &diag) != GPUFEC_OK, "arithmetic=int4 accepted");
     gpufec_code_destroy(c);

@@ -64,6 +64,24 @@ static inline double test_gauss(void)
     return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
 
+/* Sets a decoder option by name, the way every family's own options are reached; exits on a
+ * refusal (a test's own mistake). */
+static inline void test_set(gpufec_decoder_opts* o, const char* name, const char* value)
+{
+    gpufec_diag d = {0, ""};
+    if (gpufec_decoder_opts_set(o, name, value, &d) != GPUFEC_OK) {
+        fprintf(stderr, "option %s=%s: %s\n", name, value, d.message);
+        exit(2);
+    }
+}
+
+static inline void test_set_int(gpufec_decoder_opts* o, const char* name, long value)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%ld", value);
+    test_set(o, name, v);
+}
+
 static inline gpufec_code* open_test_code(const char* name)
 {
     char path[1024];
