@@ -109,8 +109,8 @@ typedef struct {
     uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (the flags of
                                   lib/core/cuda_tuning.h, OR-ed; not a stable API); default 0:
                                   the backend chooses */
-    /* Every family's own options but binary LDPC's (turbo_algorithm, subblocks, nb_algorithm,
-       conv_algorithm, ...: gpufec-info --params), set and read by name only
+    /* Every family's own options but binary LDPC's (gpufec-info --params lists them with their
+       family), set and read by name only
        (gpufec_decoder_opts_set / _get) and filled by gpufec_decoder_opts_default: a family
        changes no public struct. */
     uint64_t family_options[16];
@@ -218,9 +218,9 @@ typedef struct {
 GPUFEC_API size_t gpufec_decoder_param_count(void);
 GPUFEC_API gpufec_status gpufec_decoder_param_info(size_t index, gpufec_param_info* info);
 /* Whether option `name` means anything for decoders of `code`: GPUFEC_OK for the common options
- * and the code's family's (and those it shares, as GF(q) LDPC reads `schedule`);
+ * and the code's family's (and those it shares with another family, such as `schedule`);
  * GPUFEC_ERR_INVALID_ARGUMENT, with diag naming the option, its family and the code's, for
- * another family's option (precision on a turbo code) or an unknown name. Tools and blocks that
+ * another family's option (precision on a code of another family) or an unknown name. Tools and blocks that
  * take options by name refuse such settings instead of ignoring them. */
 GPUFEC_API gpufec_status gpufec_decoder_param_check_family(const char* name, const gpufec_code* code,
                                                            gpufec_diag* diag);
