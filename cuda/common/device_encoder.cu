@@ -1,9 +1,11 @@
 #include "device_encoder.cuh"
 
 extern "C" {
+#include "code_internal.h"
 #include "text_reader.h"
 }
 
+#include <stdlib.h>
 #include <string.h>
 
 gpufec_status denc_status(cudaError_t e)
@@ -41,6 +43,27 @@ cudaError_t denc_alloc(dev_encoder_base* b, void** p, size_t bytes)
     cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
     if (e == cudaSuccess)
         b->allocs[b->n_allocs++] = *p;
+    return e;
+}
+
+void denc_destroy(void* state)
+{
+    if (!state)
+        return;
+    denc_release((dev_encoder_base*)state);
+    free(state);
+}
+
+cudaError_t denc_upload_tx_positions(dev_encoder_base* b, const gpufec_code* code, uint32_t** positions)
+{
+    const uint32_t n = code->tx.n_tx;
+    uint32_t* src = (uint32_t*)malloc(((size_t)n + 1) * sizeof *src);
+    if (!src)
+        return cudaErrorMemoryAllocation;
+    for (uint32_t i = 0; i < n; i++)
+        src[i] = tx_map_position(&code->tx, i);
+    const cudaError_t e = denc_upload(b, positions, src, n);
+    free(src);
     return e;
 }
 

@@ -36,6 +36,11 @@ template <typename T> cudaError_t denc_upload(dev_encoder_base* b, T** p, const 
 }
 /* Frees what denc_start and denc_alloc made (not the state itself). */
 void denc_release(dev_encoder_base* b);
+/* destroy of a state that begins with its dev_encoder_base and was allocated with calloc. */
+void denc_destroy(void* state);
+/* The mother position of each transmitted bit, in order (n_tx of them), uploaded (freed with the
+ * encoder): where most encoders gather their output from. */
+cudaError_t denc_upload_tx_positions(dev_encoder_base* b, const gpufec_code* code, uint32_t** positions);
 
 /* The device_encoder_ops entries every encoder shares (state = a dev_encoder_base*). */
 gpufec_status denc_encode(void* state, const uint8_t* info, size_t n_frames, uint8_t* out, void* stream);

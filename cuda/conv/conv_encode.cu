@@ -47,28 +47,14 @@ cudaError_t conv_launch(dev_encoder_base* b, const uint8_t* info, size_t nf, uin
     return cudaGetLastError();
 }
 
-void conv_enc_destroy(void* p)
-{
-    conv_enc_state* s = (conv_enc_state*)p;
-    if (!s)
-        return;
-    denc_release(&s->base);
-    free(s);
-}
-
 gpufec_status conv_enc_create(const gpufec_code* code, int device, void** state, char* variant, size_t variant_len,
                               gpufec_diag* diag)
 {
     const gpufec_conv_info* ci = &conv_of(code)->info;
     conv_enc_state* s = (conv_enc_state*)calloc(1, sizeof *s);
-    const uint32_t n_out = code->tx.n_tx;
-    uint32_t* src = (uint32_t*)malloc(((size_t)n_out + 1) * sizeof *src);
-    if (!s || !src) {
-        free(s), free(src);
+    if (!s)
         return GPUFEC_ERR_OUT_OF_MEMORY;
-    }
-    for (uint32_t i = 0; i < n_out; i++)
-        src[i] = tx_map_position(&code->tx, i);
+    const uint32_t n_out = code->tx.n_tx;
     gpufec_status st = denc_start(&s->base, device, code->k, n_out, diag);
     s->base.chunk = (size_t)1 << 30;
     s->base.launch = conv_launch;
@@ -77,14 +63,11 @@ gpufec_status conv_enc_create(const gpufec_code* code, int device, void** state,
     v.tail_biting = ci->termination == GPUFEC_CONV_TERM_TAIL_BITING;
     memcpy(v.generators, ci->generators, sizeof v.generators);
     uint32_t* out_src = NULL;
-    cudaError_t e = cudaSuccess;
-    if (!st)
-        e = denc_upload(&s->base, &out_src, src, n_out);
-    free(src);
+    const cudaError_t e = st ? cudaSuccess : denc_upload_tx_positions(&s->base, code, &out_src);
     if (!st && e != cudaSuccess)
         st = text_fail_as(denc_status(e), diag, 0, "device encoder: %s", cudaGetErrorString(e));
     if (st) {
-        conv_enc_destroy(s);
+        denc_destroy(s);
         return st;
     }
     v.out_src = out_src;
@@ -96,5 +79,5 @@ gpufec_status conv_enc_create(const gpufec_code* code, int device, void** state,
 } // namespace
 
 extern "C" const device_encoder_ops conv_cuda_encoder_ops = {
-    "cuda conv", GPUFEC_FAMILY_CONV, conv_enc_create, conv_enc_destroy, denc_encode, denc_encode_host,
+    "cuda conv", GPUFEC_FAMILY_CONV, conv_enc_create, denc_destroy, denc_encode, denc_encode_host,
 };

@@ -136,28 +136,14 @@ cudaError_t turbo_launch(dev_encoder_base* b, const uint8_t* info, size_t nf, ui
     return cudaGetLastError();
 }
 
-void turbo_enc_destroy(void* p)
-{
-    turbo_enc_state* s = (turbo_enc_state*)p;
-    if (!s)
-        return;
-    denc_release(&s->base);
-    free(s);
-}
-
 gpufec_status turbo_enc_create(const gpufec_code* code, int device, void** state, char* variant, size_t variant_len,
                                gpufec_diag* diag)
 {
     const turbo_code* t = turbo_of(code);
     turbo_enc_state* s = (turbo_enc_state*)calloc(1, sizeof *s);
-    const uint32_t n_out = code->tx.n_tx;
-    uint32_t* src = (uint32_t*)malloc(((size_t)n_out + 1) * sizeof *src);
-    if (!s || !src) {
-        free(s), free(src);
+    if (!s)
         return GPUFEC_ERR_OUT_OF_MEMORY;
-    }
-    for (uint32_t i = 0; i < n_out; i++)
-        src[i] = tx_map_position(&code->tx, i);
+    const uint32_t n_out = code->tx.n_tx;
     gpufec_status st = denc_start(&s->base, device, code->k, n_out, diag);
     s->base.chunk = (size_t)1 << 30;
     s->base.launch = turbo_launch;
@@ -189,12 +175,11 @@ gpufec_status turbo_enc_create(const gpufec_code* code, int device, void** state
     if (!st)
         e = denc_upload(&s->base, &perm, t->perm, t->K);
     if (!st && e == cudaSuccess)
-        e = denc_upload(&s->base, &out_src, src, n_out);
-    free(src);
+        e = denc_upload_tx_positions(&s->base, code, &out_src);
     if (!st && e != cudaSuccess)
         st = text_fail_as(denc_status(e), diag, 0, "device encoder: %s", cudaGetErrorString(e));
     if (st) {
-        turbo_enc_destroy(s);
+        denc_destroy(s);
         return st;
     }
     v.perm = perm;
@@ -207,5 +192,5 @@ gpufec_status turbo_enc_create(const gpufec_code* code, int device, void** state
 } // namespace
 
 extern "C" const device_encoder_ops turbo_cuda_encoder_ops = {
-    "cuda turbo", GPUFEC_FAMILY_TURBO, turbo_enc_create, turbo_enc_destroy, denc_encode, denc_encode_host,
+    "cuda turbo", GPUFEC_FAMILY_TURBO, turbo_enc_create, denc_destroy, denc_encode, denc_encode_host,
 };
