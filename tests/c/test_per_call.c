@@ -10,24 +10,26 @@ typedef struct {
     const char* code;
     const char* options; /* name=value words */
     double ebn0;         /* where the limit matters: some frames need many iterations */
+    const char* cpu;     /* what the CPU variant's name must contain (VOLK's habit: the variant
+                            that was asked for is the one that ran) */
 } per_call_case;
 
 static const per_call_case CASES[] = {
-    {"wifi-648-1_2", "algorithm=nms schedule=layered cpu_simd=0", 1.5},
-    {"wifi-648-1_2", "algorithm=nms schedule=layered cpu_simd=1", 1.5},
-    {"wifi-648-1_2", "algorithm=nms schedule=layered precision=int8", 1.5},
-    {"wifi-648-1_2", "algorithm=spa schedule=flooding", 1.5},
-    {"wifi-648-1_2", "algorithm=oms schedule=flooding cpu_simd=1", 1.5},
-    {"mackay-1008-504", "algorithm=gallager-b", 4.5},
-    {"mackay-1008-504", "algorithm=pgab", 4.5},
-    {"lte-turbo-1024:crc=24a", "turbo_algorithm=maxlogmap arithmetic=float", 0.6},
-    {"lte-turbo-1024:crc=24a", "turbo_algorithm=maxlogmap arithmetic=int16", 0.6},
-    {"lte-turbo-1024:crc=24a", "turbo_algorithm=maxlogmap arithmetic=int8", 0.6},
-    {"lte-turbo-512", "turbo_algorithm=logmap subblocks=8", 0.6},
-    {"nb-gf16-504", "nb_algorithm=min-max", 1.5},
-    {"nb-gf16-504", "nb_algorithm=fft-bp schedule=flooding", 1.5},
-    {"lte-tbcc-40", "conv_algorithm=viterbi", 0.5},
-    {"conv-k7-171-133:k=300:term=tb", "conv_algorithm=viterbi", 1.0},
+    {"wifi-648-1_2", "algorithm=nms schedule=layered cpu_simd=0", 1.5, "scalar"},
+    {"wifi-648-1_2", "algorithm=nms schedule=layered cpu_simd=1", 1.5, "float32, 8 lanes"},
+    {"wifi-648-1_2", "algorithm=nms schedule=layered precision=int8", 1.5, "int8"},
+    {"wifi-648-1_2", "algorithm=spa schedule=flooding", 1.5, "float32, 8 lanes"},
+    {"wifi-648-1_2", "algorithm=oms schedule=flooding cpu_simd=1", 1.5, "float32, 8 lanes"},
+    {"mackay-1008-504", "algorithm=gallager-b", 4.5, "cpu"},
+    {"mackay-1008-504", "algorithm=pgab", 4.5, "cpu"},
+    {"lte-turbo-1024:crc=24a", "turbo_algorithm=maxlogmap arithmetic=float", 0.6, "cpu"},
+    {"lte-turbo-1024:crc=24a", "turbo_algorithm=maxlogmap arithmetic=int16", 0.6, "int16"},
+    {"lte-turbo-1024:crc=24a", "turbo_algorithm=maxlogmap arithmetic=int8", 0.6, "int8"},
+    {"lte-turbo-512", "turbo_algorithm=logmap subblocks=8", 0.6, "cpu"},
+    {"nb-gf16-504", "nb_algorithm=min-max", 1.5, "cpu"},
+    {"nb-gf16-504", "nb_algorithm=fft-bp schedule=flooding", 1.5, "cpu"},
+    {"lte-tbcc-40", "conv_algorithm=viterbi", 0.5, "Viterbi"},
+    {"conv-k7-171-133:k=300:term=tb", "conv_algorithm=viterbi", 1.0, "Viterbi"},
 };
 
 #define FRAMES 40
@@ -80,6 +82,12 @@ static void run_case(const per_call_case* k, gpufec_backend backend)
     }
     char variant[96];
     gpufec_decoder_variant(live, variant, sizeof variant);
+    if (backend == GPUFEC_BACKEND_CPU)
+        CHECK(strstr(variant, k->cpu) != NULL, "%s [%s]: variant '%s' ran, not one with '%s'", k->code, k->options,
+              variant, k->cpu);
+    else
+        CHECK(strncmp(variant, "cuda", 4) == 0, "%s [%s]: variant '%s' ran on the CUDA backend", k->code, k->options,
+              variant);
     uint8_t *a = malloc(FRAMES * info.k), *b = malloc(FRAMES * info.k);
     int32_t ia[FRAMES], ib[FRAMES];
     uint8_t oa[FRAMES], ob[FRAMES];
