@@ -82,6 +82,12 @@ __global__ void k_viterbi(conv_args a, const float* __restrict__ in, unsigned ch
         pm[s] = tb || s == 0 ? 0.0f : CONV_UNREACHED;
     int carry = 0;
     __syncthreads();
+    /* the butterfly's four output words (predecessor 2i or 2i+1, input 0 or 1), fixed for the
+     * frame: in registers, not read again every step */
+    uint32_t word[4] = {0, 0, 0, 0};
+    if (i < a.S / 2)
+        for (uint32_t q = 0; q < 4; q++)
+            word[q] = out_word[4 * i + q];
     for (int pass = 1; pass <= a.max_passes; pass++) {
         if (!__syncthreads_or(!done[fb] && i == 0))
             break;
@@ -109,7 +115,7 @@ __global__ void k_viterbi(conv_args a, const float* __restrict__ in, unsigned ch
             if (i < half) {
                 const float m_even = p[2 * i], m_odd = p[2 * i + 1];
                 for (uint32_t b = 0; b < 2; b++) { /* input b: into state i + b S/2 */
-                    const uint32_t c0 = out_word[4 * i + b], c1 = out_word[4 * i + 2 + b];
+                    const uint32_t c0 = word[b], c1 = word[2 + b];
                     const float m0 = m_even + (a.words_bm ? Bt[c0] : conv_branch_metric(Lt, a.n, c0));
                     const float m1 = m_odd + (a.words_bm ? Bt[c1] : conv_branch_metric(Lt, a.n, c1));
                     np[i + b * half] = conv_acs(m0, m1, norm, &d[b]);
