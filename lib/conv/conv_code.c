@@ -5,40 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t conv_start_state(const conv_code* cc, const uint8_t* u)
-{
-    const gpufec_conv_info* i = &cc->info;
-    uint32_t s = 0;
-    if (i->termination == GPUFEC_CONV_TERM_TAIL_BITING)
-        for (uint32_t t = i->k - (i->K - 1); t < i->k; t++)
-            s = conv_next_state(s, u[t] != 0, i->K);
-    return s;
-}
-
-void conv_encode_bits(const conv_code* cc, const uint8_t* u, uint8_t* mother)
-{
-    const gpufec_conv_info* i = &cc->info;
-    uint32_t s = conv_start_state(cc, u);
-    uint8_t* coded = mother + i->k;
-    for (uint32_t t = 0; t < i->steps; t++) {
-        const uint32_t b = t < i->k ? u[t] != 0 : 0;
-        const uint32_t c = cc->out[2 * s + b];
-        for (uint32_t j = 0; j < i->n; j++)
-            coded[(size_t)t * i->n + j] = (uint8_t)((c >> j) & 1u);
-        s = conv_next_state(s, b, i->K);
-    }
-    for (uint32_t t = 0; t < i->k; t++)
-        mother[t] = u[t] != 0;
-}
-
+/* The family record's encode: every mother bit from the information bits by the decoders' own
+ * rule (conv_mother_bit), so the encoder and what the decoders emit cannot drift apart. */
 static gpufec_status encode(const void* body, uint8_t* mother)
 {
     const conv_code* cc = (const conv_code*)body;
-    uint8_t* u = malloc(cc->info.k);
+    const gpufec_conv_info* i = &cc->info;
+    uint8_t* u = malloc(i->k);
     if (!u)
         return GPUFEC_ERR_OUT_OF_MEMORY;
-    memcpy(u, mother, cc->info.k);
-    conv_encode_bits(cc, u, mother);
+    for (uint32_t t = 0; t < i->k; t++)
+        u[t] = mother[t] != 0;
+    const uint32_t n_full = i->k + i->steps * i->n;
+    for (uint32_t pos = 0; pos < n_full; pos++)
+        mother[pos] = (uint8_t)conv_mother_bit(u, i->k, i->n, i->K, i->generators,
+                                               i->termination == GPUFEC_CONV_TERM_TAIL_BITING, pos);
     free(u);
     return GPUFEC_OK;
 }

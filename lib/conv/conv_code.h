@@ -24,11 +24,6 @@ typedef struct conv_code {
 
 static inline const conv_code* conv_of(const gpufec_code* c) { return (const conv_code*)c->body; }
 
-/* The inputs of every trellis step (k information bits, then the zero tail) and the encoder's
- * start state: 0, or with tail biting the state the last K-1 bits leave. */
-uint32_t conv_start_state(const conv_code* cc, const uint8_t* u);
-/* Encodes k information bits into the mother codeword (u first, then the coded bits). */
-void conv_encode_bits(const conv_code* cc, const uint8_t* u, uint8_t* mother);
 
 /* conv_open.c, conv_options.c */
 size_t conv_builtin_count(void);

@@ -32,8 +32,6 @@ GPUFEC_HD uint32_t conv_output_word(const uint32_t* generators, uint32_t n, uint
     return c;
 }
 
-GPUFEC_HD uint32_t conv_next_state(uint32_t p, uint32_t u, uint32_t K) { return ((u << (K - 1)) | p) >> 1; }
-
 /* The input that led to state s, and its predecessor given the survivor decision d. */
 GPUFEC_HD uint32_t conv_input_of(uint32_t s, uint32_t K) { return s >> (K - 2); }
 GPUFEC_HD uint32_t conv_prev_state(uint32_t s, uint32_t d, uint32_t S) { return ((s << 1) & (S - 1)) | d; }
