@@ -251,7 +251,7 @@ def main():
                 f.write(text)
             tree.append(f"- gpufec_{fam['name']}_{kind}")
     tree += ["- gpufec_pdu_decoder", "- variable_gpufec_ldpc_decoder_def", "- variable_gpufec_decoder_def",
-             "- variable_gpufec_encoder_def"]
+             "- variable_gpufec_encoder_def", "- variable_gpufec_code_parameter"]
     with open(os.path.join(outdir, "gpufec.tree.yml"), "w") as f:
         f.write("\n".join(tree) + "\n")
 

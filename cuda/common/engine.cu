@@ -181,6 +181,8 @@ gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops
     *state = e;
     caps->preferred_batch = (size_t)B * 2;
     caps->writes_output = 1;
+    if (!caps->variant[0]) /* the plan's own description names the kernel variant that runs */
+        snprintf(caps->variant, sizeof caps->variant, "%s", ops->describe(plan));
     decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s, chunks of %u frames", cfg->opts.device,
                 ops->describe(plan), extra ? ", " : "", extra ? extra : "", B);
     return GPUFEC_OK;

@@ -25,7 +25,8 @@ typedef struct impl_caps {
                                codewords and the front gathers */
     gpufec_schedule schedule; /* set when it runs another schedule than configured (a code too
                                  long for the layered kernels): what gpufec_decoder_schedule says */
-    char variant[48];         /* the variant it runs ("scalar", "AVX2 int16", ...); "" if one */
+    char variant[320];        /* the variant it runs ("scalar", "AVX2 int16", a CUDA plan's
+                                 description, ...); "" if one */
 } impl_caps;
 
 /* One decoder implementation. lib/core/registry.c lists them in preference order. */

@@ -122,6 +122,20 @@ void batch_decoder_base::warn_all_failed()
                    failed_run_warning, d_frames.load());
 }
 
+/* What a user watching the console wants when a flowgraph ends: how many frames failed (the
+ * frame error rate the decoder itself can see: frames whose output is not a codeword, or whose
+ * CRC failed), at what iteration count and speed, on which implementation. */
+bool batch_decoder_base::stop()
+{
+    const uint64_t frames = d_frames.load();
+    if (frames)
+        d_logger->info("{} frames decoded, {} failed (FER {:.3g}), {:.2f} iterations per frame, decoder {:.1f} Mb/s "
+                       "of information bits, on {}",
+                       frames, d_failed.load(), (double)d_failed.load() / (double)frames, iterations_per_frame(),
+                       decoder_mbps(), variant_in_use());
+    return true;
+}
+
 double batch_decoder_base::iterations_per_frame() const
 {
     uint64_t f = d_frames.load();

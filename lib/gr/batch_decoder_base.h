@@ -23,6 +23,7 @@ class batch_decoder_base : public virtual gr::block
 public:
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     bool start() override;
+    bool stop() override; // logs the run's frame error rate, iterations and speed
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,
                      gr_vector_const_void_star& input_items,

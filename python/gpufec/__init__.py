@@ -68,6 +68,16 @@ for _fam in families():
     _family_blocks(_fam)
 
 
+def code_parameter(code, which):
+    """One size of a code, as GRC's Code Parameter block gives it to flowgraph variables: which =
+    "rate" (k/n, a float), "n" (transmitted bits per frame), "k" or "n_full" (ints)."""
+    if not isinstance(code, str):  # GRC's first pass over a flowgraph, before the code variable exists
+        raise TypeError(f"gpufec.code_parameter: code must be a string, not {type(code).__name__}")
+    if which not in ("rate", "n", "k", "n_full"):
+        raise ValueError(f"gpufec.code_parameter: which={which!r}: must be rate, n, k or n_full")
+    return code_info(code)[which]
+
+
 def simulate(code, decoder, iterations, ebn0=None, esn0=None, p=None, channel="awgn", modulation="bpsk",
              min_frame_errors=100, max_frames=1000000, seed=1, backend="auto", threads=None, all_zero=False,
              max_time_per_point=None, keep_going=True, options=None, sim=None):

@@ -11,6 +11,9 @@ static uint32_t repeat_extra = 0;
  * plan: or-ed in, GPUFEC_CUDA_NO_LATENCY_PLAN or GPUFEC_CUDA_LATENCY_PLAN (the test's batches of
  * 96 frames would otherwise all take the latency plan). */
 static uint32_t tuning = 0, plan = GPUFEC_CUDA_NO_LATENCY_PLAN;
+/* When set, the GPU decoder must report a variant (gpufec_decoder_variant) containing this text:
+ * a comparison of the kernel a record selects, not of whichever kernel the backend fell back to. */
+static const char* expect_variant = NULL;
 
 static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
                       size_t frames, double max_frame_share, gpufec_precision prec)
@@ -56,6 +59,18 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     o.cuda_tuning = tuning | plan;
     o.max_batch = 96; /* several launches, last one partial */
     CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
+    {
+        char ran[400] = "";
+        gpufec_decoder_variant(gpu, ran, sizeof ran);
+        CHECK(strncmp(ran, "cuda", 4) == 0, "%s: the CUDA backend reports variant '%s'", name, ran);
+        if (expect_variant)
+            CHECK(strstr(ran, expect_variant) != NULL, "%s: expected the variant '%s', ran '%s'", name,
+                  expect_variant, ran);
+        const int latency = strstr(ran, "frames: one per block") != NULL;
+        if (strstr(ran, "QC layered") && (plan & (GPUFEC_CUDA_LATENCY_PLAN | GPUFEC_CUDA_NO_LATENCY_PLAN)))
+            CHECK(latency == ((plan & GPUFEC_CUDA_LATENCY_PLAN) != 0), "%s: latency plan %s but ran '%s'", name,
+                  plan & GPUFEC_CUDA_LATENCY_PLAN ? "forced" : "refused", ran);
+    }
     CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "cpu decode");
     CHECK(gpufec_decoder_decode(gpu, llr, frames, b, ib, ob) == GPUFEC_OK, "cuda decode");
     { /* the asynchronous form gives the same words (from a fresh context: PGaB's random
@@ -514,9 +529,20 @@ int main(int argc, char** argv)
      * freezes them), rows longer than one sign word (5G NR, two state vectors), Z = 384 threads,
      * posteriors in global memory (DVB-S2 normal); and the one-frame int8 kernel, still
      * selectable, on the same cases. */
-    const uint32_t variants[] = {GPUFEC_CUDA_PACKED_HALF2, GPUFEC_CUDA_PACKED_BYTES, GPUFEC_CUDA_NO_PACKED_I8};
-    for (int variant = 0; variant < 3; variant++) {
-        tuning = variants[variant];
+    /* The kernel variants as records (VOLK's habit): the flags that select one, and the text its
+     * description must hold, so that a variant that silently stopped being chosen fails here. */
+    typedef struct {
+        uint32_t flags;
+        const char* expect;
+    } kernel_variant;
+    const kernel_variant i8_variants[] = {
+        {GPUFEC_CUDA_PACKED_HALF2, "2 frames per word (half2)"},
+        {GPUFEC_CUDA_PACKED_BYTES, "4 frames per word (bytes)"},
+        {GPUFEC_CUDA_NO_PACKED_I8, "int8 posteriors"},
+    };
+    for (size_t variant = 0; variant < sizeof i8_variants / sizeof *i8_variants; variant++) {
+        tuning = i8_variants[variant].flags;
+        expect_variant = i8_variants[variant].expect;
         const gpufec_precision I8 = GPUFEC_PRECISION_INT8;
         compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.6, quick ? 31 : 203, 0.0, I8);
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 18 : 97, 0.0, I8);
@@ -525,6 +551,19 @@ int main(int argc, char** argv)
         if (!quick)
             compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, I8);
     }
+    const kernel_variant f32_variants[] = {
+        {GPUFEC_CUDA_QC_STATE_GLOBAL, "row state in global memory"},
+        {GPUFEC_CUDA_QC_STATE_SHARED, "row state in shared memory"},
+        {GPUFEC_CUDA_NO_QC_KERNEL, "layered, posteriors in shared memory"},
+        {GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_NO_COMPRESSED_MESSAGES, "layered, posteriors in shared memory"},
+    };
+    for (size_t variant = 0; variant < sizeof f32_variants / sizeof *f32_variants; variant++) {
+        tuning = f32_variants[variant].flags;
+        expect_variant = f32_variants[variant].expect;
+        compare_p("wimax-576-1_2", GPUFEC_ALG_NMS, L, 2.0, quick ? 20 : 150, 0.0, GPUFEC_PRECISION_FLOAT32);
+        compare_p("dvbs2-short-3_5", GPUFEC_ALG_OMS, L, 2.4, quick ? 9 : 100, 0.0, GPUFEC_PRECISION_FLOAT32);
+    }
+    expect_variant = NULL;
     tuning = 0;
     latency_plan_cases(quick);
     /* Repetition (the transmission map's sums) in every kernel family: QC layered (the loader's

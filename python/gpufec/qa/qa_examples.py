@@ -29,6 +29,25 @@ def grc_env():
     return env
 
 
+def set_block_code(text, lines):
+    """The demo with the encoder's and decoder's Code parameter (the variable `code` in the
+    shipped file) replaced by `lines`; the Code Parameter variables keep reading `code`."""
+    for name in ("encoder", "decoder"):
+        start = text.index(f"- name: {name}\n")
+        end = text.index("\n- name: ", start + 1)
+        block = text[start:end]
+        assert block.count("    code: code\n") == 1, block
+        text = text[:start] + block.replace("    code: code\n", lines) + text[end:]
+    return text
+
+
+def set_code_variable(text, code):
+    """The demo with its `code` variable (what the blocks and the Code Parameters read) set."""
+    old = "    value: '\"mackay-1008-504\"'\n"
+    assert text.count(old) == 1
+    return text.replace(old, f"    value: '\"{code}\"'\n")
+
+
 class qa_examples(unittest.TestCase):
     def compile_grc(self, path, out):
         r = subprocess.run(["grcc", "-o", out, path], capture_output=True, text=True, env=grc_env())
@@ -42,20 +61,26 @@ class qa_examples(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             py = self.compile_grc(GRC, out)
             text = open(py).read()
-            # the family blocks are views of the family-neutral ones (issue 23)
-            self.assertIn("gpufec.encoder('mackay-1008-504')", text)
-            self.assertIn("gpufec.decoder('mackay-1008-504', ' '.join(('algorithm=nms', 'max_iterations=%s' % (20,), "
+            # the family blocks are views of the family-neutral ones (issue 23), and every block
+            # reads one code variable; the channel's noise follows that code's rate
+            self.assertIn('self.code = code = "mackay-1008-504"', text)
+            self.assertIn('self.rate = rate = gpufec.code_parameter(code, "rate")', text)
+            self.assertIn("gpufec.encoder(code)", text)
+            self.assertIn("gpufec.decoder(code, ' '.join(('algorithm=nms', 'max_iterations=%s' % (20,), "
                           "'schedule=auto', 'norm=%s' % (0.75,),", text)
             self.assertIn("'input_type=float32', 'output=info',)), 'positive_one', 2.0 / sigma2, 0, False)", text)
             r = subprocess.run([sys.executable, py], capture_output=True, text=True, timeout=300)
             self.assertEqual(r.returncode, 0, r.stderr)
+            # the decoder says at the end how the run went, on the console
+            summary = re.search(r"(\d+) frames decoded, (\d+) failed \(FER ([0-9.e+-]+)\)", r.stdout + r.stderr)
+            self.assertIsNotNone(summary, r.stdout + r.stderr)
+            self.assertEqual(int(summary.group(1)), 500)
 
     @unittest.skipIf(shutil.which("grcc") is None, "grcc not installed")
     def test_grc_custom_matrix_file(self):
         matrix = os.path.join(SRC, "tests", "data", "96.33.966.alist")
-        text = open(GRC).read()
-        text = text.replace("    code: mackay-1008-504\n",
-                            f"    code: file\n    code_file: {matrix}\n")
+        text = set_block_code(set_code_variable(open(GRC).read(), matrix),
+                              f"    code: file\n    code_file: {matrix}\n")
         self.assertEqual(text.count("code: file"), 2)
         with tempfile.TemporaryDirectory() as out:
             path = os.path.join(out, "custom.grc")
@@ -102,7 +127,8 @@ class qa_examples(unittest.TestCase):
     @unittest.skipUnless(HAVE_CPP, "grcc, g++ or pkg-config missing")
     def test_cpp_custom_matrix_path_is_a_string_literal(self):
         matrix = os.path.join(SRC, "tests", "data", "96.33.966.alist")
-        text = open(GRC).read().replace("    code: mackay-1008-504\n", f"    code: file\n    code_file: {matrix}\n")
+        text = set_block_code(set_code_variable(open(GRC).read(), matrix),
+                              f"    code: file\n    code_file: {matrix}\n")
         with tempfile.TemporaryDirectory() as out:
             path = os.path.join(out, "custom.grc")
             open(path, "w").write(text)
@@ -143,7 +169,7 @@ class qa_examples(unittest.TestCase):
     def test_flowgraph_saved_with_the_old_code_key_still_runs(self):
         """Flowgraphs saved before the blocks were generated hold the LDPC drop-down's key
         (mackay_1008_504) instead of the name: the blocks open the code it stood for."""
-        text = open(GRC).read().replace("    code: mackay-1008-504\n", "    code: mackay_1008_504\n")
+        text = set_block_code(open(GRC).read(), "    code: mackay_1008_504\n")
         self.assertEqual(text.count("code: mackay_1008_504"), 2)
         with tempfile.TemporaryDirectory() as out:
             path = os.path.join(out, "old.grc")
@@ -155,13 +181,13 @@ class qa_examples(unittest.TestCase):
     def generic_demo(self):
         """The demo flowgraph with the family-neutral blocks in place of the LDPC ones."""
         text = open(GRC).read()
-        enc = "  id: gpufec_ldpc_encoder\n  parameters:\n    code: mackay-1008-504\n"
+        enc = "  id: gpufec_ldpc_encoder\n  parameters:\n    code: code\n"
         dec = ("  id: gpufec_ldpc_decoder\n  parameters:\n    algorithm: nms\n    backend: auto\n"
-               "    code: mackay-1008-504\n    llr_scale: 2.0 / sigma2\n    max_iterations: '20'\n"
+               "    code: code\n    llr_scale: 2.0 / sigma2\n    max_iterations: '20'\n"
                "    norm: '0.75'\n    sign_convention: positive_one\n")
         self.assertIn(enc, text)
         self.assertIn(dec, text)
-        text = text.replace(enc, "  id: gpufec_encoder\n  parameters:\n    code: \"'mackay-1008-504'\"\n")
+        text = text.replace(enc, "  id: gpufec_encoder\n  parameters:\n    code: code\n")
         return text.replace(dec, "  id: gpufec_decoder\n  parameters:\n    code: \"'mackay-1008-504'\"\n"
                                  "    options: \"'algorithm=nms max_iterations=20 norm=0.75'\"\n    input_type: float\n"
                                  "    llr_scale: 2.0 / sigma2\n    sign_convention: positive_one\n"
@@ -176,12 +202,13 @@ class qa_examples(unittest.TestCase):
             open(path, "w").write(self.generic_demo())
             py = self.compile_grc(path, out)
             gen = open(py).read()
-            self.assertIn("gpufec.encoder('mackay-1008-504')", gen)
+            self.assertIn("gpufec.encoder(code)", gen)
             self.assertIn("gpufec.decoder('mackay-1008-504', 'algorithm=nms max_iterations=20 norm=0.75' + ''", gen)
             r = subprocess.run([sys.executable, py], capture_output=True, text=True, timeout=300)
             self.assertEqual(r.returncode, 0, r.stderr[-2000:])
             exe, source, lib = self.compile_cpp(path, out)
             self.assertIn('decoder::make("mackay-1008-504", "algorithm=nms max_iterations=20 norm=0.75"', source)
+            self.assertIn('encoder::make("mackay-1008-504")', source)  # a variable, as C++ sees it
             env = dict(os.environ, LD_LIBRARY_PATH=lib + os.pathsep + os.environ.get("LD_LIBRARY_PATH", ""))
             r = subprocess.run([exe], capture_output=True, text=True, timeout=300, env=env, cwd=out)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -230,8 +257,8 @@ class qa_examples(unittest.TestCase):
         src = open(os.path.join(SRC, "examples", "dvbs2_qpsk_demo.grc")).read()
         # One frame more than is counted: the end of a stream through the channel's add (whose
         # noise input never ends) may lose a few items on some CPUs (flowgraph_chain.chain).
-        self.assertIn("num_items: frames * 43200", src)
-        src = src.replace("num_items: frames * 43200", "num_items: (frames + 1) * 43200")
+        self.assertIn("num_items: frames * k", src)
+        src = src.replace("num_items: frames * k", "num_items: (frames + 1) * k")
         for ebn0, want_ok in (("3.0", (100, 101)), ("1.5", (0,))):
             with tempfile.TemporaryDirectory() as out:
                 path = os.path.join(out, "dvbs2.grc")
@@ -245,6 +272,29 @@ class qa_examples(unittest.TestCase):
                 frames, ok = map(int, r.stdout.split()[-2:])
                 self.assertIn(frames, (100, 101))
                 self.assertIn(ok, (frames,) if want_ok[0] else want_ok, f"Eb/N0 {ebn0} dB")
+
+    @unittest.skipIf(shutil.which("grcc") is None, "grcc not installed")
+    def test_eb_n0_follows_the_code(self):
+        """Changing the demo's one code variable to a rate-8/9 code keeps its Eb/N0 true: at 5 dB
+        nearly every frame decodes. Had the noise stayed at the rate-1/2 setting, the channel would
+        be 2.5 dB worse than labelled, below this code's threshold, and every frame would fail."""
+        src = set_code_variable(open(GRC).read(), "dvbs2-short-8_9")
+        src = src.replace("    value: '2.5'\n", "    value: '5.0'\n", 1).replace("    value: '500'\n", "    value: '60'\n", 1)
+        src = src.replace("num_items: frames * k", "num_items: (frames + 1) * k")
+        with tempfile.TemporaryDirectory() as out:
+            path = os.path.join(out, "rate.grc")
+            open(path, "w").write(src)
+            self.compile_grc(path, out)
+            script = (f"import sys\nsys.path.insert(0, {out!r})\nimport ldpc_awgn_demo_grc as m\n"
+                      "tb = m.ldpc_awgn_demo_grc()\ntb.run()\n"
+                      "print(tb.rate, tb.k, tb.decoder.frames(), tb.decoder.failed_frames())\n")
+            r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            rate, k, frames, failed = r.stdout.split()[-4:]
+            self.assertAlmostEqual(float(rate), 14400 / 16200, places=6)
+            self.assertEqual(int(k), 14400)
+            self.assertIn(int(frames), (60, 61))
+            self.assertLessEqual(int(failed), 3)
 
     def test_file_rx_example(self):
         """The file-based receiver (issue 13): at the Eb/N0 its documentation states (12 dB, the
