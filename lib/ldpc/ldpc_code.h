@@ -140,8 +140,12 @@ int qc_encoder_plan(const ldpc_code* c, uint32_t* core, uint32_t* s0, uint32_t* 
 /* The built-in LDPC codes, and the structured builders (unfinished bodies). */
 gpufec_status dvbs2_code_from_table(ldpc_code** out, const char* text, size_t length, uint32_t n,
                                     gpufec_diag* diag);
+/* Every 5G NR lifting size of the sets table, ascending (at most cap); returns the count. */
+size_t nr5g_lifting_sizes(const char* sets, size_t len, uint32_t* out, size_t cap);
+/* drop_row (NULL: none): base rows left out, each with its degree-1 parity column (rows pruned
+ * by rate matching, nr5g_rate_match.h). */
 gpufec_status nr5g_code(ldpc_code** out, const char* bg, size_t bg_len, const char* sets,
-                        size_t sets_len, uint32_t z, gpufec_diag* diag);
+                        size_t sets_len, uint32_t z, const uint8_t* drop_row, gpufec_diag* diag);
 gpufec_status peg_regular_code(ldpc_code** out, uint32_t dv, uint32_t dc, uint32_t n,
                                uint64_t seed, gpufec_diag* diag);
 /* Readers into unfinished bodies (the public gpufec_code_from_* complete them). */

@@ -47,7 +47,7 @@ size_t nr5g_lifting_sizes(const char* sets, size_t len, uint32_t* out, size_t ca
 }
 
 gpufec_status nr5g_code(ldpc_code** out, const char* bg, size_t bg_len, const char* sets,
-                        size_t sets_len, uint32_t z, gpufec_diag* diag)
+                        size_t sets_len, uint32_t z, const uint8_t* drop_row, gpufec_diag* diag)
 {
     int ils = lifting_set(sets, sets_len, z);
     if (ils < 0)
@@ -66,9 +66,18 @@ gpufec_status nr5g_code(ldpc_code** out, const char* bg, size_t bg_len, const ch
         mb = (uint32_t)row + 1 > mb ? (uint32_t)row + 1 : mb;
         nb = (uint32_t)col + 1 > nb ? (uint32_t)col + 1 : nb;
     }
-    int32_t* shifts = malloc((size_t)mb * nb * sizeof *shifts + 1);
+    /* Rows dropped (rate matching sends nothing of their parity column) go with that column:
+     * new_row / new_col renumber what is kept. */
+    const uint32_t kb = nb - mb;
+    int32_t* shifts = malloc((size_t)mb * nb * sizeof *shifts + (size_t)(mb + nb) * sizeof(int32_t) + 1);
     if (!shifts)
         return GPUFEC_ERR_OUT_OF_MEMORY;
+    int32_t *new_row = shifts + (size_t)mb * nb, *new_col = new_row + mb;
+    uint32_t mk = 0, nk = 0;
+    for (uint32_t j = 0; j < nb; j++)
+        new_col[j] = j >= kb && drop_row && drop_row[j - kb] ? -1 : (int32_t)nk++;
+    for (uint32_t i = 0; i < mb; i++)
+        new_row[i] = drop_row && drop_row[i] ? -1 : (int32_t)mk++;
     for (size_t t = 0; t < (size_t)mb * nb; t++)
         shifts[t] = -1;
     text_reader_init(&r, bg, bg_len, diag);
@@ -82,10 +91,11 @@ gpufec_status nr5g_code(ldpc_code** out, const char* bg, size_t bg_len, const ch
                 free(shifts);
                 return text_fail(diag, ln.line, "base graph entry lacks set %d", ils);
             }
-        shifts[(size_t)row * nb + (size_t)col] = (int32_t)((uint32_t)v % z);
+        if (new_row[row] >= 0 && new_col[col] >= 0)
+            shifts[(size_t)new_row[row] * nk + (size_t)new_col[col]] = (int32_t)((uint32_t)v % z);
     }
     ldpc_code* c = NULL;
-    gpufec_status st = qc_code_build(&c, mb, nb, z, shifts, diag);
+    gpufec_status st = qc_code_build(&c, mk, nk, z, shifts, diag);
     free(shifts);
     if (st)
         return st;

@@ -523,6 +523,11 @@ int main(int argc, char** argv)
         /* views found in H: C2 in lane slices (rows of 32 edges), AR4JA (punctured, Z = 32) */
         compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, 100, 0.0, precs[p]);
         compare_p("ar4ja-4_5-1024", GPUFEC_ALG_OMS, L, 3.0, 200, 0.0, precs[p]);
+        /* 5G NR rate matched (38.212 5.4.2): rows pruned by rate (8 of 46 kept at R = 0.79),
+         * filler bits, a late redundancy version with repetition and Qm = 6 */
+        compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 97, 0.0, precs[p]);
+        compare_p("5gnr-bg2:k=1500:e=2400:rv=2:qm=4", GPUFEC_ALG_OMS, L, 2.2, 150, 0.0, precs[p]);
+        compare_p("5gnr-bg1:k=3000:e=12000:rv=3:qm=6", GPUFEC_ALG_NMS, L, 0.6, 150, 0.0, precs[p]);
     }
     /* int8 runs several frames per word (qc_packed_kernel.cuh: two in half2, or four in bytes):
      * a partial last group, frames of a group converging at different iterations (early stop

@@ -1,0 +1,185 @@
+/* 5G NR rate matching against TS 38.212 5.4.2 written again here, from the text, on other
+ * data: the codeword of the mother code (every bit but the first 2Z, filler bits left out) is
+ * put back into the circular buffer with its filler bits marked, then bit selection and bit
+ * interleaving run as the standard states them. The rate-matched code's encoder must emit the
+ * same bits, for BG1 and BG2, every rv, every Qm, with and without filler bits, E below and
+ * above the buffer, a limited buffer (Ncb < N), and with rows pruned or not. Then decoding:
+ * a rate-matched block decodes, and pruning rows changes no decision (early termination off). */
+#include "test_util.h"
+
+enum { FILLER = 2 }; /* a buffer entry that is a filler bit (the standard's <NULL>) */
+
+/* Table 5.4.2.1-2, case by case as printed. */
+static uint32_t ref_k0(uint32_t bg, uint32_t rv, uint32_t ncb, uint32_t z)
+{
+    if (rv == 0)
+        return 0;
+    const double n = bg == 1 ? 66.0 : 50.0;
+    const double f = bg == 1 ? (rv == 1 ? 17.0 : rv == 2 ? 33.0 : 56.0) : (rv == 1 ? 13.0 : rv == 2 ? 25.0 : 43.0);
+    return (uint32_t)floor(f * ncb / (n * z)) * z;
+}
+
+/* x: the mother code's transmitted bits (d without filler, in order). out: E bits. */
+static void ref_rate_match(uint32_t bg, uint32_t z, uint32_t kprime, uint32_t ncb, uint32_t rv, uint32_t qm,
+                           uint32_t E, const uint8_t* x, uint8_t* out)
+{
+    const uint32_t K = (bg == 1 ? 22 : 10) * z, N = (bg == 1 ? 66 : 50) * z;
+    uint8_t* d = malloc(N);
+    for (uint32_t k = 0, t = 0; k < N; k++)
+        d[k] = (k >= kprime - 2 * z && k < K - 2 * z) ? FILLER : x[t++];
+    uint8_t* e = malloc(E);
+    const uint32_t k0 = ref_k0(bg, rv, ncb, z);
+    uint32_t k = 0, j = 0;
+    while (k < E) {
+        if (d[(k0 + j) % ncb] != FILLER) {
+            e[k] = d[(k0 + j) % ncb];
+            k++;
+        }
+        j++;
+    }
+    for (uint32_t jj = 0; jj < E / qm; jj++)
+        for (uint32_t i = 0; i < qm; i++)
+            out[i + jj * qm] = e[i * (E / qm) + jj];
+    free(d);
+    free(e);
+}
+
+static void conformance_case(uint32_t bg, uint32_t z, uint32_t kprime, uint32_t E, uint32_t rv, uint32_t qm,
+                             uint32_t ncb, int prune)
+{
+    char mother_name[96], rm_name[160];
+    snprintf(mother_name, sizeof mother_name, "5gnr-bg%u-z%u:k=%u", bg, z, kprime);
+    int len = snprintf(rm_name, sizeof rm_name, "5gnr-bg%u-z%u:k=%u:e=%u:rv=%u:qm=%u", bg, z, kprime, E, rv, qm);
+    if (ncb)
+        len += snprintf(rm_name + len, sizeof rm_name - (size_t)len, ":ncb=%u", ncb);
+    if (!prune)
+        snprintf(rm_name + len, sizeof rm_name - (size_t)len, ":prune=0");
+    const uint32_t N = (bg == 1 ? 66 : 50) * z;
+    gpufec_code *m = open_test_code(mother_name), *r = open_test_code(rm_name);
+    gpufec_code_info mi, ri;
+    gpufec_code_get_info(m, &mi);
+    gpufec_code_get_info(r, &ri);
+    CHECK(mi.k == kprime && ri.k == kprime && ri.n == E, "%s: k %u/%u, n %u", rm_name, mi.k, ri.k, ri.n);
+    CHECK(mi.n == N - ((bg == 1 ? 22 : 10) * z - kprime), "%s: mother sends %u", mother_name, mi.n);
+    const int frames = 3;
+    uint8_t* u = malloc((size_t)frames * kprime);
+    uint8_t* x = malloc((size_t)frames * mi.n);
+    uint8_t* y = malloc((size_t)frames * E);
+    uint8_t* want = malloc(E);
+    for (size_t i = 0; i < (size_t)frames * kprime; i++)
+        u[i] = (uint8_t)(test_rand() & 1);
+    CHECK(gpufec_code_encode(m, u, frames, x) == GPUFEC_OK, "%s encode", mother_name);
+    CHECK(gpufec_code_encode(r, u, frames, y) == GPUFEC_OK, "%s encode", rm_name);
+    int differ = 0;
+    for (int f = 0; f < frames; f++) {
+        ref_rate_match(bg, z, kprime, ncb ? ncb : N, rv, qm, E, x + (size_t)f * mi.n, want);
+        differ += memcmp(want, y + (size_t)f * E, E) != 0;
+    }
+    CHECK(differ == 0, "%s: %d of %d frames differ from 38.212 5.4.2", rm_name, differ, frames);
+    free(u);
+    free(x);
+    free(y);
+    free(want);
+    gpufec_code_destroy(m);
+    gpufec_code_destroy(r);
+}
+
+static void conformance(void)
+{
+    const uint32_t qms[] = {1, 2, 4, 6, 8};
+    int cases = 0;
+    for (uint32_t bg = 1; bg <= 2; bg++)
+        for (uint32_t rv = 0; rv < 4; rv++)
+            for (int q = 0; q < 5; q++) {
+                const uint32_t z = bg == 1 ? 20 : 36, K = (bg == 1 ? 22 : 10) * z, N = (bg == 1 ? 66 : 50) * z;
+                const uint32_t qm = qms[q];
+                const uint32_t filler = (rv + (uint32_t)q) % 2 ? 13 + rv : 0; /* with and without */
+                const uint32_t kprime = K - filler;
+                /* below the buffer (a high rate), about the buffer, and above it (repetition) */
+                const uint32_t below = (kprime + kprime / 4) / qm * qm, above = (N + N / 3) / qm * qm;
+                conformance_case(bg, z, kprime, below, rv, qm, 0, 1);
+                conformance_case(bg, z, kprime, above, rv, qm, 0, 1);
+                conformance_case(bg, z, kprime, below, rv, qm, 0, 0);
+                /* limited buffer rate matching: Ncb = 2/3 of N, rounded to no particular grid */
+                conformance_case(bg, z, kprime, above, rv, qm, N * 2 / 3 + 7, 1);
+                cases += 4;
+            }
+    /* the sizes of the benchmark, and a lifting size of another set */
+    conformance_case(1, 384, 8448, 10752, 0, 2, 0, 1);
+    conformance_case(1, 384, 8448, 25344, 2, 8, 0, 1);
+    conformance_case(2, 208, 2000, 3000, 3, 6, 0, 1);
+    printf("38.212 5.4.2: %d rate-matching cases equal the reference\n", cases + 3);
+}
+
+static void bpsk_awgn(const uint8_t* x, size_t n, double ebn0, double rate, float* llr)
+{
+    const double sigma2 = 1.0 / (2.0 * rate * pow(10.0, ebn0 / 10.0));
+    for (size_t i = 0; i < n; i++)
+        llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+}
+
+/* Pruned rows send only zero messages: with early termination off, the decisions on the
+ * information bits are the same with or without them, at every precision. */
+static void pruning_is_exact(void)
+{
+    const char* pruned = "5gnr-bg1-z96:k=2000:e=2800:rv=0:qm=2";
+    const char* whole = "5gnr-bg1-z96:k=2000:e=2800:rv=0:qm=2:prune=0";
+    gpufec_code *a = open_test_code(pruned), *b = open_test_code(whole);
+    gpufec_code_info ai, bi;
+    gpufec_code_get_info(a, &ai);
+    gpufec_code_get_info(b, &bi);
+    CHECK(ai.m < bi.m && ai.n == bi.n, "pruning: %u rows of %u", ai.m, bi.m);
+    const size_t frames = 40;
+    uint8_t* u = malloc(frames * ai.k);
+    uint8_t* x = malloc(frames * ai.n);
+    float* llr = malloc(frames * ai.n * sizeof *llr);
+    for (size_t i = 0; i < frames * ai.k; i++)
+        u[i] = (uint8_t)(test_rand() & 1);
+    gpufec_code_encode(a, u, frames, x);
+    bpsk_awgn(x, frames * ai.n, 2.6, (double)ai.k / ai.n, llr);
+    const gpufec_precision precs[] = {GPUFEC_PRECISION_FLOAT32, GPUFEC_PRECISION_FLOAT16, GPUFEC_PRECISION_INT8};
+    for (int p = 0; p < 3; p++) {
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        o.backend = GPUFEC_BACKEND_CPU;
+        o.algorithm = p == 1 ? GPUFEC_ALG_OMS : GPUFEC_ALG_NMS;
+        o.schedule = GPUFEC_SCHEDULE_LAYERED;
+        o.precision = precs[p];
+        o.early_termination = 0;
+        o.max_iterations = 8;
+        gpufec_decoder *da = NULL, *db = NULL;
+        CHECK(gpufec_decoder_create(&da, a, &o) == GPUFEC_OK && gpufec_decoder_create(&db, b, &o) == GPUFEC_OK,
+              "create");
+        uint8_t* ua = malloc(frames * ai.k);
+        uint8_t* ub = malloc(frames * ai.k);
+        uint8_t *ca = malloc(frames), *cb = malloc(frames);
+        gpufec_decoder_decode(da, llr, frames, ua, NULL, ca);
+        gpufec_decoder_decode(db, llr, frames, ub, NULL, cb);
+        size_t ok = 0;
+        for (size_t f = 0; f < frames; f++)
+            ok += memcmp(ua + f * ai.k, u + f * ai.k, ai.k) == 0;
+        CHECK(memcmp(ua, ub, frames * ai.k) == 0, "precision %d: pruned rows changed decisions", p);
+        CHECK(ok >= frames * 3 / 4, "precision %d: only %zu of %zu frames decoded", p, ok, frames);
+        printf("pruned %u of %u rows, precision %d: same decisions, %zu of %zu frames right\n", bi.m - ai.m, bi.m,
+               p, ok, frames);
+        free(ua);
+        free(ub);
+        free(ca);
+        free(cb);
+        gpufec_decoder_destroy(da);
+        gpufec_decoder_destroy(db);
+    }
+    free(u);
+    free(x);
+    free(llr);
+    gpufec_code_destroy(a);
+    gpufec_code_destroy(b);
+}
+
+int main(void)
+{
+    test_rng_init();
+    conformance();
+    pruning_is_exact();
+    TEST_DONE();
+}
