@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Standard GPU benchmark set of docs/performance.md. Runs on the GPU machine against a build tree
 # (default ./build); writes one JSON per row and a markdown table into OUT_DIR (default $OUT or
-# ./bench-out). Usage: bash benchmarks/run_gpu.sh [BUILD_DIR]
+# ./bench-out). Usage: bash benchmarks/run_gpu.sh [BUILD_DIR]; ROWS=benchmarks/nr_rows.txt picks another
+# row list (default benchmarks/gpu_rows.txt).
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$top/build}
@@ -31,9 +32,9 @@ PY
 while read -r id args; do
   [[ -z "$id" || "$id" == \#* ]] && continue
   row "$id" $args < /dev/null
-done < "$top/benchmarks/gpu_rows.txt"
+done < "${ROWS:-$top/benchmarks/gpu_rows.txt}"
 cat "$table"
-grep -h "ceilings" "$out"/dvbs2_nms10.txt
+grep -h "ceilings" "$out"/*.txt | head -1
 # GNU Radio C++ flowgraph: decoder block vs copy block (needs a build with GNU Radio: GR_BUILD).
 if [ -x "${GR_BUILD:-}/benchmarks/gr_flowgraph_bench" ]; then
   for spec in "5gnr-bg1-z384 8000" "dvbs2-normal-1_2 3000" "wifi-1944-1_2 100000"; do

@@ -387,22 +387,42 @@ __device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, con
     return ns;
 }
 
-/* One thread's part of a row: part p of SPLIT takes a run of ceil(d / SPLIT) edges. */
-template <int PREC, typename PostT, int SPLIT>
+/* One thread's part of a row: part p of SPLIT takes a run of ceil(d / SPLIT) edges. Parts of up
+ * to DBMAX edges keep their values in registers with every load issued at once (row_small);
+ * longer ones reload (row_large). The throughput kernels stop at 8, where registers would cost
+ * occupancy; the latency kernels (one frame per block, registers to spare) go to 20, so that a
+ * 5G NR core row (19 edges) is not a chain of dependent loads. */
+template <int PREC, typename PostT, int SPLIT, int DBMAX>
 __device__ __forceinline__ row_state row_update(const qc_args& a, PostT* app, const uint2* ents, uint32_t e0,
                                                 uint32_t d, uint32_t part, unsigned mask, uint32_t lane,
                                                 const row_state& old)
 {
     const uint32_t h = (d + SPLIT - 1) / SPLIT;
     const row_part rp = {min(part * h, d), min(part * h + h, d), mask};
-    if constexpr (PREC == LDPC_PREC_I8)
-        return h <= 4   ? row_small_i8<4, SPLIT>(a, app, ents, e0, rp, lane, old)
-               : h <= 8 ? row_small_i8<8, SPLIT>(a, app, ents, e0, rp, lane, old)
-                        : row_large<PREC, PostT, SPLIT>(a, app, ents, e0, rp, lane, old);
-    else
-        return h <= 4   ? row_small<PREC, PostT, 4, SPLIT>(a, app, ents, e0, rp, lane, old)
-               : h <= 8 ? row_small<PREC, PostT, 8, SPLIT>(a, app, ents, e0, rp, lane, old)
-                        : row_large<PREC, PostT, SPLIT>(a, app, ents, e0, rp, lane, old);
+    if constexpr (PREC == LDPC_PREC_I8) {
+        if (h <= 4)
+            return row_small_i8<4, SPLIT>(a, app, ents, e0, rp, lane, old);
+        if (h <= 8)
+            return row_small_i8<8, SPLIT>(a, app, ents, e0, rp, lane, old);
+        if constexpr (DBMAX >= 12)
+            if (h <= 12)
+                return row_small_i8<12, SPLIT>(a, app, ents, e0, rp, lane, old);
+        if constexpr (DBMAX >= 20)
+            if (h <= 20)
+                return row_small_i8<20, SPLIT>(a, app, ents, e0, rp, lane, old);
+    } else {
+        if (h <= 4)
+            return row_small<PREC, PostT, 4, SPLIT>(a, app, ents, e0, rp, lane, old);
+        if (h <= 8)
+            return row_small<PREC, PostT, 8, SPLIT>(a, app, ents, e0, rp, lane, old);
+        if constexpr (DBMAX >= 12)
+            if (h <= 12)
+                return row_small<PREC, PostT, 12, SPLIT>(a, app, ents, e0, rp, lane, old);
+        if constexpr (DBMAX >= 20)
+            if (h <= 20)
+                return row_small<PREC, PostT, 20, SPLIT>(a, app, ents, e0, rp, lane, old);
+    }
+    return row_large<PREC, PostT, SPLIT>(a, app, ents, e0, rp, lane, old);
 }
 
 /* SPA (tanh rule, float32, the fast-instruction form spa_term_fast / spa_output_fast): one
@@ -443,7 +463,7 @@ __device__ __forceinline__ void row_spa(const qc_args& a, PostT* app, float* msg
 /* SPLIT: threads per row (min-sum: 1 in the throughput plan, 2 in the latency plan; SPA: 2,
  * qc_plan_create). SPA: the tanh rule with a message per edge (PREC float32) instead of
  * min-sum row states. */
-template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT, bool SPA>
+template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT, bool SPA, int DBMAX>
 __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(qc_args a)
 {
     static_assert(!SPA || PREC == LDPC_PREC_F32, "SPA: float32");
@@ -508,7 +528,7 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
                 const unsigned mask = SPLIT > 1 ? __ballot_sync(0xffffffffu, active) : 0xffffffffu;
                 if (active) {
                     const row_state ns =
-                        row_update<PREC, PostT, SPLIT>(a, app, ents, e0, d, part, mask, lane,
+                        row_update<PREC, PostT, SPLIT, DBMAX>(a, app, ents, e0, d, part, mask, lane,
                                                        state_codec<PREC, W>::unpack(cur));
                     if (part == 0)
                         rstate[l * a.z + lane] = state_codec<PREC, W>::pack(ns);
@@ -561,10 +581,11 @@ namespace {
 
 typedef void (*qc_kernel_fn)(qc_args);
 
-template <int PREC, typename PostT, int W, int SPLIT, bool SPA = false>
+template <int PREC, typename PostT, int W, int SPLIT, bool SPA = false, int DBMAX = 8>
 qc_kernel_fn pick_ssmem(bool ssmem)
 {
-    return ssmem ? k_qc_layered<PREC, PostT, W, true, SPLIT, SPA> : k_qc_layered<PREC, PostT, W, false, SPLIT, SPA>;
+    return ssmem ? k_qc_layered<PREC, PostT, W, true, SPLIT, SPA, DBMAX>
+                 : k_qc_layered<PREC, PostT, W, false, SPLIT, SPA, DBMAX>;
 }
 
 template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan* p)
@@ -589,18 +610,20 @@ template <int SPLIT> qc_kernel_fn pick_spa(const qc_plan* p, bool sm)
                         : pick_ssmem<LDPC_PREC_F32, float, 4, SPLIT, true>(sm);
 }
 
-template <int SPLIT> qc_kernel_fn pick_one_frame(const qc_plan* p, bool sm)
+/* DBMAX: the longest row part kept in registers (row_update): 8 for the throughput kernels, 20 for
+ * the latency ones. */
+template <int SPLIT, int DBMAX = 8> qc_kernel_fn pick_one_frame(const qc_plan* p, bool sm)
 {
     if (p->spa)
         return p->spa_split == 4 ? pick_spa<4>(p, sm) : pick_spa<2>(p, sm);
     switch (p->prec) {
-    case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2, SPLIT>(sm)
-                                             : pick_ssmem<LDPC_PREC_F16, __half, 4, SPLIT>(sm);
-    case LDPC_PREC_I8: return p->words == 1 ? pick_ssmem<LDPC_PREC_I8, int8_t, 1, SPLIT>(sm)
-                                            : pick_ssmem<LDPC_PREC_I8, int8_t, 2, SPLIT>(sm);
+    case LDPC_PREC_F16: return p->words == 2 ? pick_ssmem<LDPC_PREC_F16, __half, 2, SPLIT, false, DBMAX>(sm)
+                                             : pick_ssmem<LDPC_PREC_F16, __half, 4, SPLIT, false, DBMAX>(sm);
+    case LDPC_PREC_I8: return p->words == 1 ? pick_ssmem<LDPC_PREC_I8, int8_t, 1, SPLIT, false, DBMAX>(sm)
+                                            : pick_ssmem<LDPC_PREC_I8, int8_t, 2, SPLIT, false, DBMAX>(sm);
     default:
-        return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4, SPLIT>(sm)
-                            : pick_ssmem<LDPC_PREC_F32, float, 4, SPLIT>(sm);
+        return p->half_post ? pick_ssmem<LDPC_PREC_F32, __half, 4, SPLIT, false, DBMAX>(sm)
+                            : pick_ssmem<LDPC_PREC_F32, float, 4, SPLIT, false, DBMAX>(sm);
     }
 }
 
@@ -613,7 +636,7 @@ qc_kernel_fn pick_kernel(const qc_plan* p)
 
 qc_kernel_fn pick_latency(const qc_plan* p)
 {
-    return p->lat_split == 2 ? pick_one_frame<2>(p, p->lat_ssmem != 0) : pick_one_frame<1>(p, p->lat_ssmem != 0);
+    return p->lat_split == 2 ? pick_one_frame<2, 20>(p, p->lat_ssmem != 0) : pick_one_frame<1, 20>(p, p->lat_ssmem != 0);
 }
 
 template <typename T> cudaError_t upload(void** slot, const T* src, size_t count)
