@@ -32,7 +32,7 @@ gpufec_status conv_open_name(gpufec_code** out, const char* name, const char* su
 gpufec_status conv_open_file(gpufec_code** out, const char* path, const char* suffix, gpufec_diag* diag);
 gpufec_status conv_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag);
 void conv_default_opts(gpufec_decoder_opts* o);
-void conv_resolve_opts(gpufec_decoder_opts* o);
+void conv_resolve_opts(gpufec_decoder_opts* o, const gpufec_code* code);
 const param_desc* conv_params(size_t* count);
 
 extern const family_record conv_family;

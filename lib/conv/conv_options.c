@@ -37,4 +37,4 @@ void conv_default_opts(gpufec_decoder_opts* o)
     FAMILY_OPTS_PUT(o, CONV_OPTS_SLOT, &d);
 }
 
-void conv_resolve_opts(gpufec_decoder_opts* o) { (void)o; }
+void conv_resolve_opts(gpufec_decoder_opts* o, const gpufec_code* code) { (void)o, (void)code; }

@@ -233,7 +233,7 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     decoder_config* cfg = &dec->cfg;
     cfg->code = code;
     cfg->opts = o;
-    code->family->resolve_opts(&cfg->opts);
+    code->family->resolve_opts(&cfg->opts, code);
     switch (o.output) {
     case GPUFEC_OUTPUT_INFO:
         cfg->out_pos = code->info_pos;

@@ -37,7 +37,7 @@ typedef struct family_record {
      * create time, and its options by name. */
     void (*defaults)(gpufec_decoder_opts* o);
     gpufec_status (*check_opts)(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag);
-    void (*resolve_opts)(gpufec_decoder_opts* o);
+    void (*resolve_opts)(gpufec_decoder_opts* o, const gpufec_code* code); /* AUTO values by the code */
     const param_desc* (*params)(size_t* count);
     /* Options of another family that this family's decoders read too (NULL-terminated list, or
      * NULL), as one family's decoders may read another's `schedule`. */

@@ -158,7 +158,7 @@ const char* ldpc_builtin_name(size_t index);
 gpufec_status ldpc_open_name(gpufec_code** out, const char* name, const char* suffix, gpufec_diag* diag);
 gpufec_status ldpc_open_file(gpufec_code** out, const char* path, const char* suffix, gpufec_diag* diag);
 gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag);
-void ldpc_resolve_opts(gpufec_decoder_opts* o);
+void ldpc_resolve_opts(gpufec_decoder_opts* o, const gpufec_code* code);
 void ldpc_default_opts(gpufec_decoder_opts* o);
 const param_desc* ldpc_params(size_t* count);
 

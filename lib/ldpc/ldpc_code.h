@@ -39,6 +39,7 @@ struct ldpc_code {
 
     /* Quasi-cyclic structure when known (qc_z > 0): block shift table, -1 = zero block. */
     uint32_t qc_z, qc_mb, qc_nb;
+    uint8_t nr_bg; /* 5G NR base graph (1 or 2), 0 for other codes: picks the default normalisation */
     int32_t* qc_shift;
     void* enc_data; /* structured encoders' own tables (owned) */
 

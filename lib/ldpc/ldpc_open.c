@@ -84,8 +84,9 @@ static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_dia
         if (*keys[i].have)
             return text_fail(diag, 0, "LDPC code option '%s' given twice", keys[i].name);
         if (!parse_u32(eq + 1, vlen, keys[i].value))
-            return text_fail(diag, 0, "bad LDPC code option ':%.*s': %s takes a non-negative integer",
-                             (int)(len < 40 ? len : 40), p, keys[i].name);
+            return text_fail(diag, 0, "bad LDPC code option ':%.*s': %s", (int)(len < 40 ? len : 40), p,
+                             i == 0 ? "expected :k=<information bits>, a positive integer"
+                                    : "expected a non-negative integer (digits only)");
         *keys[i].have = 1;
         p = end ? end + 1 : NULL;
     }

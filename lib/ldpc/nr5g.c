@@ -99,6 +99,7 @@ gpufec_status nr5g_code(ldpc_code** out, const char* bg, size_t bg_len, const ch
     free(shifts);
     if (st)
         return st;
+    c->nr_bg = mb == 46 ? 1 : 2; /* the full base graph's rows: BG1 46, BG2 42 */
     c->build_punctured = calloc(c->n, 1);
     if (!c->build_punctured) {
         ldpc_free(c);

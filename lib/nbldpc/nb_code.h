@@ -69,7 +69,7 @@ gpufec_status nb_build_qc(gpufec_code** out, uint32_t q, uint32_t dv, uint32_t d
                           gpufec_diag* diag);
 gpufec_status nb_build_regular(gpufec_code** out, uint32_t q, uint32_t info_bits, uint64_t seed, gpufec_diag* diag);
 gpufec_status nb_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag);
-void nb_resolve_opts(gpufec_decoder_opts* o);
+void nb_resolve_opts(gpufec_decoder_opts* o, const gpufec_code* code);
 void nb_default_opts(gpufec_decoder_opts* o);
 const param_desc* nb_params(size_t* count);
 

@@ -41,8 +41,9 @@ void nb_default_opts(gpufec_decoder_opts* o)
 }
 
 /* AUTO: the seeds' schedules, layered min-max (seed 001) and flooding FFT-BP (seed 000). */
-void nb_resolve_opts(gpufec_decoder_opts* o)
+void nb_resolve_opts(gpufec_decoder_opts* o, const gpufec_code* code)
 {
+    (void)code;
     if (o->schedule == GPUFEC_SCHEDULE_AUTO)
         o->schedule =
             nb_opts_of(o).nb_algorithm == GPUFEC_NB_MIN_MAX ? GPUFEC_SCHEDULE_LAYERED : GPUFEC_SCHEDULE_FLOODING;

@@ -158,7 +158,7 @@ const char* turbo_builtin_name(size_t index);
 gpufec_status turbo_open_name(gpufec_code** out, const char* name, const char* suffix, gpufec_diag* diag);
 gpufec_status turbo_open_file(gpufec_code** out, const char* path, const char* suffix, gpufec_diag* diag);
 gpufec_status turbo_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag);
-void turbo_resolve_opts(gpufec_decoder_opts* o);
+void turbo_resolve_opts(gpufec_decoder_opts* o, const gpufec_code* code);
 void turbo_default_opts(gpufec_decoder_opts* o);
 const param_desc* turbo_params(size_t* count);
 

@@ -83,4 +83,4 @@ void turbo_default_opts(gpufec_decoder_opts* o)
     FAMILY_OPTS_PUT(o, TURBO_OPTS_SLOT, &d);
 }
 
-void turbo_resolve_opts(gpufec_decoder_opts* o) { (void)o; }
+void turbo_resolve_opts(gpufec_decoder_opts* o, const gpufec_code* code) { (void)o, (void)code; }

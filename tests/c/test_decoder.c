@@ -592,8 +592,11 @@ static void test_precision(void)
     o.precision = (gpufec_precision)7;
     CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT, "bad precision");
     o.precision = GPUFEC_PRECISION_INT8;
-    o.quant_step = 0.0f;
+    o.quant_step = 1e-5f;
     CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT, "bad quant_step");
+    o.quant_step = 0.0f; /* chosen by code and rate */
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "quant_step 0: by code and rate");
+    gpufec_decoder_destroy(d);
     free(u); free(x); free(out); free(llr);
     gpufec_code_destroy(c);
 }

