@@ -1,6 +1,7 @@
 /* The family-neutral code object: lifetime, transmission, information positions, encoding,
  * and the public calls that every family answers the same way. */
 #include "code_internal.h"
+#include "crc24.h"
 #include "family.h"
 #include "text_reader.h"
 
@@ -133,9 +134,20 @@ gpufec_status code_set_transmission(gpufec_code* c, const uint32_t* tx_pos, uint
     gpufec_status st = tx_map_build(&c->tx, c->n_full, tx_pos, n_tx, filler, diag);
     free(filler);
     free(order);
-    if (st == GPUFEC_OK)
-        c->k = c->k_mother - shortened; /* info_pos holds all k_mother: its first k are used */
+    if (st == GPUFEC_OK) /* info_pos holds all k_mother: its first k are used */
+        c->k = c->k_mother - shortened - (c->crc_poly ? 24 : 0);
     return st;
+}
+
+gpufec_status code_attach_crc(gpufec_code* c, uint32_t poly, gpufec_diag* diag)
+{
+    if (c->crc_poly)
+        return text_fail(diag, 0, "the code has a CRC already");
+    if (c->k <= 24)
+        return text_fail(diag, 0, "a CRC24 needs more than 24 information bits (the code has %u)", c->k);
+    c->crc_poly = poly;
+    c->k -= 24;
+    return GPUFEC_OK;
 }
 
 gpufec_status gpufec_code_set_transmission(gpufec_code* c, const uint32_t* positions, uint32_t n,
@@ -220,6 +232,11 @@ gpufec_status gpufec_code_encode_full(const gpufec_code* c, const uint8_t* info,
         const uint8_t* u = info + f * c->k;
         for (uint32_t i = 0; i < c->k_mother; i++)
             x[c->mother_info_pos[i]] = i < c->k ? (uint8_t)(u[i] != 0) : 0;
+        if (c->crc_poly) {
+            const uint32_t r = crc24_register(u, c->k, c->crc_poly);
+            for (uint32_t j = 0; j < 24; j++)
+                x[c->mother_info_pos[c->k + j]] = (uint8_t)((r >> (23 - j)) & 1u);
+        }
         gpufec_status st = c->family->encode(c->body, x);
         if (st)
             return st;

@@ -21,6 +21,9 @@ struct gpufec_code {
                                         bits are the last ones (as 5G NR places them) */
     uint32_t k;                      /* information bits carried: k_mother - shortened */
     uint32_t* info_pos;              /* the first k of mother_info_pos (owned copy) */
+    uint32_t crc_poly;               /* 0, or a CRC24 (crc24.h) over the k information bits, its 24
+                                        parity bits in the next information positions
+                                        (mother_info_pos[k .. k+23]); the decoder front checks it */
     tx_map tx;
 };
 
@@ -34,6 +37,10 @@ gpufec_status code_create(gpufec_code** out, const struct family_record* family,
  * become filler bits. Leaves the code unchanged on failure. */
 gpufec_status code_set_transmission(gpufec_code* c, const uint32_t* tx_pos, uint32_t n_tx,
                                     const uint8_t* punctured, uint32_t shortened, gpufec_diag* diag);
+
+/* Attaches a CRC24 (poly CRC24A_POLY or CRC24B_POLY) to the last 24 information bits: the
+ * encoder computes them, the decoder reports a frame decoded only when they check. */
+gpufec_status code_attach_crc(gpufec_code* c, uint32_t poly, gpufec_diag* diag);
 
 void code_free(gpufec_code* c);
 

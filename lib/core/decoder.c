@@ -1,5 +1,6 @@
 /* Decoder contexts: option checking, backend selection (AUTO falls back to the CPU) and the
  * batch decode entry point shared by all backends. */
+#include "crc24.h"
 #include "decoder_internal.h"
 #include "soft_input.h"
 #include "text_reader.h"
@@ -236,23 +237,27 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     code->family->resolve_opts(&cfg->opts, code);
     switch (o.output) {
     case GPUFEC_OUTPUT_INFO:
-        cfg->out_pos = code->info_pos;
-        cfg->out_len = code->k;
+        dec->out_pos = code->info_pos;
+        dec->out_len = code->k;
         break;
     case GPUFEC_OUTPUT_CODEWORD:
-        cfg->out_pos = code->tx.tx_pos; /* NULL when every position is transmitted once, in order */
-        cfg->out_len = code->tx.n_tx;
+        dec->out_pos = code->tx.tx_pos; /* NULL when every position is transmitted once, in order */
+        dec->out_len = code->tx.n_tx;
         break;
     default:
-        cfg->out_pos = NULL;
-        cfg->out_len = code->n_full;
+        dec->out_pos = NULL;
+        dec->out_len = code->n_full;
         break;
     }
+    /* A CRC is checked here, on the whole decoded word, for every implementation alike. */
+    dec->check_crc = code->crc_poly != 0;
+    cfg->out_pos = dec->check_crc ? NULL : dec->out_pos;
+    cfg->out_len = dec->check_crc ? code->n_full : dec->out_len;
     /* Output positions in one run (systematic codes: the information bits first) are copied
      * whole when the front gathers them. */
-    dec->out_run = cfg->out_pos && cfg->out_len > 0;
-    for (uint32_t t = 1; t < cfg->out_len && dec->out_run; t++)
-        dec->out_run = cfg->out_pos[t] == cfg->out_pos[0] + t;
+    dec->out_run = dec->out_pos && dec->out_len > 0;
+    for (uint32_t t = 1; t < dec->out_len && dec->out_run; t++)
+        dec->out_run = dec->out_pos[t] == dec->out_pos[0] + t;
 
     st = choose_implementation(dec, o.backend);
     if (st != GPUFEC_OK) {
@@ -281,7 +286,7 @@ gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* ll
     if (llr_len)
         *llr_len = dec->cfg.code->tx.n_tx;
     if (out_len)
-        *out_len = dec->cfg.out_len;
+        *out_len = dec->out_len;
     return GPUFEC_OK;
 }
 
@@ -338,12 +343,18 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
     return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
 }
 
+/* The CRC over a decoded mother word: the information bits and the 24 after them. */
+static int crc_holds(const gpufec_code* c, const uint8_t* word)
+{
+    return crc24_register_at(word, c->mother_info_pos, c->k + 24, c->crc_poly) == 0;
+}
+
 static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_frames, uint8_t* bits,
                                  int32_t* iterations, uint8_t* converged)
 {
     const decoder_config* cfg = &dec->cfg;
     const uint32_t n_tx = cfg->code->tx.n_tx, n_full = cfg->code->n_full;
-    if (!cfg->out_pos || dec->caps.writes_output)
+    if (!dec->check_crc && (!cfg->out_pos || dec->caps.writes_output))
         return dec->ops->decode(dec->state, llr, n_frames, bits, iterations, converged);
     /* Decode in chunks into the context's codeword buffer, then gather the output positions. */
     size_t chunk = dec->caps.preferred_batch ? dec->caps.preferred_batch : 256;
@@ -362,13 +373,17 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
         if (st)
             return st;
         for (size_t g = 0; g < nf; g++) {
-            uint8_t* dst = bits + (f + g) * cfg->out_len;
+            uint8_t* dst = bits + (f + g) * dec->out_len;
             const uint8_t* src = dec->hard + g * n_full;
-            if (dec->out_run)
-                memcpy(dst, src + cfg->out_pos[0], cfg->out_len);
+            if (dec->check_crc && converged && converged[f + g])
+                converged[f + g] = crc_holds(cfg->code, src);
+            if (!dec->out_pos)
+                memcpy(dst, src, n_full);
+            else if (dec->out_run)
+                memcpy(dst, src + dec->out_pos[0], dec->out_len);
             else
-                for (uint32_t t = 0; t < cfg->out_len; t++)
-                    dst[t] = src[cfg->out_pos[t]];
+                for (uint32_t t = 0; t < dec->out_len; t++)
+                    dst[t] = src[dec->out_pos[t]];
         }
     }
     return GPUFEC_OK;
@@ -379,7 +394,7 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
 static int frames_addressable(const gpufec_decoder* dec, size_t n_frames)
 {
     const size_t in = (size_t)dec->cfg.code->tx.n_tx * soft_input_bytes(dec->cfg.opts.input_type);
-    const size_t out = dec->cfg.out_len > dec->cfg.code->n_full ? dec->cfg.out_len : dec->cfg.code->n_full;
+    const size_t out = dec->out_len > dec->cfg.code->n_full ? dec->out_len : dec->cfg.code->n_full;
     if ((in && n_frames > SIZE_MAX / in) || (out && n_frames > SIZE_MAX / out) || n_frames > SIZE_MAX / 4) {
         decoder_log(&dec->cfg, GPUFEC_LOG_ERROR, "n_frames=%zu: more frames than memory can address", n_frames);
         return 0;
@@ -420,7 +435,7 @@ gpufec_status gpufec_decoder_decode_soft_async(gpufec_decoder* dec, const void* 
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (n_frames == 0)
         return GPUFEC_OK;
-    if (!dec->ops->decode_async || (!dec->caps.writes_output && dec->cfg.out_pos))
+    if (!dec->ops->decode_async || (!dec->caps.writes_output && dec->cfg.out_pos) || dec->check_crc)
         return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
     gpufec_status st = dec->ops->decode_async(dec->state, llr, n_frames, bits, iterations, converged, cuda_stream);
     if (st != GPUFEC_OK && fall_back_to_cpu(dec, st)) /* the CPU decodes synchronously */

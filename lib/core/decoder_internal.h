@@ -60,7 +60,13 @@ struct gpufec_decoder {
     impl_caps caps;
     uint8_t* hard;          /* mother codewords of one chunk, gathered by the front */
     size_t hard_frames;
-    int out_run;            /* cfg.out_pos is one run of consecutive positions: copied whole */
+    /* What the caller gets per frame: out_len bits from mother positions out_pos (NULL: all).
+     * Usually cfg's own; with a CRC the implementation writes whole mother codewords instead,
+     * and the front checks the CRC and gathers these. */
+    const uint32_t* out_pos;
+    uint32_t out_len;
+    int check_crc;
+    int out_run;            /* out_pos is one run of consecutive positions: copied whole */
 };
 
 /* The implementations in preference order, NULL-terminated: AUTO takes the first that accepts

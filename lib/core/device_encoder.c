@@ -33,6 +33,9 @@ gpufec_status gpufec_device_encoder_create(gpufec_device_encoder** out, const gp
         return text_fail_as(GPUFEC_ERR_UNSUPPORTED, diag, 0,
                             "device encoder: none for %s codes yet (gpufec_code_encode encodes them on the host)",
                             code->family->name);
+    if (code->crc_poly)
+        return text_fail_as(GPUFEC_ERR_UNSUPPORTED, diag, 0,
+                            "device encoder: codes with crc= are encoded on the host (gpufec_code_encode)");
     gpufec_device_encoder* e = calloc(1, sizeof *e);
     if (!e)
         return GPUFEC_ERR_OUT_OF_MEMORY;

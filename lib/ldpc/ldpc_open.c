@@ -3,6 +3,7 @@
  * path ends in one ldpc_complete call. */
 #include "ldpc_builtin.h"
 #include "ldpc_code.h"
+#include "crc24.h"
 #include "nr5g_rate_match.h"
 
 #include <stdio.h>
@@ -40,6 +41,7 @@ static const builtin_code* find_entry(const char* name)
 typedef struct {
     uint32_t kprime, e, rv, qm, ncb, prune;
     int have_e, have_rv, have_qm, have_ncb, have_prune;
+    uint32_t crc_poly; /* crc=24a|24b: the last 24 of the K' bits are that CRC */
 } ldpc_suffix;
 
 /* A decimal number of up to 9 digits, nothing else (strtoul would take "-1" and blanks). */
@@ -68,6 +70,16 @@ static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_dia
         const size_t len = end ? (size_t)(end - p) : strlen(p);
         const char* eq = memchr(p, '=', len);
         const size_t key = eq ? (size_t)(eq - p) : len, vlen = eq ? len - key - 1 : 0;
+        if (eq && key == 3 && strncmp(p, "crc", 3) == 0) {
+            if (o->crc_poly)
+                return text_fail(diag, 0, "LDPC code option 'crc' given twice");
+            if (vlen != 3 || (strncmp(eq + 1, "24a", 3) != 0 && strncmp(eq + 1, "24b", 3) != 0))
+                return text_fail(diag, 0, "bad LDPC code option ':%.*s': crc=24a or crc=24b",
+                                 (int)(len < 40 ? len : 40), p);
+            o->crc_poly = eq[3] == 'a' ? CRC24A_POLY : CRC24B_POLY;
+            p = end ? end + 1 : NULL;
+            continue;
+        }
         struct {
             const char* name;
             uint32_t* value;
@@ -79,8 +91,8 @@ static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_dia
         while (i < sizeof keys / sizeof *keys && !(eq && strlen(keys[i].name) == key && !strncmp(p, keys[i].name, key)))
             i++;
         if (i == sizeof keys / sizeof *keys)
-            return text_fail(diag, 0, "unknown LDPC code option ':%.*s': options are k=<information bits>, and for "
-                             "5G NR e=<bits>, rv=0..3, qm=1|2|4|6|8, ncb=<bits>, prune=0|1", (int)(len < 40 ? len : 40), p);
+            return text_fail(diag, 0, "unknown LDPC code option ':%.*s': options are k=<information bits>, crc=24a|24b, "
+                             "and for 5G NR e=<bits>, rv=0..3, qm=1|2|4|6|8, ncb=<bits>, prune=0|1", (int)(len < 40 ? len : 40), p);
         if (*keys[i].have)
             return text_fail(diag, 0, "LDPC code option '%s' given twice", keys[i].name);
         if (!parse_u32(eq + 1, vlen, keys[i].value))
@@ -93,6 +105,19 @@ static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_dia
     if (have_k && (o->kprime == 0 || o->kprime > GPUFEC_MAX_CODE_LENGTH))
         return text_fail(diag, 0, "k=%u: the information bits must be 1..%u", o->kprime, GPUFEC_MAX_CODE_LENGTH);
     return GPUFEC_OK;
+}
+
+/* crc=: the code's last 24 information bits become the CRC (k falls by 24). */
+static gpufec_status attach_crc(gpufec_code** c, const ldpc_suffix* o, gpufec_diag* diag)
+{
+    if (!o->crc_poly)
+        return GPUFEC_OK;
+    gpufec_status st = code_attach_crc(*c, o->crc_poly, diag);
+    if (st) {
+        code_free(*c);
+        *c = NULL;
+    }
+    return st;
 }
 
 static int rate_matched(const ldpc_suffix* o) { return o->have_e || o->have_rv || o->have_qm || o->have_ncb || o->have_prune; }
@@ -256,13 +281,17 @@ gpufec_status ldpc_open_name(gpufec_code** out, const char* name, const char* su
     if (rate_matched(&o) && !bg)
         return text_fail(diag, 0, "'%.60s': rate matching (e=, rv=, qm=, ncb=, prune=) is defined for 5G NR codes "
                          "only (5gnr-bg1-z<Z>, 5gnr-bg2-z<Z>, 5gnr-bg1:k=<K'>)", name);
-    if (bg && o.have_e)
-        return open_nr_rate_matched(out, b, bg, &o, diag);
-    if (rate_matched(&o))
+    if (bg && o.have_e) {
+        st = open_nr_rate_matched(out, b, bg, &o, diag);
+    } else if (rate_matched(&o)) {
         return text_fail(diag, 0, "rate matching needs e=<bits sent>");
-    ldpc_code* body = NULL;
-    st = b ? build_builtin(&body, b, diag) : peg_regular_code(&body, dv, dc, n, 1, diag);
-    return st ? st : ldpc_complete(out, body, o.kprime, diag);
+    } else {
+        ldpc_code* body = NULL;
+        st = b ? build_builtin(&body, b, diag) : peg_regular_code(&body, dv, dc, n, 1, diag);
+        if (st == GPUFEC_OK)
+            st = ldpc_complete(out, body, o.kprime, diag);
+    }
+    return st ? st : attach_crc(out, &o, diag);
 }
 
 static int has_suffix(const char* s, const char* suffix)
@@ -289,5 +318,7 @@ gpufec_status ldpc_open_file(gpufec_code** out, const char* path, const char* su
     ldpc_code* body = NULL;
     st = qc ? ldpc_read_qc(&body, text, len, 0, diag) : ldpc_read_alist(&body, text, len, diag);
     free(text);
-    return st ? st : ldpc_complete(out, body, kprime, diag);
+    if (st == GPUFEC_OK)
+        st = ldpc_complete(out, body, kprime, diag);
+    return st ? st : attach_crc(out, &o, diag);
 }

@@ -11,6 +11,7 @@
 #ifndef GPUFEC_TURBO_RULES_H
 #define GPUFEC_TURBO_RULES_H
 
+#include "crc24.h"
 #include "soft_value.h"
 
 #define TURBO_STATES 8
@@ -313,19 +314,10 @@ GPUFEC_HD void turbo_tail_beta(const float* tail, turbo_metrics* b)
 
 /* CRC24 register after n bits (36.212 5.1.1; poly without the D^24 term): the parity bits p0..p23
  * are its bits 23..0. A word with its CRC appended leaves 0. */
-GPUFEC_HD uint32_t turbo_crc24_register(const uint8_t* bits, uint32_t n, uint32_t poly)
-{
-    uint32_t r = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint32_t top = ((r >> 23) & 1u) ^ (bits[i] != 0);
-        r = (r << 1) & 0xFFFFFFu;
-        if (top)
-            r ^= poly;
-    }
-    return r;
-}
-#define TURBO_CRC24A 0x864CFBu
-#define TURBO_CRC24B 0x800063u
+/* The turbo codes' CRCs are 3GPP's CRC24A / CRC24B (lib/core/crc24.h). */
+#define turbo_crc24_register crc24_register
+#define TURBO_CRC24A CRC24A_POLY
+#define TURBO_CRC24B CRC24B_POLY
 
 /* How a half-decoder splits the K stages: P sub-blocks of w stages (the last may be shorter),
  * guard 0..3 (gpufec_turbo_guard), training window g (at most w). */

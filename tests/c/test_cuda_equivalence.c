@@ -528,6 +528,7 @@ int main(int argc, char** argv)
         compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 97, 0.0, precs[p]);
         compare_p("5gnr-bg2:k=1500:e=2400:rv=2:qm=4", GPUFEC_ALG_OMS, L, 2.2, 150, 0.0, precs[p]);
         compare_p("5gnr-bg1:k=3000:e=12000:rv=3:qm=6", GPUFEC_ALG_NMS, L, 0.6, 150, 0.0, precs[p]);
+        compare_p("5gnr-bg1:k=3000:e=4200:qm=4:crc=24b", GPUFEC_ALG_NMS, L, 2.2, 150, 0.0, precs[p]);
     }
     /* int8 runs several frames per word (qc_packed_kernel.cuh: two in half2, or four in bytes):
      * a partial last group, frames of a group converging at different iterations (early stop

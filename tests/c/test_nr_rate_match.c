@@ -243,11 +243,84 @@ static void defaults_by_code_and_rate(void)
     printf("defaults by code and rate: %zu cases\n", sizeof cases / sizeof *cases);
 }
 
+/* crc=24b: the encoder appends 3GPP's CRC24B (checked against gpufec_lte_crc24, a separate
+ * implementation of it); the decoder reports a frame decoded only when both its checks and the
+ * CRC hold: a valid codeword of the code whose CRC bits are wrong is flagged, on every backend. */
+static void crc_stopping(void)
+{
+    const char* with = "5gnr-bg1:k=2000:e=3000:qm=2:crc=24b";
+    const char* without = "5gnr-bg1:k=2000:e=3000:qm=2";
+    gpufec_code *a = open_test_code(with), *b = open_test_code(without);
+    gpufec_code_info ai, bi;
+    gpufec_code_get_info(a, &ai);
+    gpufec_code_get_info(b, &bi);
+    CHECK(ai.k + 24 == bi.k && ai.n == bi.n, "crc: k %u, %u", ai.k, bi.k);
+    const size_t frames = 8;
+    uint8_t* u = malloc(frames * bi.k); /* K' bits: k data bits, then the CRC (or not) */
+    uint8_t* xa = malloc(frames * ai.n);
+    uint8_t* xb = malloc(frames * bi.n);
+    uint8_t* ua = malloc(frames * ai.k);
+    for (size_t f = 0; f < frames; f++) {
+        uint8_t* uf = u + f * bi.k;
+        for (uint32_t i = 0; i < ai.k; i++)
+            uf[i] = (uint8_t)(test_rand() & 1);
+        memcpy(ua + f * ai.k, uf, ai.k);
+        gpufec_lte_crc24(uf, ai.k, 1, uf + ai.k);
+        if (f % 2) /* odd frames: a codeword whose CRC does not hold */
+            uf[ai.k + 5] ^= 1;
+    }
+    gpufec_code_encode(a, ua, frames, xa);
+    gpufec_code_encode(b, u, frames, xb);
+    for (size_t f = 0; f < frames; f += 2)
+        CHECK(memcmp(xa + f * ai.n, xb + f * bi.n, ai.n) == 0, "crc: frame %zu is not the CRC24B codeword", f);
+    float* llr = malloc(frames * bi.n * sizeof *llr);
+    for (size_t t = 0; t < frames * bi.n; t++)
+        llr[t] = xb[t] ? -8.0f : 8.0f;
+    const gpufec_backend backends[] = {GPUFEC_BACKEND_CPU, GPUFEC_BACKEND_CUDA};
+    for (int k = 0; k < 2; k++) {
+        if (backends[k] == GPUFEC_BACKEND_CUDA && !gpufec_cuda_available())
+            continue;
+        for (int output = 0; output < 3; output++) {
+            gpufec_decoder_opts o;
+            gpufec_decoder_opts_default(&o);
+            o.backend = backends[k];
+            o.output = (gpufec_output)output;
+            gpufec_decoder* d = NULL;
+            CHECK(gpufec_decoder_create(&d, a, &o) == GPUFEC_OK, "crc decoder");
+            uint32_t in_len = 0, out_len = 0;
+            gpufec_decoder_frame_sizes(d, &in_len, &out_len);
+            CHECK(out_len == (output == 0 ? ai.k : output == 1 ? ai.n : ai.n_full), "crc: output length %u", out_len);
+            uint8_t* out = malloc(frames * out_len);
+            uint8_t ok[8];
+            CHECK(gpufec_decoder_decode(d, llr, frames, out, NULL, ok) == GPUFEC_OK, "crc decode");
+            for (size_t f = 0; f < frames; f++) {
+                CHECK(ok[f] == (f % 2 == 0), "crc: frame %zu reported %d (backend %d, output %d)", f, ok[f], k,
+                      output);
+                if (output == 0)
+                    CHECK(memcmp(out + f * ai.k, ua + f * ai.k, ai.k) == 0, "crc: frame %zu's bits", f);
+                if (output == 1)
+                    CHECK(memcmp(out + f * ai.n, xb + f * bi.n, ai.n) == 0, "crc: frame %zu's codeword", f);
+            }
+            free(out);
+            gpufec_decoder_destroy(d);
+        }
+    }
+    printf("crc=24b: encoder = CRC24B codeword, decoded only when the CRC holds\n");
+    free(u);
+    free(xa);
+    free(xb);
+    free(ua);
+    free(llr);
+    gpufec_code_destroy(a);
+    gpufec_code_destroy(b);
+}
+
 int main(void)
 {
     test_rng_init();
     conformance();
     pruning_is_exact();
     defaults_by_code_and_rate();
+    crc_stopping();
     TEST_DONE();
 }

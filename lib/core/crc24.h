@@ -1,0 +1,36 @@
+/* CRC24A and CRC24B of 3GPP (TS 36.212 5.1.1, TS 38.212 5.1): the register after shifting n bits
+ * (one per byte) through g. Attaching the 24 parity bits (the register, most significant bit
+ * first) makes the register of the whole block zero, which is how a receiver checks it. Host and
+ * device (the turbo decoders check their CRC inside the kernel). */
+#ifndef GPUFEC_CRC24_H
+#define GPUFEC_CRC24_H
+
+#include "soft_value.h" /* GPUFEC_HD */
+
+#include <stddef.h>
+
+#include <stdint.h>
+
+#define CRC24A_POLY 0x864CFBu
+#define CRC24B_POLY 0x800063u
+
+/* pos (NULL: 0, 1, 2, ...): the bits are bits[pos[0]], bits[pos[1]], ... (a decoded codeword's
+ * information positions). */
+GPUFEC_HD uint32_t crc24_register_at(const uint8_t* bits, const uint32_t* pos, uint32_t n, uint32_t poly)
+{
+    uint32_t r = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t top = ((r >> 23) & 1u) ^ (bits[pos ? pos[i] : i] != 0);
+        r = (r << 1) & 0xFFFFFFu;
+        if (top)
+            r ^= poly;
+    }
+    return r;
+}
+
+GPUFEC_HD uint32_t crc24_register(const uint8_t* bits, uint32_t n, uint32_t poly)
+{
+    return crc24_register_at(bits, NULL, n, poly);
+}
+
+#endif
