@@ -145,6 +145,22 @@ GPUFEC_API gpufec_status gpufec_code_extract_info(const gpufec_code* code,
                                                   const uint8_t* codewords, size_t n_frames,
                                                   uint8_t* info);
 
+/* HARQ soft combining (5G NR rate matching, TS 38.212 5.4.2). Every rate-matched code of one
+ * code block (any rv, E, qm) maps its transmitted soft values into one buffer per frame: the
+ * soft bits in the order the block's mother code transmits them, the code named in harq_code
+ * (e.g. "5gnr-bg1-z384:k=8448:crc=24b": the circular buffer without filler bits). Retransmissions
+ * add up there (soft values of one bit are log-likelihood ratios: they sum), and the decoder of
+ * the mother code decodes the sum. Codes without rate matching: GPUFEC_ERR_UNSUPPORTED.
+ *   gpufec_code_harq_info: len, the buffer's values per frame; harq_code (length bytes,
+ *     NUL-terminated; may be NULL) the name of the code that decodes it.
+ *   gpufec_code_harq_combine: buffer[f * len + ...] += the n_frames frames' n soft values (NaN
+ *     reads as 0, an erasure; +-Inf as +-GPUFEC_LLR_MAX, and sums are held to that range).
+ *     Start from a zeroed buffer. */
+GPUFEC_API gpufec_status gpufec_code_harq_info(const gpufec_code* code, uint32_t* len, char* harq_code,
+                                               size_t length);
+GPUFEC_API gpufec_status gpufec_code_harq_combine(const gpufec_code* code, const float* soft, size_t n_frames,
+                                                  float* buffer);
+
 /* Writes H as an alist file (no padding, LF line ends); LDPC codes only (else
  * GPUFEC_ERR_UNSUPPORTED). */
 GPUFEC_API gpufec_status gpufec_code_export_alist(const gpufec_code* code, const char* path);

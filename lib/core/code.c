@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -79,6 +80,7 @@ void code_free(gpufec_code* c)
     if (c->body)
         c->family->free_body(c->body);
     free(c->info_pos);
+    free(c->harq_pos);
     tx_map_free(&c->tx);
     free(c);
 }
@@ -328,4 +330,34 @@ int path_is_regular_file(const char* path)
 {
     struct stat sb;
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+gpufec_status gpufec_code_harq_info(const gpufec_code* c, uint32_t* len, char* harq_code, size_t length)
+{
+    if (!c || !len)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (!c->harq_pos)
+        return GPUFEC_ERR_UNSUPPORTED;
+    *len = c->harq_len;
+    if (harq_code && length)
+        snprintf(harq_code, length, "%s", c->harq_code);
+    return GPUFEC_OK;
+}
+
+gpufec_status gpufec_code_harq_combine(const gpufec_code* c, const float* soft, size_t n_frames, float* buffer)
+{
+    if (!c || (n_frames && (!soft || !buffer)) || !frames_addressable(n_frames, c->harq_len) ||
+        !frames_addressable(n_frames, c->tx.n_tx))
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    if (!c->harq_pos)
+        return GPUFEC_ERR_UNSUPPORTED;
+    for (size_t f = 0; f < n_frames; f++) {
+        float* b = buffer + f * c->harq_len;
+        const float* s = soft + f * c->tx.n_tx;
+        for (uint32_t t = 0; t < c->tx.n_tx; t++) {
+            float* v = &b[c->harq_pos[t]];
+            *v = fminf(fmaxf(soft_sanitize(*v) + soft_sanitize(s[t]), -GPUFEC_LLR_MAX), GPUFEC_LLR_MAX);
+        }
+    }
+    return GPUFEC_OK;
 }

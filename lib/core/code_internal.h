@@ -25,6 +25,11 @@ struct gpufec_code {
                                         parity bits in the next information positions
                                         (mother_info_pos[k .. k+23]); the decoder front checks it */
     tx_map tx;
+    /* HARQ (gpufec_code_harq_*): each transmitted value's index in the soft buffer of harq_len
+     * values that harq_code decodes; NULL without rate matching. Owned. */
+    uint32_t* harq_pos;
+    uint32_t harq_len;
+    char harq_code[96];
 };
 
 /* A code object around a finished family body (which it then owns, also on failure), with

@@ -116,6 +116,10 @@ static gpufec_status attach_crc(gpufec_code** c, const ldpc_suffix* o, gpufec_di
     if (st) {
         code_free(*c);
         *c = NULL;
+    } else if ((*c)->harq_pos) { /* the HARQ buffer's decoder checks it too */
+        const size_t len = strlen((*c)->harq_code);
+        snprintf((*c)->harq_code + len, sizeof (*c)->harq_code - len, ":crc=24%c",
+                 o->crc_poly == CRC24A_POLY ? 'a' : 'b');
     }
     return st;
 }
@@ -189,13 +193,22 @@ static gpufec_status open_nr_rate_matched(gpufec_code** out, const builtin_code*
     if (o->prune > 1)
         return text_fail(diag, 0, "prune=%u: 0 or 1", o->prune);
     uint32_t* pos = malloc((size_t)rm.e * sizeof *pos);
+    uint32_t* harq = malloc((size_t)rm.e * sizeof *harq);
     uint8_t* drop = calloc((size_t)mb + kb + mb, 1);
-    if (!pos || !drop) {
+    if (!pos || !harq || !drop) {
         free(pos);
+        free(harq);
         free(drop);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
     gpufec_status st = nr5g_rate_match_positions(&rm, pos);
+    /* HARQ buffer index: the circular buffer without its filler bits, which is the order the
+     * mother code 5gnr-bg<B>-z<Z>:k=<K'> transmits. */
+    const uint32_t filler = K - rm.kprime;
+    for (uint32_t t = 0; st == GPUFEC_OK && t < rm.e; t++) {
+        const uint32_t d = pos[t] - 2 * z;
+        harq[t] = d < rm.kprime - 2 * z ? d : d - filler;
+    }
     /* Extension rows (4 on: the core is rows 0..3) whose parity column is never sent. */
     uint8_t* sent = drop + mb;
     for (uint32_t t = 0; st == GPUFEC_OK && t < rm.e; t++)
@@ -224,7 +237,14 @@ static gpufec_status open_nr_rate_matched(gpufec_code** out, const builtin_code*
         ldpc_free(body);
     if (st == GPUFEC_OK)
         st = code_set_transmission(c, pos, rm.e, NULL, K - rm.kprime, diag);
+    if (st == GPUFEC_OK) {
+        c->harq_pos = harq;
+        harq = NULL;
+        c->harq_len = N - filler;
+        snprintf(c->harq_code, sizeof c->harq_code, "5gnr-bg%u-z%u:k=%u", bg, z, rm.kprime);
+    }
     free(pos);
+    free(harq);
     free(drop);
     if (st) {
         code_free(c);
