@@ -252,6 +252,41 @@ struct row_part {
     unsigned mask;
 };
 
+/* A posterior as the row update works on it: float, or the int8 step itself. */
+template <typename V, typename PostT> __device__ __forceinline__ V load_as(const PostT* a, uint32_t j)
+{
+    return post_load(a, j);
+}
+template <> __device__ __forceinline__ int load_as<int, int8_t>(const int8_t* a, uint32_t j) { return a[j]; }
+
+/* The first pass of a row part kept in registers: every entry is loaded, then every variable
+ * index derived, then every posterior loaded, with no branch between them, so that the loads of
+ * all edges are in flight together (one branch per edge had made each edge wait for its entry).
+ * Slots past the part's n edges repeat its last entry and are marked skipped, as are the
+ * entries that skip this lane. Returns the skipped mask. */
+template <typename PostT, typename V, int DB>
+__device__ __forceinline__ uint32_t row_load(const qc_args& a, const PostT* app, const uint2* ents, uint32_t e0,
+                                             const row_part& rp, uint32_t lane, uint32_t (&jv)[DB], V (&v)[DB])
+{
+    const int n = (int)(rp.t1 - rp.t0);
+    const uint32_t base = e0 + (n ? rp.t0 : 0); /* n = 0: a split part with no edge; slot 0 is valid */
+    uint2 ent[DB];
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        ent[t] = ents[base + (uint32_t)max(min(t, n - 1), 0)];
+    uint32_t skipped = 0;
+#pragma unroll
+    for (int t = 0; t < DB; t++) {
+        bool skip;
+        jv[t] = ent_var(ent[t], lane, a.z, &skip);
+        skipped |= (uint32_t)(skip || t >= n) << t;
+    }
+#pragma unroll
+    for (int t = 0; t < DB; t++)
+        v[t] = load_as<V>(app, jv[t]);
+    return skipped;
+}
+
 /* One row of a layer, at most DB edges for this thread: the variable-to-check values stay in
  * registers between the two passes, and all posterior loads are issued before the min-sum
  * chain. */
@@ -261,21 +296,12 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
 {
     float v[DB];
     uint32_t jv[DB];
-    uint32_t skipped = 0;
-    const uint32_t n = rp.t1 - rp.t0;
-#pragma unroll
-    for (int t = 0; t < DB; t++)
-        if (t < (int)n) {
-            bool skip;
-            jv[t] = ent_var(ents[e0 + rp.t0 + t], lane, a.z, &skip);
-            skipped |= (uint32_t)skip << t;
-            v[t] = post_load(app, jv[t]);
-        }
+    const uint32_t skipped = row_load(a, app, ents, e0, rp, lane, jv, v);
     ms_acc acc;
     ms_init(&acc);
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)n && !((skipped >> t) & 1u)) {
+        if (!((skipped >> t) & 1u)) {
             v[t] -= old_message(old, rp.t0 + t);
             ms_push(&acc, v[t], rp.t0 + t);
         }
@@ -283,7 +309,7 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
     row_state ns = new_row_state(a, acc.min1, acc.min2, acc.arg1, PREC);
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)n && !((skipped >> t) & 1u)) {
+        if (!((skipped >> t) & 1u)) {
             const uint32_t neg = acc.parity ^ (uint32_t)(v[t] < 0.0f);
             const float mag = rp.t0 + t == ns.arg ? ns.m2 : ns.m1;
             ns.signs |= neg << (rp.t0 + t);
@@ -303,22 +329,13 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
 {
     int v[DB];
     uint32_t jv[DB];
-    uint32_t skipped = 0;
-    const uint32_t n = rp.t1 - rp.t0;
-#pragma unroll
-    for (int t = 0; t < DB; t++)
-        if (t < (int)n) {
-            bool skip;
-            jv[t] = ent_var(ents[e0 + rp.t0 + t], lane, a.z, &skip);
-            skipped |= (uint32_t)skip << t;
-            v[t] = app[jv[t]];
-        }
+    const uint32_t skipped = row_load(a, app, ents, e0, rp, lane, jv, v);
     const int om1 = (int)old.m1, om2 = (int)old.m2;
     int min1 = 127, min2 = 127; /* ms_init_prec */
     uint32_t arg1 = 0xffffffffu, parity = 0;
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)n && !((skipped >> t) & 1u)) {
+        if (!((skipped >> t) & 1u)) {
             const uint32_t g = rp.t0 + t;
             const int mag = g == old.arg ? om2 : om1;
             v[t] = max(-128, min(127, v[t] - ((old.signs >> g) & 1u ? -mag : mag))); /* ldpc_i8_sat */
@@ -344,7 +361,7 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
     const int m1 = (int)ns.m1, m2 = (int)ns.m2;
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)n && !((skipped >> t) & 1u)) {
+        if (!((skipped >> t) & 1u)) {
             const uint32_t neg = parity ^ (uint32_t)(v[t] < 0);
             const int mag = rp.t0 + t == arg1 ? m2 : m1;
             ns.signs |= neg << (rp.t0 + t);

@@ -200,21 +200,22 @@ __device__ __forceinline__ void packed_row_small(const qc_args& a, uint32_t* app
     constexpr int DJ = DB <= 8 ? DB : 1; /* addresses kept up to 8 edges, else derived again */
     uint32_t v[DB], jv[DJ];
     uint32_t skipped = 0;
+    /* No branch per edge (slots past d repeat the last edge and are marked skipped): the loads of
+     * all edges can be in flight together. */
 #pragma unroll
-    for (int t = 0; t < DB; t++)
-        if (t < (int)d) {
-            bool skip;
-            const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
-            if (DB <= 8)
-                jv[t % DJ] = j;
-            v[t] = app[j];
-            skipped |= (uint32_t)skip << t;
-        }
+    for (int t = 0; t < DB; t++) {
+        bool skip;
+        const uint32_t j = ent_var(ents[e0 + min((uint32_t)t, d - 1)], lane, a.z, &skip);
+        if (DB <= 8)
+            jv[t % DJ] = j;
+        v[t] = app[j];
+        skipped |= (uint32_t)(skip || t >= (int)d) << t;
+    }
     packed_acc<L> c;
     c.init();
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)d && !((skipped >> t) & 1u)) {
+        if (!((skipped >> t) & 1u)) {
             const uint32_t T = L::pos((uint32_t)t);
             v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T));
             c.push(v[t], T);
@@ -222,7 +223,7 @@ __device__ __forceinline__ void packed_row_small(const qc_args& a, uint32_t* app
     packed_row ns = {L::table_magnitude(tab, c.min1), L::table_magnitude(tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
 #pragma unroll
     for (int t = 0; t < DB; t++)
-        if (t < (int)d && !((skipped >> t) & 1u)) {
+        if (!((skipped >> t) & 1u)) {
             bool skip;
             const uint32_t j = DB <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &skip);
             const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &ns.s[t / L::BITS]);
