@@ -130,7 +130,7 @@ int main(int argc, char** argv)
             break;
         case 'Z': apply_param(&a.o, optarg); break;
         case 'T':
-            a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 4095);
+            a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 8191);
             cli_note_option("cuda_tuning", "--cuda-tuning");
             break;
         case 'j': a.json = optarg; break;

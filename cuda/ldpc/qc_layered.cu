@@ -581,6 +581,7 @@ struct qc_plan {
     int prec, words, ssmem, half_post, spa, spa_split;
     int packed, packed_sv, packed_gpost; /* int8: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
     uint32_t packed_dmax;                /* the longest row */
+    int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
     /* The latency plan, for chunks of at most lat_frames frames (one per SM): one frame per
      * block (a packed plan would leave SMs idle), lat_split threads per row, row state on chip
      * where it fits. lat_frames = 0: none. */
@@ -648,7 +649,7 @@ qc_kernel_fn pick_kernel(const qc_plan* p)
 {
     if (p->packed)
         return p->packed == 2 ? pick_packed<lanes_h2>(p) : pick_packed<lanes_b4>(p);
-    return pick_one_frame<1>(p, p->ssmem != 0);
+    return p->wide ? pick_one_frame<1, 20>(p, p->ssmem != 0) : pick_one_frame<1>(p, p->ssmem != 0);
 }
 
 qc_kernel_fn pick_latency(const qc_plan* p)
@@ -799,6 +800,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
      * docs/performance.md: two threads measured 1.15x to 1.6x one; four where at most 1024
      * threads allow it, 1.26x two on CCSDS C2's 32-edge rows but 0.97x on Wi-Fi's 8-edge rows,
      * so four only for rows of at least 16 edges. */
+    p->wide = (o->cuda_tuning & GPUFEC_CUDA_WIDE_ROWS) != 0;
     p->spa_split = p->threads <= 256 && c->qv_max_entries >= 16 ? 4 : 2;
     if (p->spa)
         p->threads *= (uint32_t)p->spa_split;
@@ -835,7 +837,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->lat_ssmem = tables + post + state <= (size_t)optin;
         p->lat_split = forced || lanes <= 128 ? 2 : 1;
         p->lat_threads = (uint32_t)p->lat_split * ((lanes + 31) & ~31u);
-        const int differs = p->packed || p->lat_split == 2 || (p->lat_ssmem && !p->ssmem);
+        /* ... or rows longer than the throughput kernel keeps in registers (8 edges), which the
+         * latency kernel keeps (20): 5G NR BG1's core rows have 19. */
+        const int differs = p->packed || p->lat_split == 2 || (p->lat_ssmem && !p->ssmem) ||
+                            (!p->wide && c->qv_max_entries > 8);
         if (p->lat_threads <= 1024 && (p->lat_ssmem || !p->packed) && (differs || forced)) {
             p->lat_smem = tables + post + (p->lat_ssmem ? state : 0);
             p->lat_frames = forced ? UINT32_MAX : (uint32_t)sms;
@@ -941,9 +946,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  layers, p->half_post ? "fp16" : "fp32", p->ssmem ? "shared" : "global");
     else
         snprintf(p->describe, sizeof p->describe,
-                 "QC layered (%s), %s posteriors, %d-byte row state in %s memory", layers,
+                 "QC layered (%s), %s posteriors, %d-byte row state in %s memory%s", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
-                 W * 4, p->ssmem ? "shared" : "global");
+                 W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
     if (p->lat_frames) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %d thread(s) per row",

@@ -19,6 +19,8 @@
                                               per row where a frame has at most 128 lanes) */
 #define GPUFEC_CUDA_LATENCY_PLAN 2048u     /* QC kernel: the latency plan with two threads per row, whatever
                                               the batch and the lifting */
-#define GPUFEC_CUDA_TUNING_ALL 4095u       /* every switch defined */
+#define GPUFEC_CUDA_WIDE_ROWS 4096u        /* QC kernel, one frame per thread: rows of up to 20 edges in
+                                              registers in the throughput plan too (default: 8) */
+#define GPUFEC_CUDA_TUNING_ALL 8191u       /* every switch defined */
 
 #endif

@@ -562,12 +562,14 @@ int main(int argc, char** argv)
         {GPUFEC_CUDA_QC_STATE_SHARED, "row state in shared memory"},
         {GPUFEC_CUDA_NO_QC_KERNEL, "layered, posteriors in shared memory"},
         {GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_NO_COMPRESSED_MESSAGES, "layered, posteriors in shared memory"},
+        {GPUFEC_CUDA_WIDE_ROWS, "rows of up to 20 edges in registers"},
     };
     for (size_t variant = 0; variant < sizeof f32_variants / sizeof *f32_variants; variant++) {
         tuning = f32_variants[variant].flags;
         expect_variant = f32_variants[variant].expect;
         compare_p("wimax-576-1_2", GPUFEC_ALG_NMS, L, 2.0, quick ? 20 : 150, 0.0, GPUFEC_PRECISION_FLOAT32);
         compare_p("dvbs2-short-3_5", GPUFEC_ALG_OMS, L, 2.4, quick ? 9 : 100, 0.0, GPUFEC_PRECISION_FLOAT32);
+        compare_p("5gnr-bg1-z96:k=2000", GPUFEC_ALG_NMS, L, 1.6, quick ? 9 : 100, 0.0, GPUFEC_PRECISION_FLOAT32);
     }
     expect_variant = NULL;
     tuning = 0;
