@@ -117,6 +117,32 @@ int main(void)
         gpufec_device_encoder_destroy(gpu);
         gpufec_code_destroy(c);
     }
+    /* 5G NR rate matched (pruned rows, filler bits, repetition, bit interleaving); with a CRC the
+     * device encoder declines (the host appends it). */
+    const char* const nr[] = {"5gnr-bg1:k=3000:e=4200:rv=2:qm=4", "5gnr-bg2:k=900:e=3996:rv=3:qm=6",
+                              "5gnr-bg1-z384:k=8448:e=10752:qm=2"};
+    for (size_t i = 0; i < sizeof nr / sizeof *nr; i++) {
+        gpufec_code* r = NULL;
+        CHECK(gpufec_code_open(&r, nr[i], NULL) == GPUFEC_OK, "%s", nr[i]);
+        gpufec_device_encoder* gpu = NULL;
+        if (gpu_present)
+            CHECK(gpufec_device_encoder_create(&gpu, r, 0, NULL) == GPUFEC_OK, "GPU encoder, %s", nr[i]);
+        encodable++;
+        gpu_made += gpu != NULL;
+        compare(r, nr[i], 20, 1, gpu, &desc_same, &gpu_same);
+        gpufec_device_encoder_destroy(gpu);
+        gpufec_code_destroy(r);
+    }
+    {
+        gpufec_code* r = NULL;
+        gpufec_device_encoder* gpu = NULL;
+        gpufec_diag d = {0, ""};
+        CHECK(gpufec_code_open(&r, "5gnr-bg1:k=3000:e=4200:crc=24b", NULL) == GPUFEC_OK, "crc code");
+        const gpufec_status st = gpufec_device_encoder_create(&gpu, r, 0, &d);
+        CHECK(st == GPUFEC_ERR_UNSUPPORTED || st == GPUFEC_ERR_NO_DEVICE, "crc code on the device encoder: %d", (int)st);
+        gpufec_device_encoder_destroy(gpu);
+        gpufec_code_destroy(r);
+    }
     CHECK(gpufec_device_encoder_create(NULL, NULL, 0, NULL) == GPUFEC_ERR_INVALID_ARGUMENT, "NULL arguments");
     printf("LDPC descriptions on the host: %d equal the code's encoder (%d staircase, %d QC, %d dense); GPU: %d of %d "
            "codes that encode compared equal; %d codes cannot encode\n",
