@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <regex>
 #include <vector>
 
 namespace gr {
@@ -27,6 +29,19 @@ class pdu_decoder_impl : public pdu_decoder
     std::vector<int8_t> d_soft8;
     std::vector<uint8_t> d_bits, d_ok;
     std::vector<int32_t> d_iters;
+    // HARQ (PDUs with harq_process in their metadata; 5G NR rate-matched codes): the code of each
+    // redundancy version, the mother code's decoder, and each process's soft buffer.
+    std::string d_code_name;
+    code_ptr d_rv_code[4];
+    code_ptr d_harq_mother;
+    decoder_ptr d_harq_dec;
+    uint32_t d_harq_len = 0;
+    struct harq_buffer {
+        std::vector<float> soft; // frames * d_harq_len
+        long transmissions = 0;
+    };
+    std::map<long, harq_buffer> d_harq;
+    static constexpr size_t max_harq_processes = 64;
 
     static const pmt::pmt_t port() { return pmt::mp("pdus"); }
 
@@ -72,6 +87,8 @@ class pdu_decoder_impl : public pdu_decoder
             return reply(meta, "length " + std::to_string(len) + " is not a whole number of frames of " +
                                    std::to_string(d_n) + " soft bits");
         const size_t frames = len / d_n;
+        if (pmt::dict_has_key(meta, pmt::mp("harq_process")))
+            return handle_harq(meta, data, frames);
         const void* soft;
         gpufec_decoder* dec = d_dec.get();
         if (f32) {
@@ -114,13 +131,97 @@ class pdu_decoder_impl : public pdu_decoder
         message_port_pub(port(), pmt::cons(meta, pmt::init_u8vector(d_bits.size(), d_bits.data())));
     }
 
+    /* A transmission of HARQ process p (metadata harq_process, rv 0..3 (default the code's),
+     * harq_new: true clears the process's buffer first): its soft values are added to the
+     * process's buffer, which the mother code decodes; a process whose frames all decode is
+     * done and its buffer freed. */
+    void handle_harq(pmt::pmt_t meta, const pmt::pmt_t& data, size_t frames)
+    {
+        if (!pmt::is_f32vector(data))
+            return reply(meta, "HARQ combining takes f32vector soft bits");
+        const pmt::pmt_t pid = pmt::dict_ref(meta, pmt::mp("harq_process"), pmt::PMT_NIL);
+        if (!pmt::is_integer(pid))
+            return reply(meta, "harq_process must be an integer");
+        const long process = pmt::to_long(pid);
+        const pmt::pmt_t rvp = pmt::dict_ref(meta, pmt::mp("rv"), pmt::PMT_NIL);
+        long rv = -1;
+        if (rvp != pmt::PMT_NIL) {
+            if (!pmt::is_integer(rvp) || pmt::to_long(rvp) < 0 || pmt::to_long(rvp) > 3)
+                return reply(meta, "rv must be an integer 0..3");
+            rv = pmt::to_long(rvp);
+        }
+        gpufec_code* code = d_code.get();
+        if (rv >= 0) {
+            if (!d_rv_code[rv]) { // the block's code with this redundancy version
+                const std::string name =
+                    std::regex_replace(d_code_name, std::regex(":rv=[0-9]+"), "") + ":rv=" + std::to_string(rv);
+                d_rv_code[rv] = open_code(name);
+            }
+            code = d_rv_code[rv].get();
+        }
+        char mother[96] = "";
+        uint32_t harq_len = 0;
+        if (gpufec_code_harq_info(code, &harq_len, mother, sizeof mother) != GPUFEC_OK)
+            return reply(meta, "HARQ needs a 5G NR rate-matched code (e=, rv=): this code has no soft buffer");
+        if (!d_harq_dec) {
+            d_harq_mother = open_code(mother);
+            gpufec_decoder_opts o = d_float_opts;
+            o.output = GPUFEC_OUTPUT_INFO;
+            gpufec_decoder* dec = nullptr;
+            throw_on_error(gpufec_decoder_create(&dec, d_harq_mother.get(), &o), "HARQ decoder");
+            d_harq_dec.reset(dec);
+            d_harq_len = harq_len;
+        }
+        auto it = d_harq.find(process);
+        if (it == d_harq.end() && d_harq.size() >= max_harq_processes)
+            return reply(meta, "more than " + std::to_string(max_harq_processes) + " HARQ processes open");
+        harq_buffer& b = d_harq[process];
+        const pmt::pmt_t fresh = pmt::dict_ref(meta, pmt::mp("harq_new"), pmt::PMT_F);
+        if (pmt::is_true(fresh) || b.soft.size() != frames * d_harq_len) {
+            b.soft.assign(frames * d_harq_len, 0.0f);
+            b.transmissions = 0;
+        }
+        size_t got = 0;
+        const float* x = pmt::f32vector_elements(data, got);
+        d_soft.resize(got);
+        const float mul = (float)d_sign * d_scale;
+        for (size_t i = 0; i < got; i++)
+            d_soft[i] = x[i] * mul;
+        throw_on_error(gpufec_code_harq_combine(code, d_soft.data(), frames, b.soft.data()), "HARQ combine");
+        b.transmissions++;
+        uint32_t out_len = 0;
+        gpufec_decoder_frame_sizes(d_harq_dec.get(), nullptr, &out_len);
+        d_bits.resize(frames * out_len);
+        d_ok.resize(frames);
+        d_iters.resize(frames);
+        const gpufec_status st =
+            gpufec_decoder_decode(d_harq_dec.get(), b.soft.data(), frames, d_bits.data(), d_iters.data(), d_ok.data());
+        if (st != GPUFEC_OK)
+            return reply(meta, std::string("decoding failed: ") + gpufec_status_str(st));
+        long failed = 0;
+        for (size_t f = 0; f < frames; f++)
+            failed += d_ok[f] ? 0 : 1;
+        const long transmissions = b.transmissions;
+        if (!failed)
+            d_harq.erase(process);
+        d_frames += frames;
+        d_failed += (uint64_t)failed;
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_frames"), pmt::from_long((long)frames));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_failed"), pmt::from_long(failed));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_ok"), pmt::init_u8vector(frames, d_ok.data()));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_iterations"), pmt::init_s32vector(frames, d_iters.data()));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_harq_transmissions"), pmt::from_long(transmissions));
+        message_port_pub(port(), pmt::cons(meta, pmt::init_u8vector(d_bits.size(), d_bits.data())));
+    }
+
 public:
     pdu_decoder_impl(const std::string& code, const std::string& options, const std::string& sign_convention,
                      float llr_scale, bool output_all_bits)
         : gr::block("pdu_decoder", gr::io_signature::make(0, 0, 0), gr::io_signature::make(0, 0, 0)),
           d_code(open_code(code)),
           d_sign(sign_from_name(sign_convention)),
-          d_scale(llr_scale)
+          d_scale(llr_scale),
+          d_code_name(code)
     {
         if (!(llr_scale > 0.0f) || !std::isfinite(llr_scale))
             throw std::invalid_argument("gpufec: llr_scale must be a positive number");

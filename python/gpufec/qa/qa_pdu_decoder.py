@@ -112,5 +112,49 @@ class qa_pdu_decoder(gr_unittest.TestCase):
                 self.assertTrue(np.array_equal(out, bits), code)
 
 
+    def test_harq_combines_redundancy_versions(self):
+        """PDUs of one HARQ process (metadata harq_process, rv): rv 0 alone at 1.5 dB (rate 0.83)
+        fails; rv 2 added to the process's buffer decodes (the mother code, CRC24B checked); the
+        finished process starts again from an empty buffer."""
+        code = "5gnr-bg1:k=2000:e=2400:qm=2:crc=24b"
+        frames = 4
+        k = gpufec.ldpc_encoder(code).k()
+        bits = random_bits(frames * k)
+        rng = np.random.default_rng(5)
+        rate = k / 2400.0
+        sigma2 = 1.0 / (2.0 * rate * 10 ** (1.5 / 10.0))
+        pdus = []
+        for rv in (0, 2):
+            x = encode(gpufec.ldpc_encoder, f"{code}:rv={rv}", bits).astype(np.float32) * 2.0 - 1.0
+            soft = (x + np.sqrt(sigma2) * rng.standard_normal(len(x))).astype(np.float32)
+            meta = pmt.dict_add(pmt.make_dict(), pmt.mp("harq_process"), pmt.from_long(3))
+            meta = pmt.dict_add(meta, pmt.mp("rv"), pmt.from_long(rv))
+            if rv == 0:
+                meta = pmt.dict_add(meta, pmt.mp("harq_new"), pmt.PMT_T)
+            pdus.append(pmt.cons(meta, pmt.init_f32vector(len(soft), soft.tolist())))
+        pdus.append(pdus[1])  # process 3 finished: rv 2 alone again, from an empty buffer
+        bad = [pmt.cons(pmt.dict_add(pmt.make_dict(), pmt.mp("harq_process"), pmt.from_long(1)),
+                        pmt.init_s8vector(2400, [1] * 2400))]
+        dec = gpufec.pdu_decoder(code, "", "positive_one", 2.0 / sigma2)
+        replies = exchange(dec, pdus + bad)
+        self.assertEqual(len(replies), 4)
+        fails = [pmt.to_long(pmt.dict_ref(pmt.car(r), pmt.mp("gpufec_failed"), pmt.PMT_NIL)) for r in replies[:3]]
+        sends = [pmt.to_long(pmt.dict_ref(pmt.car(r), pmt.mp("gpufec_harq_transmissions"), pmt.PMT_NIL))
+                 for r in replies[:3]]
+        self.assertEqual(sends, [1, 2, 1])
+        self.assertEqual(fails[0], frames)
+        self.assertEqual(fails[1], 0)
+        self.assertEqual(fails[2], frames)
+        out = np.array(pmt.u8vector_elements(pmt.cdr(replies[1])), dtype=np.uint8)
+        self.assertTrue(np.array_equal(out, bits))
+        self.assertIn("f32vector", pmt.symbol_to_string(pmt.dict_ref(pmt.car(replies[3]), pmt.mp("gpufec_error"),
+                                                                     pmt.PMT_NIL)))
+        plain = gpufec.pdu_decoder("wifi-648-1_2")
+        meta = pmt.dict_add(pmt.make_dict(), pmt.mp("harq_process"), pmt.from_long(0))
+        r = exchange(plain, [pmt.cons(meta, pmt.init_f32vector(648, [1.0] * 648))])
+        self.assertIn("rate-matched", pmt.symbol_to_string(pmt.dict_ref(pmt.car(r[0]), pmt.mp("gpufec_error"),
+                                                                        pmt.PMT_NIL)))
+
+
 if __name__ == "__main__":
     gr_unittest.run(qa_pdu_decoder)
