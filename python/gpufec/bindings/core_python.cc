@@ -1,4 +1,5 @@
 /* Bindings of C-core helpers that Python users and GRC need (built-in code list, code sizes). */
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -36,8 +37,67 @@ static py::dict code_info(const std::string& name)
     return d;
 }
 
+/* HARQ combining for Python receivers and simulations: the same C calls, on numpy arrays. */
+struct harq_code {
+    gpufec_code* c = nullptr;
+    explicit harq_code(const std::string& name)
+    {
+        gpufec_diag diag = { 0, "" };
+        gpufec_status st = gpufec_code_open(&c, name.c_str(), &diag);
+        if (st != GPUFEC_OK)
+            throw std::invalid_argument("gpufec: code '" + name + "': " +
+                                        (diag.message[0] ? diag.message : gpufec_status_str(st)));
+    }
+    ~harq_code() { gpufec_code_destroy(c); }
+    uint32_t length(std::string* mother) const
+    {
+        uint32_t len = 0;
+        char name[96] = "";
+        if (gpufec_code_harq_info(c, &len, name, sizeof name) != GPUFEC_OK)
+            throw std::invalid_argument("gpufec: HARQ needs a 5G NR rate-matched code (e=, rv=)");
+        if (mother)
+            *mother = name;
+        return len;
+    }
+};
+
+static py::tuple harq_info(const std::string& code)
+{
+    harq_code h(code);
+    std::string mother;
+    const uint32_t len = h.length(&mother);
+    return py::make_tuple(len, mother);
+}
+
+static void harq_combine(const std::string& code, py::array_t<float, py::array::c_style | py::array::forcecast> soft,
+                         py::array_t<float, py::array::c_style> buffer)
+{
+    harq_code h(code);
+    const uint32_t len = h.length(nullptr);
+    gpufec_code_info info;
+    gpufec_code_get_info(h.c, &info);
+    const size_t values = (size_t)soft.size();
+    if (values == 0 || values % info.n)
+        throw std::invalid_argument("gpufec.harq_combine: " + std::to_string(values) +
+                                    " soft values are not a whole number of frames of " + std::to_string(info.n));
+    const size_t frames = values / info.n;
+    if ((size_t)buffer.size() != frames * len)
+        throw std::invalid_argument("gpufec.harq_combine: the buffer holds " + std::to_string(buffer.size()) +
+                                    " values; " + std::to_string(frames) + " frames need " +
+                                    std::to_string(frames * len));
+    gpufec_status st = gpufec_code_harq_combine(h.c, soft.data(), frames, buffer.mutable_data());
+    if (st != GPUFEC_OK)
+        throw std::runtime_error(std::string("gpufec.harq_combine: ") + gpufec_status_str(st));
+}
+
 void bind_core(py::module& m)
 {
+    m.def("harq_info", &harq_info, py::arg("code"),
+          "(buffer length per frame, name of the mother code that decodes the buffer) of a 5G NR "
+          "rate-matched code.");
+    m.def("harq_combine", &harq_combine, py::arg("code"), py::arg("soft"), py::arg("buffer"),
+          "Adds a transmission's soft values (LLRs, positive = 0; frames x n) into the HARQ buffer "
+          "(a float32 numpy array of frames x harq_info(code)[0], zeroed first), in place.");
     m.def("builtin_codes", [](const std::string& family) {
         std::vector<std::string> names;
         for (size_t i = 0; i < gpufec_code_builtin_count(); i++) {

@@ -156,5 +156,24 @@ class qa_pdu_decoder(gr_unittest.TestCase):
                                                                         pmt.PMT_NIL)))
 
 
+    def test_harq_from_python(self):
+        """gpufec.harq_info / harq_combine: the buffer of a code block and one transmission added
+        into it in place (E distinct positions below the buffer's size); wrong sizes refused."""
+        code = "5gnr-bg1:k=2000:e=2400:rv=2:qm=4:crc=24b"
+        length, mother = gpufec.harq_info(code)
+        self.assertEqual(mother, "5gnr-bg1-z96:k=2000:crc=24b")
+        self.assertEqual(length, gpufec.code_info("5gnr-bg1-z96:k=2000")["n"])
+        buf = np.zeros(2 * length, dtype=np.float32)
+        soft = np.full(2 * 2400, 1.5, dtype=np.float32)
+        gpufec.harq_combine(code, soft, buf)
+        gpufec.harq_combine(code, soft, buf)
+        self.assertEqual(int(np.count_nonzero(buf)), 2 * 2400)
+        self.assertAlmostEqual(float(buf.sum()), 2 * 2 * 2400 * 1.5, places=2)
+        with self.assertRaises(ValueError):
+            gpufec.harq_combine(code, soft[:100], buf)
+        with self.assertRaises(ValueError):
+            gpufec.harq_info("wifi-648-1_2")
+
+
 if __name__ == "__main__":
     gr_unittest.run(qa_pdu_decoder)
