@@ -160,3 +160,17 @@ gpufec_status token_stream_uint(token_stream* s, long* value, const char* what)
         return GPUFEC_OK;
     }
 }
+
+int text_parse_u32(const char* s, size_t len, uint32_t* v)
+{
+    if (len == 0 || len > 9)
+        return 0;
+    uint32_t x = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        x = x * 10 + (uint32_t)(s[i] - '0');
+    }
+    *v = x;
+    return 1;
+}

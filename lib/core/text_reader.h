@@ -42,6 +42,10 @@ typedef enum { TOKEN_END = 0, TOKEN_INT = 1, TOKEN_DASH = 2, TOKEN_BAD = 3 } tok
 
 /* Reads one whitespace-separated token from [*p, end): a decimal integer (optionally negative
  * when allow_negative), or a lone '-' (TOKEN_DASH). Integers beyond +-2^31 are TOKEN_BAD. */
+/* A decimal number of 1 to 9 digits filling s[0..len), nothing else (strtoul would take "-1" and
+ * blanks); 1 and *v set, else 0. */
+int text_parse_u32(const char* s, size_t len, uint32_t* v);
+
 token_kind text_next_token(const char** p, const char* end, long* value, int allow_negative);
 
 /* Token stream across lines, for headers whose numbers may wrap onto several lines. */

@@ -60,6 +60,23 @@ class pdu_decoder_impl : public pdu_decoder
         message_port_pub(port(), pmt::cons(meta, pmt::make_u8vector(0, 0)));
     }
 
+    /* The reply to a decoded PDU: the bits of d_bits, the frames' flags and iterations in the
+     * metadata; returns the failed frames. */
+    long publish(pmt::pmt_t meta, size_t frames)
+    {
+        long failed = 0;
+        for (size_t f = 0; f < frames; f++)
+            failed += d_ok[f] ? 0 : 1;
+        d_frames += frames;
+        d_failed += (uint64_t)failed;
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_frames"), pmt::from_long((long)frames));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_failed"), pmt::from_long(failed));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_ok"), pmt::init_u8vector(frames, d_ok.data()));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_iterations"), pmt::init_s32vector(frames, d_iters.data()));
+        message_port_pub(port(), pmt::cons(meta, pmt::init_u8vector(d_bits.size(), d_bits.data())));
+        return failed;
+    }
+
     /* A message handler must never throw (GNU Radio would stop answering): whatever goes wrong
      * with one PDU is that PDU's gpufec_error reply. */
     void handle(const pmt::pmt_t& msg)
@@ -119,16 +136,7 @@ class pdu_decoder_impl : public pdu_decoder
                                                             d_ok.data());
         if (st != GPUFEC_OK) // a message handler must not throw: the PDU says what went wrong
             return reply(meta, std::string("decoding failed: ") + gpufec_status_str(st));
-        long failed = 0;
-        for (size_t f = 0; f < frames; f++)
-            failed += d_ok[f] ? 0 : 1;
-        d_frames += frames;
-        d_failed += (uint64_t)failed;
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_frames"), pmt::from_long((long)frames));
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_failed"), pmt::from_long(failed));
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_ok"), pmt::init_u8vector(frames, d_ok.data()));
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_iterations"), pmt::init_s32vector(frames, d_iters.data()));
-        message_port_pub(port(), pmt::cons(meta, pmt::init_u8vector(d_bits.size(), d_bits.data())));
+        publish(meta, frames);
     }
 
     /* A transmission of HARQ process p (metadata harq_process, rv 0..3 (default the code's),
@@ -198,20 +206,9 @@ class pdu_decoder_impl : public pdu_decoder
             gpufec_decoder_decode(d_harq_dec.get(), b.soft.data(), frames, d_bits.data(), d_iters.data(), d_ok.data());
         if (st != GPUFEC_OK)
             return reply(meta, std::string("decoding failed: ") + gpufec_status_str(st));
-        long failed = 0;
-        for (size_t f = 0; f < frames; f++)
-            failed += d_ok[f] ? 0 : 1;
-        const long transmissions = b.transmissions;
-        if (!failed)
-            d_harq.erase(process);
-        d_frames += frames;
-        d_failed += (uint64_t)failed;
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_frames"), pmt::from_long((long)frames));
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_failed"), pmt::from_long(failed));
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_ok"), pmt::init_u8vector(frames, d_ok.data()));
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_iterations"), pmt::init_s32vector(frames, d_iters.data()));
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_harq_transmissions"), pmt::from_long(transmissions));
-        message_port_pub(port(), pmt::cons(meta, pmt::init_u8vector(d_bits.size(), d_bits.data())));
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_harq_transmissions"), pmt::from_long(b.transmissions));
+        if (publish(meta, frames) == 0)
+            d_harq.erase(process); // every frame decoded: the process is done
     }
 
 public:

@@ -44,21 +44,6 @@ typedef struct {
     uint32_t crc_poly; /* crc=24a|24b: the last 24 of the K' bits are that CRC */
 } ldpc_suffix;
 
-/* A decimal number of up to 9 digits, nothing else (strtoul would take "-1" and blanks). */
-static int parse_u32(const char* s, size_t len, uint32_t* v)
-{
-    if (len == 0 || len > 9)
-        return 0;
-    uint32_t x = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        x = x * 10 + (uint32_t)(s[i] - '0');
-    }
-    *v = x;
-    return 1;
-}
-
 static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_diag* diag)
 {
     memset(o, 0, sizeof *o);
@@ -95,7 +80,7 @@ static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_dia
                              "and for 5G NR e=<bits>, rv=0..3, qm=1|2|4|6|8, ncb=<bits>, prune=0|1", (int)(len < 40 ? len : 40), p);
         if (*keys[i].have)
             return text_fail(diag, 0, "LDPC code option '%s' given twice", keys[i].name);
-        if (!parse_u32(eq + 1, vlen, keys[i].value))
+        if (!text_parse_u32(eq + 1, vlen, keys[i].value))
             return text_fail(diag, 0, "bad LDPC code option ':%.*s': %s", (int)(len < 40 ? len : 40), p,
                              i == 0 ? "expected :k=<information bits>, a positive integer"
                                     : "expected a non-negative integer (digits only)");

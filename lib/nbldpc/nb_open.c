@@ -38,19 +38,11 @@ const char* nb_builtin_name(size_t index)
     return index < REGULAR_COUNT ? REGULAR_CODES[index] : NULL;
 }
 
+/* nb-gf064-504 is not a name of nb-gf64-504: no leading zero. */
 static int parse_u32(const char* s, uint32_t* v)
 {
     const size_t len = strlen(s);
-    if (len == 0 || len > 9 || (len > 1 && s[0] == '0')) /* nb-gf064-504 is not a name of nb-gf64-504 */
-        return 0;
-    uint32_t x = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        x = x * 10 + (uint32_t)(s[i] - '0');
-    }
-    *v = x;
-    return 1;
+    return !(len > 1 && s[0] == '0') && text_parse_u32(s, len, v);
 }
 
 static gpufec_status no_options(const char* suffix, gpufec_diag* diag)

@@ -10,21 +10,6 @@ size_t turbo_builtin_count(void) { return TURBO_QPP_SIZES; }
 
 const char* turbo_builtin_name(size_t index) { return index < TURBO_QPP_SIZES ? turbo_qpp_table[index].name : NULL; }
 
-/* A decimal number of up to 9 digits. */
-static int parse_u32(const char* s, size_t len, uint32_t* v)
-{
-    if (len == 0 || len > 9)
-        return 0;
-    uint32_t x = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        x = x * 10 + (uint32_t)(s[i] - '0');
-    }
-    *v = x;
-    return 1;
-}
-
 typedef struct {
     uint32_t crc;
     int crc_b;
@@ -49,9 +34,9 @@ static gpufec_status parse_options(const char* suffix, turbo_options* t, gpufec_
             t->crc = 24;
             t->crc_b = eq[3] == 'b';
             have_crc = 1;
-        } else if (is_e && parse_u32(eq + 1, vlen, &t->e)) {
+        } else if (is_e && text_parse_u32(eq + 1, vlen, &t->e)) {
             t->have_e = 1;
-        } else if (is_rv && parse_u32(eq + 1, vlen, &t->rv)) {
+        } else if (is_rv && text_parse_u32(eq + 1, vlen, &t->rv)) {
             t->have_rv = 1;
         } else {
             return text_fail(diag, 0, "bad turbo code option ':%.*s': expected crc=24a|24b, e=<bits> or rv=0..3",
@@ -77,10 +62,10 @@ gpufec_status turbo_open_name(gpufec_code** out, const char* name, const char* s
     uint32_t K = 0;
     const char* digits = name + sizeof prefix - 1;
     const char* colon = strchr(digits, ':'); /* an option the opener did not see as key=value */
-    if (colon && parse_u32(digits, (size_t)(colon - digits), &K) && turbo_qpp_index(K) >= 0)
+    if (colon && text_parse_u32(digits, (size_t)(colon - digits), &K) && turbo_qpp_index(K) >= 0)
         return text_fail(diag, 0, "'%.60s': bad turbo code option ':%.40s': options are crc=24a|24b, e=<bits>, "
                          "rv=0..3 (lower case, key=value)", name, colon + 1);
-    if (!parse_u32(digits, strlen(digits), &K) || turbo_qpp_index(K) < 0)
+    if (!text_parse_u32(digits, strlen(digits), &K) || turbo_qpp_index(K) < 0)
         return text_fail_as(GPUFEC_ERR_UNKNOWN_CODE, diag, 0,
                             "'%.60s': K must be one of the 188 LTE turbo block sizes (40..6144, gpufec-info "
                             "--list-codes)", name);
