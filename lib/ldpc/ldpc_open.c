@@ -160,9 +160,9 @@ static gpufec_status open_nr_rate_matched(gpufec_code** out, const builtin_code*
     if (rm.kprime > K)
         return text_fail(diag, 0, "k=%u: BG%u with Z=%u carries at most K=%u information bits", rm.kprime, bg, z, K);
     if (rm.kprime <= 2 * z)
-        return text_fail(diag, 0, "k=%u: rate matching needs K' > 2Z = %u (the filler bits must lie in the circular "
-                         "buffer); choose a smaller Z, or name the code 5gnr-bg%u:k=%u for the standard's choice",
-                         rm.kprime, 2 * z, bg, rm.kprime);
+        return text_fail(diag, 0, "k=%u: rate matching needs K' > 2Z = %u (the circular buffer starts after the "
+                         "first 2Z bits, and the filler bits must lie in it)%s", rm.kprime, 2 * z,
+                         z > 2 ? "; a smaller Z, or the name 5gnr-bg<1|2>:k=<K'> (the standard's Z), may fit" : "");
     if (!o->have_e)
         return text_fail(diag, 0, "rate matching needs e=<bits sent>");
     if (rm.rv > 3)

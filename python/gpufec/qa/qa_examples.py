@@ -296,6 +296,17 @@ class qa_examples(unittest.TestCase):
             self.assertIn(int(frames), (60, 61))
             self.assertLessEqual(int(failed), 3)
 
+    def test_nr_harq_example(self):
+        """examples/nr_harq_demo.py: at -2 dB per transmission (rate 0.83) no block decodes from
+        rv 0 alone, and every block decodes once rv 2 and rv 3 are combined with it."""
+        demo = os.path.join(SRC, "examples", "nr_harq_demo.py")
+        r = subprocess.run([sys.executable, demo, "--blocks", "40"], capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr[-2000:])
+        left = [int(m) for m in re.findall(r"\): (\d+) of 40 blocks in error", r.stdout)]
+        self.assertEqual(left[0], 40, r.stdout)
+        self.assertEqual(left[-1], 0, r.stdout)
+        self.assertLessEqual(len(left), 4, r.stdout)
+
     def test_file_rx_example(self):
         """The file-based receiver (issue 13): at the Eb/N0 its documentation states (12 dB, the
         default) at least 99% of the packets arrive; the script exits 1 below that."""
