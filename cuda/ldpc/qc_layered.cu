@@ -299,22 +299,27 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
     const uint32_t skipped = row_load(a, app, ents, e0, rp, lane, jv, v);
     ms_acc acc;
     ms_init(&acc);
+    /* Skipped slots take part without a branch: they push +inf, which moves neither minimum
+     * nor the parity, contribute no sign, and their store is predicated off. */
 #pragma unroll
-    for (int t = 0; t < DB; t++)
-        if (!((skipped >> t) & 1u)) {
-            v[t] -= old_message(old, rp.t0 + t);
-            ms_push(&acc, v[t], rp.t0 + t);
-        }
+    for (int t = 0; t < DB; t++) {
+        const bool valid = !((skipped >> t) & 1u);
+        const float x = v[t] - old_message(old, rp.t0 + t);
+        v[t] = valid ? x : v[t];
+        ms_push(&acc, valid ? x : INFINITY, rp.t0 + t);
+    }
     split_merge<SPLIT>(&acc, rp.mask);
     row_state ns = new_row_state(a, acc.min1, acc.min2, acc.arg1, PREC);
 #pragma unroll
-    for (int t = 0; t < DB; t++)
-        if (!((skipped >> t) & 1u)) {
-            const uint32_t neg = acc.parity ^ (uint32_t)(v[t] < 0.0f);
-            const float mag = rp.t0 + t == ns.arg ? ns.m2 : ns.m1;
-            ns.signs |= neg << (rp.t0 + t);
-            post_store(app, jv[t], ldpc_store(v[t] + (neg ? -mag : mag), PREC));
-        }
+    for (int t = 0; t < DB; t++) {
+        const bool valid = !((skipped >> t) & 1u);
+        const uint32_t neg = acc.parity ^ (uint32_t)(v[t] < 0.0f);
+        const float mag = rp.t0 + t == ns.arg ? ns.m2 : ns.m1;
+        ns.signs |= (valid ? neg : 0u) << (rp.t0 + t);
+        const float out = ldpc_store(v[t] + (neg ? -mag : mag), PREC);
+        if (valid)
+            post_store(app, jv[t], out);
+    }
     ns.signs = split_or<SPLIT>(ns.signs, rp.mask);
     return ns;
 }
@@ -333,22 +338,25 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
     const int om1 = (int)old.m1, om2 = (int)old.m2;
     int min1 = 127, min2 = 127; /* ms_init_prec */
     uint32_t arg1 = 0xffffffffu, parity = 0;
+    /* Skipped slots without a branch: they push 127, which moves neither minimum (both start
+     * at 127) nor the parity. */
 #pragma unroll
-    for (int t = 0; t < DB; t++)
-        if (!((skipped >> t) & 1u)) {
-            const uint32_t g = rp.t0 + t;
-            const int mag = g == old.arg ? om2 : om1;
-            v[t] = max(-128, min(127, v[t] - ((old.signs >> g) & 1u ? -mag : mag))); /* ldpc_i8_sat */
-            const int m = min(abs(v[t]), 127);
-            parity ^= (uint32_t)(v[t] < 0);
-            if (m < min1) {
-                min2 = min1;
-                min1 = m;
-                arg1 = g;
-            } else {
-                min2 = min(min2, m);
-            }
+    for (int t = 0; t < DB; t++) {
+        const bool valid = !((skipped >> t) & 1u);
+        const uint32_t g = rp.t0 + t;
+        const int mag = g == old.arg ? om2 : om1;
+        const int x = max(-128, min(127, v[t] - ((old.signs >> g) & 1u ? -mag : mag))); /* ldpc_i8_sat */
+        v[t] = valid ? x : v[t];
+        const int m = valid ? min(abs(x), 127) : 127;
+        parity ^= (uint32_t)(valid && x < 0);
+        if (m < min1) {
+            min2 = min1;
+            min1 = m;
+            arg1 = g;
+        } else {
+            min2 = min(min2, m);
         }
+    }
     if constexpr (SPLIT > 1) {
         ms_acc acc = {(float)min1, (float)min2, arg1, parity};
         split_merge<SPLIT>(&acc, rp.mask);
@@ -360,13 +368,15 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
     row_state ns = new_row_state(a, (float)min1, (float)min2, arg1, LDPC_PREC_I8);
     const int m1 = (int)ns.m1, m2 = (int)ns.m2;
 #pragma unroll
-    for (int t = 0; t < DB; t++)
-        if (!((skipped >> t) & 1u)) {
-            const uint32_t neg = parity ^ (uint32_t)(v[t] < 0);
-            const int mag = rp.t0 + t == arg1 ? m2 : m1;
-            ns.signs |= neg << (rp.t0 + t);
-            app[jv[t]] = (int8_t)max(-128, min(127, v[t] + (neg ? -mag : mag)));
-        }
+    for (int t = 0; t < DB; t++) {
+        const bool valid = !((skipped >> t) & 1u);
+        const uint32_t neg = parity ^ (uint32_t)(v[t] < 0);
+        const int mag = rp.t0 + t == arg1 ? m2 : m1;
+        ns.signs |= (valid ? neg : 0u) << (rp.t0 + t);
+        const int8_t out = (int8_t)max(-128, min(127, v[t] + (neg ? -mag : mag)));
+        if (valid)
+            app[jv[t]] = out;
+    }
     ns.signs = split_or<SPLIT>(ns.signs, rp.mask);
     return ns;
 }
