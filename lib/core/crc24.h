@@ -1,7 +1,7 @@
 /* CRC24A and CRC24B of 3GPP (TS 36.212 5.1.1, TS 38.212 5.1): the register after shifting n bits
  * (one per byte) through g. Attaching the 24 parity bits (the register, most significant bit
  * first) makes the register of the whole block zero, which is how a receiver checks it. Host and
- * device (the turbo decoders check their CRC inside the kernel). */
+ * device (a kernel may check a CRC itself). */
 #ifndef GPUFEC_CRC24_H
 #define GPUFEC_CRC24_H
 
