@@ -4,6 +4,7 @@
 #include <gpufec/gpufec.h>
 
 #include "cli_util.h"
+#include "cuda_tuning.h"
 #include "sim_channel.h"
 #include "soft_convert.h"
 
@@ -130,7 +131,7 @@ int main(int argc, char** argv)
             break;
         case 'Z': apply_param(&a.o, optarg); break;
         case 'T':
-            a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, 8191);
+            a.o.cuda_tuning = (uint32_t)parse_long(optarg, "--cuda-tuning", 0, GPUFEC_CUDA_TUNING_ALL);
             cli_note_option("cuda_tuning", "--cuda-tuning");
             break;
         case 'j': a.json = optarg; break;

@@ -60,6 +60,18 @@ class pdu_decoder_impl : public pdu_decoder
         message_port_pub(port(), pmt::cons(meta, pmt::make_u8vector(0, 0)));
     }
 
+    /* A float PDU's soft bits as LLRs (the block's sign convention and scale), in d_soft. */
+    const float* scaled_soft(const pmt::pmt_t& data)
+    {
+        size_t len = 0;
+        const float* x = pmt::f32vector_elements(data, len);
+        d_soft.resize(len);
+        const float mul = (float)d_sign * d_scale;
+        for (size_t i = 0; i < len; i++)
+            d_soft[i] = x[i] * mul;
+        return d_soft.data();
+    }
+
     /* The reply to a decoded PDU: the bits of d_bits, the frames' flags and iterations in the
      * metadata; returns the failed frames. */
     long publish(pmt::pmt_t meta, size_t frames)
@@ -109,13 +121,7 @@ class pdu_decoder_impl : public pdu_decoder
         const void* soft;
         gpufec_decoder* dec = d_dec.get();
         if (f32) {
-            size_t got = 0;
-            const float* x = pmt::f32vector_elements(data, got);
-            d_soft.resize(len);
-            const float mul = (float)d_sign * d_scale;
-            for (size_t i = 0; i < len; i++)
-                d_soft[i] = x[i] * mul;
-            soft = d_soft.data();
+            soft = scaled_soft(data);
         } else {
             if (!d_i8_refused.empty())
                 return reply(meta, d_i8_refused);
@@ -189,13 +195,7 @@ class pdu_decoder_impl : public pdu_decoder
             b.soft.assign(frames * d_harq_len, 0.0f);
             b.transmissions = 0;
         }
-        size_t got = 0;
-        const float* x = pmt::f32vector_elements(data, got);
-        d_soft.resize(got);
-        const float mul = (float)d_sign * d_scale;
-        for (size_t i = 0; i < got; i++)
-            d_soft[i] = x[i] * mul;
-        throw_on_error(gpufec_code_harq_combine(code, d_soft.data(), frames, b.soft.data()), "HARQ combine");
+        throw_on_error(gpufec_code_harq_combine(code, scaled_soft(data), frames, b.soft.data()), "HARQ combine");
         b.transmissions++;
         uint32_t out_len = 0;
         gpufec_decoder_frame_sizes(d_harq_dec.get(), nullptr, &out_len);

@@ -143,6 +143,9 @@ gpufec_status dvbs2_code_from_table(ldpc_code** out, const char* text, size_t le
                                     gpufec_diag* diag);
 /* Every 5G NR lifting size of the sets table, ascending (at most cap); returns the count. */
 size_t nr5g_lifting_sizes(const char* sets, size_t len, uint32_t* out, size_t cap);
+/* The base graph's columns renumbered without the parity columns of dropped rows (column kb + i
+ * goes with row i): new_col[j] is j's new index, -1 when dropped; returns the columns kept. */
+uint32_t nr5g_kept_columns(uint32_t kb, uint32_t nb, const uint8_t* drop_row, int32_t* new_col);
 /* drop_row (NULL: none): base rows left out, each with its degree-1 parity column (rows pruned
  * by rate matching, nr5g_rate_match.h). */
 gpufec_status nr5g_code(ldpc_code** out, const char* bg, size_t bg_len, const char* sets,

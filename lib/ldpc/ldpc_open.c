@@ -204,14 +204,10 @@ static gpufec_status open_nr_rate_matched(gpufec_code** out, const builtin_code*
     if (st == GPUFEC_OK)
         st = nr5g_code(&body, (const char*)b->data, b->length, (const char*)sets->data, sets->length, z, drop, diag);
     if (st == GPUFEC_OK) { /* positions in the kept columns' numbering */
-        uint32_t* new_col = malloc((size_t)(mb + kb) * sizeof *new_col);
-        if (!new_col)
-            st = GPUFEC_ERR_OUT_OF_MEMORY;
-        for (uint32_t j = 0, kept = 0; new_col && j < mb + kb; j++)
-            new_col[j] = j >= kb && drop[j - kb] ? UINT32_MAX : kept++;
-        for (uint32_t t = 0; new_col && t < rm.e; t++)
-            pos[t] = new_col[pos[t] / z] * z + pos[t] % z;
-        free(new_col);
+        int32_t new_col[68]; /* BG1 has 68 columns, BG2 52 */
+        nr5g_kept_columns(kb, mb + kb, drop, new_col);
+        for (uint32_t t = 0; t < rm.e; t++) /* sent positions lie in kept columns */
+            pos[t] = (uint32_t)new_col[pos[t] / z] * z + pos[t] % z;
         free(body->build_punctured); /* the map below says what is sent */
         body->build_punctured = NULL;
     }

@@ -46,6 +46,14 @@ size_t nr5g_lifting_sizes(const char* sets, size_t len, uint32_t* out, size_t ca
     return count;
 }
 
+uint32_t nr5g_kept_columns(uint32_t kb, uint32_t nb, const uint8_t* drop_row, int32_t* new_col)
+{
+    uint32_t kept = 0;
+    for (uint32_t j = 0; j < nb; j++)
+        new_col[j] = j >= kb && drop_row && drop_row[j - kb] ? -1 : (int32_t)kept++;
+    return kept;
+}
+
 gpufec_status nr5g_code(ldpc_code** out, const char* bg, size_t bg_len, const char* sets,
                         size_t sets_len, uint32_t z, const uint8_t* drop_row, gpufec_diag* diag)
 {
@@ -73,9 +81,8 @@ gpufec_status nr5g_code(ldpc_code** out, const char* bg, size_t bg_len, const ch
     if (!shifts)
         return GPUFEC_ERR_OUT_OF_MEMORY;
     int32_t *new_row = shifts + (size_t)mb * nb, *new_col = new_row + mb;
-    uint32_t mk = 0, nk = 0;
-    for (uint32_t j = 0; j < nb; j++)
-        new_col[j] = j >= kb && drop_row && drop_row[j - kb] ? -1 : (int32_t)nk++;
+    uint32_t mk = 0;
+    const uint32_t nk = nr5g_kept_columns(kb, nb, drop_row, new_col);
     for (uint32_t i = 0; i < mb; i++)
         new_row[i] = drop_row && drop_row[i] ? -1 : (int32_t)mk++;
     for (size_t t = 0; t < (size_t)mb * nb; t++)
