@@ -11,6 +11,8 @@
 
 #include <cuda_fp16.h>
 
+#include <type_traits>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,6 +489,82 @@ __device__ __forceinline__ void row_spa(const qc_args& a, PostT* app, float* msg
     }
 }
 
+#define QC_LOAD_BATCH 8
+
+/* A frame's start, shared by the one-frame kernels: posteriors zeroed (punctured positions stay
+ * erasures), every stored message +0, then the channel values, the sums of repeated positions and
+ * the filler bits. Returns whether any value of the frame tells the decoder something
+ * (ldpc_channel_says_nothing); also the barrier after loading. */
+template <int PREC, typename PostT>
+__device__ __forceinline__ int qc_frame_load(const qc_args& a, PostT* app, uint32_t* state, size_t state_words,
+                                             uint32_t f, uint32_t tid, uint32_t nt)
+{
+    for (uint32_t p = tid; p < a.n; p += nt)
+        post_store(app, p, 0.0f);
+    for (size_t r = tid; r < state_words; r += nt)
+        state[r] = 0u;
+    __syncthreads();
+    const float* in = a.in + (size_t)f * a.n_tx;
+    int loaded = 0;
+    /* QC_LOAD_BATCH values per thread in flight: one at a time, a frame of few blocks waited a
+     * global load's latency per value (one 5G block: 28 of them per thread). */
+    for (uint32_t t0 = tid; t0 < a.n_tx; t0 += QC_LOAD_BATCH * nt) {
+        float v[QC_LOAD_BATCH];
+        int32_t p[QC_LOAD_BATCH];
+#pragma unroll
+        for (int k = 0; k < QC_LOAD_BATCH; k++) {
+            const uint32_t t = t0 + k * nt;
+            p[k] = t < a.n_tx ? a.tx_int[t] : -1;
+            v[k] = t < a.n_tx ? in[t] : 0.0f;
+        }
+#pragma unroll
+        for (int k = 0; k < QC_LOAD_BATCH; k++) {
+            const float x = soft_sanitize(v[k]);
+            loaded |= t0 + k * nt < a.n_tx && !ldpc_channel_says_nothing(x, PREC, a.inv_step);
+            if (p[k] >= 0)
+                post_store(app, (uint32_t)p[k], ldpc_channel(x, PREC, a.inv_step));
+        }
+    }
+    for (uint32_t r = tid; r < a.n_rep; r += nt)
+        post_store(app, a.rep[r].x, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), PREC, a.inv_step));
+    for (uint32_t t = tid; t < a.n_fill; t += nt)
+        post_store(app, a.fill_int[t], ldpc_channel(GPUFEC_LLR_LIMIT, PREC, a.inv_step));
+    return __syncthreads_or(loaded);
+}
+
+/* Whether every parity check of the frame holds on the posteriors' hard decisions (all threads
+ * get the answer). */
+template <typename PostT>
+__device__ __forceinline__ bool qc_parity_holds(const qc_args& a, const uint2* ents, const uint32_t* ent_ptr,
+                                                const PostT* app, uint32_t tid, uint32_t nt)
+{
+    const uint32_t bad = qc_syndrome_bad(a, ents, ent_ptr, tid, nt, 1u,
+                                         [&](uint32_t j) { return (uint32_t)ldpc_hard_bit(post_load(app, j)); });
+    return !__syncthreads_or((int)bad);
+}
+
+/* A frame's end: its output bits, iterations and flag (erased frames are never decoded). */
+template <typename PostT>
+__device__ __forceinline__ void qc_frame_store(const qc_args& a, const PostT* app, uint32_t f, uint32_t tid,
+                                               uint32_t nt, int it, bool decoded)
+{
+    uint8_t* out = a.out + (size_t)f * a.n_out;
+    for (uint32_t t0 = tid; t0 < a.n_out; t0 += QC_LOAD_BATCH * nt) {
+        uint32_t j[QC_LOAD_BATCH];
+#pragma unroll
+        for (int k = 0; k < QC_LOAD_BATCH; k++)
+            j[k] = t0 + k * nt < a.n_out ? a.out_int[t0 + k * nt] : 0u;
+#pragma unroll
+        for (int k = 0; k < QC_LOAD_BATCH; k++)
+            if (t0 + k * nt < a.n_out)
+                out[t0 + k * nt] = ldpc_hard_bit(post_load(app, j[k]));
+    }
+    if (tid == 0) {
+        a.iters[f] = it;
+        a.conv[f] = (uint8_t)decoded;
+    }
+}
+
 /* SPLIT: threads per row (min-sum: 1 in the throughput plan, 2 in the latency plan; SPA: 2,
  * qc_plan_create). SPA: the tanh rule with a message per edge (PREC float32) instead of
  * min-sum row states. */
@@ -506,25 +584,7 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
                             : a.gstate + (size_t)f * state_words;
 
     qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
-    for (uint32_t p = tid; p < a.n; p += nt)
-        post_store(app, p, 0.0f); /* punctured positions stay erasures */
-    for (size_t r = tid; r < state_words; r += nt)
-        state[r] = 0u; /* every stored message +0 */
-    __syncthreads();
-    const float* in = a.in + (size_t)f * a.n_tx;
-    int loaded = 0; /* a value of this frame that tells the decoder something (ldpc_channel_says_nothing) */
-    for (uint32_t t = tid; t < a.n_tx; t += nt) {
-        const float v = soft_sanitize(in[t]);
-        loaded |= !ldpc_channel_says_nothing(v, PREC, a.inv_step);
-        const int32_t p = a.tx_int[t];
-        if (p >= 0)
-            post_store(app, (uint32_t)p, ldpc_channel(v, PREC, a.inv_step));
-    }
-    for (uint32_t r = tid; r < a.n_rep; r += nt) /* the sum of a repeated position's copies */
-        post_store(app, a.rep[r].x, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), PREC, a.inv_step));
-    for (uint32_t t = tid; t < a.n_fill; t += nt)
-        post_store(app, a.fill_int[t], ldpc_channel(GPUFEC_LLR_LIMIT, PREC, a.inv_step));
-    const int has_info = __syncthreads_or(loaded); /* also the barrier after loading */
+    const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tid, nt);
 
     typedef typename raw_words<W>::type raw_t;
     raw_t* rstate = reinterpret_cast<raw_t*>(state);
@@ -565,23 +625,16 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
         }
         it++;
         if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
-            const uint32_t bad = qc_syndrome_bad(a, ents, ent_ptr, tid, nt, 1u,
-                                                 [&](uint32_t j) { return (uint32_t)ldpc_hard_bit(post_load(app, j)); });
-            ok = !__syncthreads_or((int)bad);
+            ok = qc_parity_holds(a, ents, ent_ptr, app, tid, nt);
             if (a.early && ok)
                 break;
         }
     }
-    uint8_t* out = a.out + (size_t)f * a.n_out;
-    for (uint32_t t = tid; t < a.n_out; t += nt)
-        out[t] = ldpc_hard_bit(post_load(app, a.out_int[t]));
-    if (tid == 0) {
-        a.iters[f] = it;
-        a.conv[f] = (uint8_t)(ok && has_info); /* erased frames: never decoded */
-    }
+    qc_frame_store(a, app, f, tid, nt, it, ok && has_info);
 }
 
 #include "qc_packed_kernel.cuh"
+#include "qc_lean_kernel.cuh"
 
 } // namespace
 
@@ -592,6 +645,7 @@ struct qc_plan {
     int packed, packed_sv, packed_gpost; /* int8: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
     uint32_t packed_dmax;                /* the longest row */
     int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
+    int lean_tp, lat_lean;               /* the lean kernel (qc_lean_kernel.cuh) for many frames, for few */
     /* The latency plan, for chunks of at most lat_frames frames (one per SM): one frame per
      * block (a packed plan would leave SMs idle), lat_split threads per row, row state on chip
      * where it fits. lat_frames = 0: none. */
@@ -655,8 +709,29 @@ template <int SPLIT, int DBMAX = 8> qc_kernel_fn pick_one_frame(const qc_plan* p
     }
 }
 
+/* MINB: 1 for the latency plan (registers to spare), 2 for many frames; SPLIT: threads per row. */
+template <int PREC, typename PostT, int W, int MINB, int SPLIT> qc_kernel_fn pick_lean_mem(bool sm)
+{
+    return sm ? k_qc_lean<PREC, PostT, W, true, MINB, SPLIT> : k_qc_lean<PREC, PostT, W, false, MINB, SPLIT>;
+}
+
+template <int MINB, int SPLIT> qc_kernel_fn pick_lean(const qc_plan* p, bool sm)
+{
+    switch (p->prec) {
+    case LDPC_PREC_F16: return p->words == 2 ? pick_lean_mem<LDPC_PREC_F16, __half, 2, MINB, SPLIT>(sm)
+                                             : pick_lean_mem<LDPC_PREC_F16, __half, 4, MINB, SPLIT>(sm);
+    case LDPC_PREC_I8: return p->words == 1 ? pick_lean_mem<LDPC_PREC_I8, int8_t, 1, MINB, SPLIT>(sm)
+                                            : pick_lean_mem<LDPC_PREC_I8, int8_t, 2, MINB, SPLIT>(sm);
+    default:
+        return p->half_post ? pick_lean_mem<LDPC_PREC_F32, __half, 4, MINB, SPLIT>(sm)
+                            : pick_lean_mem<LDPC_PREC_F32, float, 4, MINB, SPLIT>(sm);
+    }
+}
+
 qc_kernel_fn pick_kernel(const qc_plan* p)
 {
+    if (p->lean_tp)
+        return pick_lean<2, 1>(p, p->ssmem != 0);
     if (p->packed)
         return p->packed == 2 ? pick_packed<lanes_h2>(p) : pick_packed<lanes_b4>(p);
     return p->wide ? pick_one_frame<1, 20>(p, p->ssmem != 0) : pick_one_frame<1>(p, p->ssmem != 0);
@@ -664,6 +739,8 @@ qc_kernel_fn pick_kernel(const qc_plan* p)
 
 qc_kernel_fn pick_latency(const qc_plan* p)
 {
+    if (p->lat_lean)
+        return p->lat_split == 2 ? pick_lean<1, 2>(p, p->lat_ssmem != 0) : pick_lean<1, 1>(p, p->lat_ssmem != 0);
     return p->lat_split == 2 ? pick_one_frame<2, 20>(p, p->lat_ssmem != 0) : pick_one_frame<1, 20>(p, p->lat_ssmem != 0);
 }
 
@@ -814,13 +891,24 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     p->spa_split = p->threads <= 256 && c->qv_max_entries >= 16 ? 4 : 2;
     if (p->spa)
         p->threads *= (uint32_t)p->spa_split;
+    /* The lean kernel (qc_lean_kernel.cuh): whole layers, rows of 1 to LEAN_MAX_DEGREE edges. */
+    int lean_ok = !p->spa && !c->qv_color && !c->qv_slice && c->qv_max_entries <= LEAN_MAX_DEGREE &&
+                  !(o->cuda_tuning & GPUFEC_CUDA_NO_LEAN);
+    for (uint32_t t = 0; lean_ok && t < entries; t++)
+        lean_ok = c->qv_skip[t] < 0;
+    for (uint32_t l = 0; lean_ok && l < c->qv_layers; l++)
+        lean_ok = c->qv_ent_ptr[l + 1] > c->qv_ent_ptr[l];
+    /* For many frames too at float32 and float16 (H100, docs/performance.md: 1.3x to 1.9x the
+     * generic kernel on 5G NR and Wi-Fi); int8 keeps its packed plan (several frames per word),
+     * ahead on BG1 rate 1/3 and Wi-Fi, behind at rate 0.79. */
+    p->lean_tp = lean_ok && (p->prec != LDPC_PREC_I8 || (o->cuda_tuning & GPUFEC_CUDA_LEAN_THROUGHPUT));
     /* int8: several frames per word unless disabled: two in half2 where the rows have up to
      * 16 edges (one sign word) and a group's posteriors fit on chip, else four in bytes (measured
      * on the H100, docs/performance.md: half2 ahead on Wi-Fi, bytes on 5G NR BG1's long rows and
      * on DVB-S2 normal frames, whose posteriors live in L2, level on DVB-S2 short); the row state
      * in global memory (prefetched a layer ahead), the posteriors on chip where a group's fit,
      * else in global memory. */
-    if (p->prec == LDPC_PREC_I8 && !(o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8) &&
+    if (p->prec == LDPC_PREC_I8 && !(o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8) && !p->lean_tp &&
         c->qv_max_entries <= PACKED_MAX_DEGREE && p->threads <= PACKED_MAX_THREADS) {
         const int gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 > (size_t)optin;
         p->packed = o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES   ? 4
@@ -845,12 +933,13 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         int sms = 0;
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
         p->lat_ssmem = tables + post + state <= (size_t)optin;
-        p->lat_split = forced || lanes <= 128 ? 2 : 1;
+        p->lat_lean = lean_ok && !forced;
+        p->lat_split = p->lat_lean ? ((o->cuda_tuning & GPUFEC_CUDA_LEAN_SPLIT) ? 2 : 1) : forced || lanes <= 128 ? 2 : 1;
         p->lat_threads = (uint32_t)p->lat_split * ((lanes + 31) & ~31u);
         /* ... or rows longer than the throughput kernel keeps in registers (8 edges), which the
          * latency kernel keeps (20): 5G NR BG1's core rows have 19. */
         const int differs = p->packed || p->lat_split == 2 || (p->lat_ssmem && !p->ssmem) ||
-                            (!p->wide && c->qv_max_entries > 8);
+                            p->lat_lean || (!p->lat_lean && !p->wide && c->qv_max_entries > 8);
         if (p->lat_threads <= 1024 && (p->lat_ssmem || !p->packed) && (differs || forced)) {
             p->lat_smem = tables + post + (p->lat_ssmem ? state : 0);
             p->lat_frames = forced ? UINT32_MAX : (uint32_t)sms;
@@ -945,7 +1034,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     char layers[48];
     snprintf(layers, sizeof layers, c->qv_slice ? "Z=%u, %u layers in slices of %u lanes" : "Z=%u, %u layers", z,
              c->qv_layers, c->qv_slice);
-    if (p->packed)
+    if (p->lean_tp)
+        snprintf(p->describe, sizeof p->describe, "QC layered (%s), lean rows, %s posteriors, %d-byte row state in %s memory",
+                 layers, p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
+                 W * 4, p->ssmem ? "shared" : "global");
+    else if (p->packed)
         snprintf(p->describe, sizeof p->describe,
                  "QC layered (%s), int8 rule, %d frames per word (%s), posteriors in %s memory, "
                  "%d-byte row state per group in global memory",
@@ -961,8 +1054,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
     if (p->lat_frames) {
         const size_t len = strlen(p->describe);
-        snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %d thread(s) per row",
-                 p->lat_frames, p->lat_split);
+        snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %s", p->lat_frames,
+                 p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
+                 : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");
     }
 done:
     free(ents);

@@ -21,6 +21,12 @@
                                               the batch and the lifting */
 #define GPUFEC_CUDA_WIDE_ROWS 4096u        /* QC kernel, one frame per thread: rows of up to 20 edges in
                                               registers in the throughput plan too (default: 8) */
-#define GPUFEC_CUDA_TUNING_ALL 8191u       /* every switch defined */
+#define GPUFEC_CUDA_NO_LEAN 8192u         /* QC kernel: never the lean kernel (default: where layers are whole and
+                                              rows have at most 20 edges, for a few frames, and for many at
+                                              float32 and float16) */
+#define GPUFEC_CUDA_LEAN_THROUGHPUT 16384u /* QC kernel at int8: the lean kernel for many frames (one frame per
+                                              block) instead of the packed plan */
+#define GPUFEC_CUDA_LEAN_SPLIT 32768u      /* the lean kernel's latency plan with two threads per row (default: one) */
+#define GPUFEC_CUDA_TUNING_ALL 65535u      /* every switch defined */
 
 #endif

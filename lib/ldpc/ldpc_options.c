@@ -37,7 +37,7 @@ static const param_desc PARAMS[] = {
                "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms&schedule=auto|layered"),
     PARAM_NUM("quant_step", P_FLOAT, quant_step, 0, 1e3,
               "int8 storage: LLR of one step, 1e-3..1e3; 0: by code and rate", "precision=int8"),
-    PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, 8191, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
+    PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, 65535, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
               "backend=auto|cuda"),
 };
 

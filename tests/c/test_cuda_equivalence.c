@@ -381,11 +381,12 @@ static void compare_conv(const char* name, double ebn0, size_t frames, int passe
 }
 
 /* Optional argument: one family ("ldpc", "turbo", "nbldpc", "conv") to compare; none: all. */
-/* The latency plan (two threads per row): colour-split layers, punctured and filler bits,
- * Z = 384 at 768 threads with the row state in global memory, lane slices, each precision,
+/* The latency plan forced (two threads per row): colour-split layers, punctured and filler
+ * bits, Z = 384 at 768 threads with the row state in global memory, lane slices, each precision,
  * int8 beside the packed plan (row state on chip); then as chosen by default for a few frames
- * (one frame per block, one thread per row at Z = 384, two at Z = 81; int8 instead of the packed
- * plan). "latency" as the argument runs these alone (compute-sanitizer). */
+ * (the lean kernel; without it one thread per row at Z = 384, two at Z = 81; int8 instead of the
+ * packed plan); then the lean kernel for many frames. "latency" as the argument runs these alone
+ * (compute-sanitizer). */
 static void latency_plan_cases(int quick)
 {
     const gpufec_schedule L = GPUFEC_SCHEDULE_LAYERED;
@@ -403,9 +404,41 @@ static void latency_plan_cases(int quick)
         }
     }
     plan = 0;
+    /* the default for a few frames: the lean kernel where layers are whole (qc_lean_kernel.cuh),
+     * else the generic one; and the generic one as it was, by its switch */
+    const uint32_t lean_split[2] = {0, GPUFEC_CUDA_LEAN_SPLIT};
+    const char* lean_expect[2] = {"one per block, lean rows, 1 thread per row", "one per block, lean rows, 2 threads per row"};
+    for (int p = 0; p < 6; p++) {
+        tuning = lean_split[p / 3];
+        expect_variant = lean_expect[p / 3];
+        const gpufec_precision pr = precs[p % 3];
+        compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, pr);
+        compare_p("wifi-1944-5_6", GPUFEC_ALG_NMS, L, 4.0, quick ? 5 : 90, 0.0, pr);
+        compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 3 : 60, 0.0, pr);
+        if (!quick) {
+            compare_p("5gnr-bg2:k=1500:e=2400:rv=2:qm=4", GPUFEC_ALG_OMS, L, 2.2, 100, 0.0, pr);
+            compare_p("5gnr-bg1:k=3000:e=12000:rv=3:qm=6", GPUFEC_ALG_MS, L, 0.6, 100, 0.0, pr);
+            compare_p("wimax-576-1_2", GPUFEC_ALG_OMS, L, 2.0, 100, 0.0, pr);
+        }
+    }
+    tuning = GPUFEC_CUDA_NO_LEAN;
+    expect_variant = "one per block, 1 thread per row";
     compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    expect_variant = "one per block, 2 threads per row";
     compare_p("wifi-1944-5_6", GPUFEC_ALG_NMS, L, 4.0, quick ? 5 : 90, 0.0, GPUFEC_PRECISION_FLOAT32);
+    /* the lean kernel for many frames (a variant record): one frame per block, several blocks
+     * per SM, row state on chip or in global memory */
+    tuning = GPUFEC_CUDA_LEAN_THROUGHPUT;
     plan = GPUFEC_CUDA_NO_LATENCY_PLAN;
+    expect_variant = "), lean rows";
+    for (int p = 0; p < 3; p++) {
+        compare_p("5gnr-bg1-z96:k=2000", GPUFEC_ALG_NMS, L, 1.5, quick ? 9 : 150, 0.0, precs[p]);
+        compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_OMS, L, 3.2, quick ? 4 : 97, 0.0, precs[p]);
+        if (!quick)
+            compare_p("wifi-648-1_2", GPUFEC_ALG_NMS, L, 2.0, 200, 0.0, precs[p]);
+    }
+    tuning = 0;
+    expect_variant = NULL;
 }
 
 int main(int argc, char** argv)
@@ -558,17 +591,20 @@ int main(int argc, char** argv)
             compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, I8);
     }
     const kernel_variant f32_variants[] = {
-        {GPUFEC_CUDA_QC_STATE_GLOBAL, "row state in global memory"},
-        {GPUFEC_CUDA_QC_STATE_SHARED, "row state in shared memory"},
+        {GPUFEC_CUDA_QC_STATE_GLOBAL, "lean rows, fp32 posteriors, 16-byte row state in global memory"},
+        {GPUFEC_CUDA_QC_STATE_SHARED, "lean rows, fp32 posteriors, 16-byte row state in shared memory"},
+        {GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_NO_LEAN, "layers), fp32 posteriors, 16-byte row state in global memory"},
+        {GPUFEC_CUDA_QC_STATE_SHARED | GPUFEC_CUDA_NO_LEAN, "layers), fp32 posteriors, 16-byte row state in shared memory"},
         {GPUFEC_CUDA_NO_QC_KERNEL, "layered, posteriors in shared memory"},
         {GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_NO_COMPRESSED_MESSAGES, "layered, posteriors in shared memory"},
-        {GPUFEC_CUDA_WIDE_ROWS, "rows of up to 20 edges in registers"},
+        {GPUFEC_CUDA_WIDE_ROWS | GPUFEC_CUDA_NO_LEAN, "rows of up to 20 edges in registers"},
     };
     for (size_t variant = 0; variant < sizeof f32_variants / sizeof *f32_variants; variant++) {
         tuning = f32_variants[variant].flags;
         expect_variant = f32_variants[variant].expect;
         compare_p("wimax-576-1_2", GPUFEC_ALG_NMS, L, 2.0, quick ? 20 : 150, 0.0, GPUFEC_PRECISION_FLOAT32);
-        compare_p("dvbs2-short-3_5", GPUFEC_ALG_OMS, L, 2.4, quick ? 9 : 100, 0.0, GPUFEC_PRECISION_FLOAT32);
+        if (strstr(expect_variant, "lean") == NULL) /* colour-split layers: never the lean kernel */
+            compare_p("dvbs2-short-3_5", GPUFEC_ALG_OMS, L, 2.4, quick ? 9 : 100, 0.0, GPUFEC_PRECISION_FLOAT32);
         compare_p("5gnr-bg1-z96:k=2000", GPUFEC_ALG_NMS, L, 1.6, quick ? 9 : 100, 0.0, GPUFEC_PRECISION_FLOAT32);
     }
     expect_variant = NULL;

@@ -1,0 +1,160 @@
+/* The lean QC kernel (included by qc_layered.cu, inside its anonymous namespace): for codes whose
+ * layers are whole (one colour, no lane slices, no skipped lanes) and whose rows have at most
+ * LEAN_MAX_DEGREE edges: 5G NR (BG1's core rows have 19), Wi-Fi, WiMAX. One thread per row, one
+ * frame per block. Each row runs code compiled for its exact degree (chosen by a short binary
+ * search on the layer's degree), so nothing is decoded, masked or branched per edge: an edge
+ * costs its address (lane plus shift, wrapped), its load, the old message, the two minima and
+ * the store. Same rule and same results as k_qc_layered at every precision (the equivalence
+ * test's variant records); float16 stores round with the hardware conversion, which equals
+ * ldpc_round_half on the clamped value. */
+
+#define LEAN_MAX_DEGREE 20
+
+template <int PREC, typename PostT> __device__ __forceinline__ void lean_store(PostT* app, uint32_t j, float x)
+{
+    if constexpr (PREC == LDPC_PREC_F16)
+        app[j] = __float2half_rn(fminf(fmaxf(x, -LDPC_F16_MAX), LDPC_F16_MAX)); /* = ldpc_round_half(x) */
+    else
+        post_store(app, j, x);
+}
+
+/* One row of D edges, SPLIT threads per row (adjacent threads; part p of them takes edges
+ * [p H, p H + H), H = ceil(D / SPLIT), the last part's spare slot masked). float32 and float16
+ * storage work in float as row_small; int8 in whole steps as row_small_i8 (saturating subtract
+ * and add, magnitudes capped at 127). The minima update is ms_push's (the first position wins a
+ * tie) without a branch; the parts' accumulators merge by shuffles (ms_merge, bit-exact in any
+ * grouping). */
+template <int PREC, typename PostT, int D, int SPLIT>
+__device__ __forceinline__ row_state lean_row(const qc_args& a, PostT* app, const uint2* ents, uint32_t lane,
+                                              uint32_t part, unsigned mask, const row_state& old)
+{
+    constexpr bool I8 = PREC == LDPC_PREC_I8;
+    typedef typename std::conditional<I8, int, float>::type V;
+    constexpr int H = (D + SPLIT - 1) / SPLIT;
+    constexpr bool SPARE = H * SPLIT != D; /* the last part has a slot past the row */
+    const uint32_t t0 = SPLIT == 1 ? 0u : part * H;
+    const bool last = SPLIT > 1 && part == SPLIT - 1;
+    uint32_t jv[H];
+    V v[H];
+#pragma unroll
+    for (int t = 0; t < H; t++) {
+        /* the spare slot repeats the row's last edge (a valid address), masked below */
+        const uint2 e = ents[SPARE && t == H - 1 ? min(t0 + t, (uint32_t)D - 1) : t0 + t];
+        const uint32_t u = lane + e.y; /* no skipped lanes: e.y is the shift alone */
+        jv[t] = e.x + min(u, u - a.z); /* u - z wraps to a huge value when u < z */
+    }
+#pragma unroll
+    for (int t = 0; t < H; t++)
+        v[t] = load_as<V>(app, jv[t]);
+    const V om1 = (V)old.m1, om2 = (V)old.m2;
+    const uint32_t oarg = old.arg - t0, osig = old.signs >> t0;
+    V min1 = I8 ? (V)127 : (V)INFINITY, min2 = min1; /* ms_init_prec */
+    uint32_t arg1 = 0xffffffffu, sgn = 0;
+#pragma unroll
+    for (int t = 0; t < H; t++) {
+        const bool valid = !(SPARE && last && t == H - 1);
+        const V mag = (uint32_t)t == oarg ? om2 : om1;
+        V x, m;
+        if constexpr (I8) {
+            x = max(-128, min(127, (osig >> t) & 1u ? v[t] + mag : v[t] - mag));
+            m = valid ? min(abs(x), 127) : 127;
+        } else {
+            x = (osig >> t) & 1u ? v[t] + mag : v[t] - mag;
+            m = valid ? fabsf(x) : INFINITY;
+        }
+        v[t] = x;
+        min2 = min(min2, max(min1, m));
+        arg1 = m < min1 ? (uint32_t)t : arg1;
+        min1 = min(min1, m);
+        sgn |= (uint32_t)(valid && x < (V)0) << t;
+    }
+    ms_acc acc = {(float)min1, (float)min2, arg1 == 0xffffffffu ? arg1 : arg1 + t0, __popc(sgn) & 1u};
+    split_merge<SPLIT>(&acc, mask);
+    row_state ns = new_row_state(a, acc.min1, acc.min2, acc.arg1, PREC);
+    const uint32_t valid_bits = SPARE && last ? (1u << (H - 1)) - 1u : (H >= 32 ? 0xffffffffu : (1u << H) - 1u);
+    const uint32_t neg = (acc.parity ? ~sgn : sgn) & valid_bits;
+    const uint32_t rarg = acc.arg1 - t0;
+    const V m1 = (V)ns.m1, m2 = (V)ns.m2;
+#pragma unroll
+    for (int t = 0; t < H; t++) {
+        const V mag = (uint32_t)t == rarg ? m2 : m1;
+        const V out = (neg >> t) & 1u ? v[t] - mag : v[t] + mag;
+        if (SPARE && last && t == H - 1)
+            continue;
+        if constexpr (I8)
+            app[jv[t]] = (int8_t)max(-128, min(127, out));
+        else
+            lean_store<PREC>(app, jv[t], out);
+    }
+    ns.signs = split_or<SPLIT>(neg << t0, mask);
+    return ns;
+}
+
+/* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
+template <int PREC, typename PostT, int SPLIT, int LO, int HI>
+__device__ __forceinline__ row_state lean_row_any(const qc_args& a, PostT* app, const uint2* ents, uint32_t d,
+                                                  uint32_t lane, uint32_t part, unsigned mask, const row_state& old)
+{
+    if constexpr (LO == HI) {
+        return lean_row<PREC, PostT, LO, SPLIT>(a, app, ents, lane, part, mask, old);
+    } else {
+        constexpr int MID = (LO + HI) / 2;
+        if (d <= MID)
+            return lean_row_any<PREC, PostT, SPLIT, LO, MID>(a, app, ents, d, lane, part, mask, old);
+        return lean_row_any<PREC, PostT, SPLIT, MID + 1, HI>(a, app, ents, d, lane, part, mask, old);
+    }
+}
+
+/* MINB: blocks per SM the registers must allow (1: the latency plan; 2: many frames). SPLIT:
+ * threads per row (1, or 2 in the latency plan). */
+template <int PREC, typename PostT, int W, bool SSMEM, int MINB, int SPLIT>
+__global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    uint2* ents = reinterpret_cast<uint2*>(smem);
+    uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
+    uint8_t* ncolor = reinterpret_cast<uint8_t*>(ent_ptr + a.layers + 1);
+    PostT* app = reinterpret_cast<PostT*>(smem + qc_table_bytes(a.entries, a.layers));
+    const size_t post_bytes = (((size_t)a.n * sizeof(PostT)) + 15) & ~(size_t)15;
+    const uint32_t f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
+    const size_t state_words = (size_t)a.layers * a.z * W;
+    uint32_t* state = SSMEM ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(app) + post_bytes)
+                            : a.gstate + (size_t)f * state_words;
+    qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
+    const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tid, nt);
+
+    typedef typename raw_words<W>::type raw_t;
+    typedef state_codec<PREC, W> codec;
+    raw_t* rstate = reinterpret_cast<raw_t*>(state);
+    const uint32_t rt = tid / SPLIT, part = tid % SPLIT; /* the row's lane; this thread's part */
+    const bool active = rt < a.z;
+    const unsigned mask = SPLIT > 1 ? __ballot_sync(0xffffffffu, active) : 0xffffffffu;
+    /* A row's state is read by its own threads and written by the first: the next layer's is
+     * loaded before this layer's barrier (its latency overlaps the row). */
+    raw_t next = active ? rstate[rt] : raw_t();
+    int it = 0;
+    bool ok = false;
+    while (it < a.max_iterations) {
+        for (uint32_t l = 0; l < a.layers; l++) {
+            const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
+            if (active) {
+                const raw_t cur = next;
+                next = rstate[(l + 1 < a.layers ? l + 1 : 0) * a.z + rt];
+                const raw_t ns = codec::pack(lean_row_any<PREC, PostT, SPLIT, 1, LEAN_MAX_DEGREE>(
+                    a, app, ents + e0, d, rt, part, mask, codec::unpack(cur)));
+                if (part == 0)
+                    rstate[l * a.z + rt] = ns;
+                if (a.layers == 1)
+                    next = ns;
+            }
+            __syncthreads();
+        }
+        it++;
+        if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
+            ok = qc_parity_holds(a, ents, ent_ptr, app, tid, nt);
+            if (a.early && ok)
+                break;
+        }
+    }
+    qc_frame_store(a, app, f, tid, nt, it, ok && has_info);
+}
