@@ -646,6 +646,10 @@ struct qc_plan {
     uint32_t packed_dmax;                /* the longest row */
     int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
     int lean_tp, lat_lean;               /* the lean kernel (qc_lean_kernel.cuh) for many frames, for few */
+    /* int8 packed plans: chunks of fewer frames than one wave of the packed kernel run the lean
+     * kernel (one frame per block, lean_smem bytes, lean_gstate bytes of global row state per frame) */
+    uint32_t lean_small_frames;
+    size_t lean_smem, lean_gstate;
     /* The latency plan, for chunks of at most lat_frames frames (one per SM): one frame per
      * block (a packed plan would leave SMs idle), lat_split threads per row, row state on chip
      * where it fits. lat_frames = 0: none. */
@@ -776,7 +780,9 @@ uint32_t qc_units(const qc_plan* p, uint32_t frames)
 size_t qc_state_bytes(const void* plan, uint32_t B)
 {
     const qc_plan* p = (const qc_plan*)plan;
-    return (p->gstate_bytes + p->gpost_bytes) * qc_units(p, B);
+    const size_t main = (p->gstate_bytes + p->gpost_bytes) * qc_units(p, B);
+    const size_t small = p->lean_gstate * (B < p->lean_small_frames ? B : p->lean_small_frames);
+    return main > small ? main : small;
 }
 const char* qc_describe(const void* plan) { return ((const qc_plan*)plan)->describe; }
 
@@ -794,6 +800,8 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     a.max_iterations = p->cfg->opts.max_iterations; /* may change between calls */
     if (ch->nf <= p->lat_frames)
         pick_latency(p)<<<ch->nf, p->lat_threads, p->lat_smem, stream>>>(a);
+    else if (ch->nf < p->lean_small_frames)
+        pick_lean<2, 1>(p, p->ssmem != 0)<<<ch->nf, p->threads, p->lean_smem, stream>>>(a);
     else
         pick_kernel(p)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
     return cudaGetLastError();
@@ -1031,6 +1039,17 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
     if (err == cudaSuccess && p->lat_frames)
         err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
+    /* int8 below one wave of the packed kernel (a slot of 152 5G NR blocks is 38 groups of four
+     * on 132 SMs): the lean kernel, which fills the SMs with one frame per block (H100,
+     * docs/performance.md). */
+    if (err == cudaSuccess && p->packed && lean_ok) {
+        p->lean_smem = tables + post + (p->ssmem ? state : 0);
+        p->lean_gstate = p->ssmem ? 0 : state;
+        err = cudaFuncSetAttribute(pick_lean<2, 1>(p, p->ssmem != 0), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)p->lean_smem);
+        if (err == cudaSuccess)
+            p->lean_small_frames = qc_wave_frames(p, o->device);
+    }
     char layers[48];
     snprintf(layers, sizeof layers, c->qv_slice ? "Z=%u, %u layers in slices of %u lanes" : "Z=%u, %u layers", z,
              c->qv_layers, c->qv_slice);
@@ -1052,6 +1071,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "QC layered (%s), %s posteriors, %d-byte row state in %s memory%s", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
+    if (p->lean_small_frames) {
+        const size_t len = strlen(p->describe);
+        snprintf(p->describe + len, sizeof p->describe - len, "; below %u frames: lean rows, one frame per block",
+                 p->lean_small_frames);
+    }
     if (p->lat_frames) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %s", p->lat_frames,
