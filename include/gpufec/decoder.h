@@ -228,6 +228,11 @@ GPUFEC_API gpufec_status gpufec_decoder_param_check_family(const char* name, con
  * accepted values for an unknown name or a bad value. opts keeps its other fields. */
 GPUFEC_API gpufec_status gpufec_decoder_opts_set(gpufec_decoder_opts* opts, const char* name, const char* value,
                                                  gpufec_diag* diag);
+/* Sets every option of `text`: "name=value" words separated by spaces or commas, e.g.
+ * "backend=cuda max_iterations=10"; code (may be NULL) also refuses another family's options
+ * (gpufec_decoder_param_check_family). Stops at the first bad word, which diag names. */
+GPUFEC_API gpufec_status gpufec_decoder_opts_set_text(gpufec_decoder_opts* opts, const char* text,
+                                                      const gpufec_code* code, gpufec_diag* diag);
 /* The current value of option `name` as text (enum names, numbers). */
 GPUFEC_API gpufec_status gpufec_decoder_opts_get(const gpufec_decoder_opts* opts, const char* name, char* value,
                                                  size_t length);

@@ -9,4 +9,5 @@
 #include "turbo.h"
 #include "nbldpc.h"
 #include "conv.h"
+#include "nr5g.h"
 #endif

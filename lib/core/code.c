@@ -137,18 +137,19 @@ gpufec_status code_set_transmission(gpufec_code* c, const uint32_t* tx_pos, uint
     free(filler);
     free(order);
     if (st == GPUFEC_OK) /* info_pos holds all k_mother: its first k are used */
-        c->k = c->k_mother - shortened - (c->crc_poly ? 24 : 0);
+        c->k = c->k_mother - shortened - c->crc_len;
     return st;
 }
 
-gpufec_status code_attach_crc(gpufec_code* c, uint32_t poly, gpufec_diag* diag)
+gpufec_status code_attach_crc(gpufec_code* c, uint32_t poly, uint32_t len, gpufec_diag* diag)
 {
     if (c->crc_poly)
         return text_fail(diag, 0, "the code has a CRC already");
-    if (c->k <= 24)
-        return text_fail(diag, 0, "a CRC24 needs more than 24 information bits (the code has %u)", c->k);
+    if (c->k <= len)
+        return text_fail(diag, 0, "a CRC%u needs more than %u information bits (the code has %u)", len, len, c->k);
     c->crc_poly = poly;
-    c->k -= 24;
+    c->crc_len = len;
+    c->k -= len;
     return GPUFEC_OK;
 }
 
@@ -235,9 +236,9 @@ gpufec_status gpufec_code_encode_full(const gpufec_code* c, const uint8_t* info,
         for (uint32_t i = 0; i < c->k_mother; i++)
             x[c->mother_info_pos[i]] = i < c->k ? (uint8_t)(u[i] != 0) : 0;
         if (c->crc_poly) {
-            const uint32_t r = crc24_register(u, c->k, c->crc_poly);
-            for (uint32_t j = 0; j < 24; j++)
-                x[c->mother_info_pos[c->k + j]] = (uint8_t)((r >> (23 - j)) & 1u);
+            const uint32_t r = crc_register_at(u, NULL, c->k, c->crc_poly, c->crc_len);
+            for (uint32_t j = 0; j < c->crc_len; j++)
+                x[c->mother_info_pos[c->k + j]] = (uint8_t)((r >> (c->crc_len - 1 - j)) & 1u);
         }
         gpufec_status st = c->family->encode(c->body, x);
         if (st)

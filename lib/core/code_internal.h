@@ -21,9 +21,11 @@ struct gpufec_code {
                                         bits are the last ones (as 5G NR places them) */
     uint32_t k;                      /* information bits carried: k_mother - shortened */
     uint32_t* info_pos;              /* the first k of mother_info_pos (owned copy) */
-    uint32_t crc_poly;               /* 0, or a CRC24 (crc24.h) over the k information bits, its 24
-                                        parity bits in the next information positions
-                                        (mother_info_pos[k .. k+23]); the decoder front checks it */
+    uint32_t crc_poly;               /* 0, or a CRC (crc24.h) of crc_len bits (24 or 16) over the k
+                                        information bits, its parity bits in the next information
+                                        positions (mother_info_pos[k .. k+crc_len-1]); the decoder
+                                        front checks it */
+    uint32_t crc_len;
     tx_map tx;
     /* HARQ (gpufec_code_harq_*): each transmitted value's index in the soft buffer of harq_len
      * values that harq_code decodes; NULL without rate matching. Owned. */
@@ -45,7 +47,7 @@ gpufec_status code_set_transmission(gpufec_code* c, const uint32_t* tx_pos, uint
 
 /* Attaches a CRC24 (poly CRC24A_POLY or CRC24B_POLY) to the last 24 information bits: the
  * encoder computes them, the decoder reports a frame decoded only when they check. */
-gpufec_status code_attach_crc(gpufec_code* c, uint32_t poly, gpufec_diag* diag);
+gpufec_status code_attach_crc(gpufec_code* c, uint32_t poly, uint32_t len, gpufec_diag* diag);
 
 void code_free(gpufec_code* c);
 

@@ -343,10 +343,10 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
     return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
 }
 
-/* The CRC over a decoded mother word: the information bits and the 24 after them. */
+/* The CRC over a decoded mother word: the information bits and the crc_len after them. */
 static int crc_holds(const gpufec_code* c, const uint8_t* word)
 {
-    return crc24_register_at(word, c->mother_info_pos, c->k + 24, c->crc_poly) == 0;
+    return crc_register_at(word, c->mother_info_pos, c->k + c->crc_len, c->crc_poly, c->crc_len) == 0;
 }
 
 static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_frames, uint8_t* bits,

@@ -218,6 +218,42 @@ gpufec_status gpufec_decoder_opts_get(const gpufec_decoder_opts* opts, const cha
     return GPUFEC_OK;
 }
 
+gpufec_status gpufec_decoder_opts_set_text(gpufec_decoder_opts* opts, const char* text, const gpufec_code* code,
+                                           gpufec_diag* diag)
+{
+    if (diag) {
+        diag->line = 0;
+        diag->message[0] = '\0';
+    }
+    if (!opts || !text)
+        return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, "opts and text must not be NULL");
+    for (const char* p = text; *p;) {
+        while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n')
+            p++;
+        const char* end = p;
+        while (*end && *end != ' ' && *end != ',' && *end != '\t' && *end != '\n')
+            end++;
+        if (end == p)
+            break;
+        const char* eq = memchr(p, '=', (size_t)(end - p));
+        char name[64], value[192];
+        if (!eq || eq == p || (size_t)(eq - p) >= sizeof name || (size_t)(end - eq - 1) >= sizeof value)
+            return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, "options: '%.*s' is not name=value",
+                                (int)(end - p < 60 ? end - p : 60), p);
+        memcpy(name, p, (size_t)(eq - p));
+        name[eq - p] = '\0';
+        memcpy(value, eq + 1, (size_t)(end - eq - 1));
+        value[end - eq - 1] = '\0';
+        gpufec_status st = gpufec_decoder_opts_set(opts, name, value, diag);
+        if (st == GPUFEC_OK && code)
+            st = gpufec_decoder_param_check_family(name, code, diag);
+        if (st)
+            return st;
+        p = end;
+    }
+    return GPUFEC_OK;
+}
+
 gpufec_status gpufec_decoder_opts_set(gpufec_decoder_opts* opts, const char* name, const char* value,
                                       gpufec_diag* diag)
 {

@@ -14,22 +14,8 @@ gpufec_decoder_opts opts_from_text(const std::string& options, const gpufec_code
 {
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
-    std::string text = options;
-    for (char& ch : text)
-        if (ch == ',')
-            ch = ' ';
-    std::istringstream words(text);
-    std::string word;
-    while (words >> word) {
-        const size_t eq = word.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw std::invalid_argument("gpufec: options: '" + word + "' is not name=value");
-        gpufec_diag diag = { 0, "" };
-        const std::string name = word.substr(0, eq);
-        throw_on_error(gpufec_decoder_opts_set(&o, name.c_str(), word.substr(eq + 1).c_str(), &diag), "options", &diag);
-        if (code)
-            throw_on_error(gpufec_decoder_param_check_family(name.c_str(), code, &diag), "options", &diag);
-    }
+    gpufec_diag diag = { 0, "" };
+    throw_on_error(gpufec_decoder_opts_set_text(&o, options.c_str(), code, &diag), "options", &diag);
     return o;
 }
 

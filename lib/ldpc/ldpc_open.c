@@ -41,7 +41,7 @@ static const builtin_code* find_entry(const char* name)
 typedef struct {
     uint32_t kprime, e, rv, qm, ncb, prune;
     int have_e, have_rv, have_qm, have_ncb, have_prune;
-    uint32_t crc_poly; /* crc=24a|24b: the last 24 of the K' bits are that CRC */
+    uint32_t crc_poly, crc_len; /* crc=24a|24b|16: the last 24 (16) of the K' bits are that CRC */
 } ldpc_suffix;
 
 static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_diag* diag)
@@ -58,10 +58,12 @@ static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_dia
         if (eq && key == 3 && strncmp(p, "crc", 3) == 0) {
             if (o->crc_poly)
                 return text_fail(diag, 0, "LDPC code option 'crc' given twice");
-            if (vlen != 3 || (strncmp(eq + 1, "24a", 3) != 0 && strncmp(eq + 1, "24b", 3) != 0))
-                return text_fail(diag, 0, "bad LDPC code option ':%.*s': crc=24a or crc=24b",
+            const int c16 = vlen == 2 && strncmp(eq + 1, "16", 2) == 0;
+            if (!c16 && (vlen != 3 || (strncmp(eq + 1, "24a", 3) != 0 && strncmp(eq + 1, "24b", 3) != 0)))
+                return text_fail(diag, 0, "bad LDPC code option ':%.*s': crc=24a, crc=24b or crc=16",
                                  (int)(len < 40 ? len : 40), p);
-            o->crc_poly = eq[3] == 'a' ? CRC24A_POLY : CRC24B_POLY;
+            o->crc_poly = c16 ? CRC16_POLY : eq[3] == 'a' ? CRC24A_POLY : CRC24B_POLY;
+            o->crc_len = c16 ? 16 : 24;
             p = end ? end + 1 : NULL;
             continue;
         }
@@ -76,7 +78,7 @@ static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_dia
         while (i < sizeof keys / sizeof *keys && !(eq && strlen(keys[i].name) == key && !strncmp(p, keys[i].name, key)))
             i++;
         if (i == sizeof keys / sizeof *keys)
-            return text_fail(diag, 0, "unknown LDPC code option ':%.*s': options are k=<information bits>, crc=24a|24b, "
+            return text_fail(diag, 0, "unknown LDPC code option ':%.*s': options are k=<information bits>, crc=24a|24b|16, "
                              "and for 5G NR e=<bits>, rv=0..3, qm=1|2|4|6|8, ncb=<bits>, prune=0|1", (int)(len < 40 ? len : 40), p);
         if (*keys[i].have)
             return text_fail(diag, 0, "LDPC code option '%s' given twice", keys[i].name);
@@ -92,19 +94,19 @@ static gpufec_status parse_suffix(const char* suffix, ldpc_suffix* o, gpufec_dia
     return GPUFEC_OK;
 }
 
-/* crc=: the code's last 24 information bits become the CRC (k falls by 24). */
+/* crc=: the code's last 24 (16) information bits become the CRC (k falls by as many). */
 static gpufec_status attach_crc(gpufec_code** c, const ldpc_suffix* o, gpufec_diag* diag)
 {
     if (!o->crc_poly)
         return GPUFEC_OK;
-    gpufec_status st = code_attach_crc(*c, o->crc_poly, diag);
+    gpufec_status st = code_attach_crc(*c, o->crc_poly, o->crc_len, diag);
     if (st) {
         code_free(*c);
         *c = NULL;
     } else if ((*c)->harq_pos) { /* the HARQ buffer's decoder checks it too */
         const size_t len = strlen((*c)->harq_code);
-        snprintf((*c)->harq_code + len, sizeof (*c)->harq_code - len, ":crc=24%c",
-                 o->crc_poly == CRC24A_POLY ? 'a' : 'b');
+        snprintf((*c)->harq_code + len, sizeof (*c)->harq_code - len, ":crc=%s",
+                 o->crc_poly == CRC16_POLY ? "16" : o->crc_poly == CRC24A_POLY ? "24a" : "24b");
     }
     return st;
 }

@@ -90,8 +90,99 @@ static void harq_combine(const std::string& code, py::array_t<float, py::array::
         throw std::runtime_error(std::string("gpufec.harq_combine: ") + gpufec_status_str(st));
 }
 
+/* A 5G NR transport block context (gpufec/nr5g.h) on numpy arrays: encode A bits per transport
+ * block into G, decode G soft values into A bits with the CRC results. */
+class nr_tb
+{
+    gpufec_nr_tb* d_tb = nullptr;
+    gpufec_nr_tb_info d_info{};
+
+    static void check(gpufec_status st, const char* what)
+    {
+        if (st != GPUFEC_OK)
+            throw std::runtime_error(std::string("gpufec.nr_tb.") + what + ": " + gpufec_status_str(st));
+    }
+
+public:
+    nr_tb(const std::string& description, const std::string& options, bool decoder)
+    {
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        gpufec_diag diag = { 0, "" };
+        gpufec_status st = gpufec_decoder_opts_set_text(&o, options.c_str(), nullptr, &diag);
+        if (st == GPUFEC_OK)
+            st = gpufec_nr_tb_create(&d_tb, description.c_str(), decoder ? &o : nullptr, &diag);
+        if (st != GPUFEC_OK)
+            throw std::invalid_argument("gpufec.nr_tb('" + description + "'): " +
+                                        (diag.message[0] ? diag.message : gpufec_status_str(st)));
+        gpufec_nr_tb_get_info(d_tb, &d_info);
+    }
+    ~nr_tb() { gpufec_nr_tb_destroy(d_tb); }
+    nr_tb(const nr_tb&) = delete;
+    nr_tb& operator=(const nr_tb&) = delete;
+
+    py::dict info() const
+    {
+        py::dict d;
+        d["A"] = d_info.A;
+        d["G"] = d_info.G;
+        d["qm"] = d_info.qm;
+        d["nl"] = d_info.nl;
+        d["rv"] = d_info.rv;
+        d["bg"] = d_info.bg;
+        d["tb_crc"] = d_info.tb_crc;
+        d["C"] = d_info.C;
+        d["kprime"] = d_info.kprime;
+        d["zc"] = d_info.zc;
+        d["C0"] = d_info.C0;
+        d["E0"] = d_info.E0;
+        d["E1"] = d_info.E1;
+        d["codes"] = d_info.code1[0] ? py::make_tuple(std::string(d_info.code0), std::string(d_info.code1))
+                                     : py::make_tuple(std::string(d_info.code0));
+        return d;
+    }
+
+    /* Rows of `per` values: the count of rows, or an error naming the expected length. */
+    static size_t rows(size_t size, uint32_t per, const char* what)
+    {
+        if (size % per)
+            throw std::invalid_argument(std::string("gpufec.nr_tb.") + what + ": " + std::to_string(size) +
+                                        " values is not a whole number of transport blocks of " + std::to_string(per));
+        return size / per;
+    }
+
+    py::array_t<uint8_t> encode(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> bits) const
+    {
+        const size_t n = rows((size_t)bits.size(), d_info.A, "encode");
+        py::array_t<uint8_t> out({n, (size_t)d_info.G});
+        check(gpufec_nr_tb_encode(d_tb, bits.data(), n, out.mutable_data()), "encode");
+        return out;
+    }
+
+    py::tuple decode(py::array_t<float, py::array::c_style | py::array::forcecast> soft)
+    {
+        const size_t n = rows((size_t)soft.size(), d_info.G, "decode");
+        py::array_t<uint8_t> bits({n, (size_t)d_info.A}), ok(n), cb({n, (size_t)d_info.C});
+        {
+            py::gil_scoped_release unlocked;
+            check(gpufec_nr_tb_decode(d_tb, soft.data(), n, bits.mutable_data(), ok.mutable_data(), cb.mutable_data()),
+                  "decode");
+        }
+        return py::make_tuple(bits, ok, cb);
+    }
+};
+
 void bind_core(py::module& m)
 {
+    py::class_<nr_tb>(m, "nr_tb",
+                      "A 5G NR transport block (TS 38.212 7.2): nr_tb('tbs=<A>:g=<G>:qm=<Qm>[:nl=][:rv=][:bg=|:r=]"
+                      "[:ncb=]', options='backend=cuda ...'). encode(bits) -> coded bits (n x G); "
+                      "decode(soft) -> (bits n x A, tb_ok n, cb_ok n x C); info() -> the plan (C, K', Zc, E0, E1, codes).")
+        .def(py::init<const std::string&, const std::string&, bool>(), py::arg("description"),
+             py::arg("options") = "", py::arg("decoder") = true)
+        .def("info", &nr_tb::info)
+        .def("encode", &nr_tb::encode, py::arg("bits"))
+        .def("decode", &nr_tb::decode, py::arg("soft"));
     m.def("harq_info", &harq_info, py::arg("code"),
           "(buffer length per frame, name of the mother code that decodes the buffer) of a 5G NR "
           "rate-matched code.");
