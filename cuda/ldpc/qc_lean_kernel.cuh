@@ -142,6 +142,8 @@ __global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
                 next = rstate[(l + 1 < a.layers ? l + 1 : 0) * a.z + rt];
                 const raw_t ns = codec::pack(lean_row_any<PREC, PostT, SPLIT, 1, LEAN_MAX_DEGREE>(
                     a, app, ents + e0, d, rt, part, mask, codec::unpack(cur)));
+                if constexpr (SPLIT > 1)
+                    __syncwarp(mask); /* the partner's read of this state (its prefetch) comes first */
                 if (part == 0)
                     rstate[l * a.z + rt] = ns;
                 if (a.layers == 1)
