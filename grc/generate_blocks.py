@@ -250,7 +250,7 @@ def main():
             with open(os.path.join(outdir, f"gpufec_{fam['name']}_{kind}.block.yml"), "w") as f:
                 f.write(text)
             tree.append(f"- gpufec_{fam['name']}_{kind}")
-    tree += ["- gpufec_pdu_decoder", "- variable_gpufec_ldpc_decoder_def", "- variable_gpufec_decoder_def",
+    tree += ["- gpufec_pdu_decoder", "- gpufec_nr_tb_decoder", "- variable_gpufec_ldpc_decoder_def", "- variable_gpufec_decoder_def",
              "- variable_gpufec_encoder_def", "- variable_gpufec_code_parameter"]
     with open(os.path.join(outdir, "gpufec.tree.yml"), "w") as f:
         f.write("\n".join(tree) + "\n")

@@ -1,12 +1,14 @@
 """gr-gpufec: error-correcting decoders on NVIDIA GPUs (CUDA), with a CPU backend that gives the
 same answers.
 
-Blocks: decoder(code, options) and encoder(code) for any code; pdu_decoder. For each family of
+Blocks: decoder(code, options) and encoder(code) for any code; pdu_decoder; nr_tb_decoder (5G NR
+transport blocks in PDUs; nr_tb underneath). For each family of
 families(): <family>_decoder, <family>_encoder, and the gr-fec
 definitions <family>_decoder_def, <family>_encoder_def (and fec_decoder_def.make,
 fec_encoder_def.make). Helpers: builtin_codes(), code_info(name), cuda_available().
 """
 from .gpufec_python import *  # noqa: F401,F403
+from .nr_tb_decoder import nr_tb_decoder  # noqa: F401
 
 
 def _options(pairs):
