@@ -251,6 +251,26 @@ class qa_examples(unittest.TestCase):
             self.assertGreaterEqual(got, 495, f"{got} of 500 packets")
 
     @unittest.skipIf(shutil.which("grcc") is None, "grcc not installed")
+    def test_error_rates_on_screen(self):
+        """ldpc_ber_gui_demo.grc, generated with its QT GUI (run on Qt's offscreen platform,
+        headless) for 300 frames: the decoder decodes them, and the BER the window shows (GNU
+        Radio's BER block against the sent bits, through its probe) and the FER are small at the
+        slider's 1.8 dB."""
+        with tempfile.TemporaryDirectory() as out:
+            self.compile_grc(os.path.join(SRC, "examples", "ldpc_ber_gui_demo.grc"), out)
+            script = ("import sys\nfrom PyQt5 import Qt\napp = Qt.QApplication(['demo'])\n"
+                      f"sys.path.insert(0, {out!r})\nimport ldpc_ber_gui_demo as m\n"
+                      "tb = m.ldpc_ber_gui_demo(frames=300)\ntb.start()\ntb.wait()\ntb.stop()\n"
+                      "print(tb.decoder.frames(), tb.decoder.failed_frames(), tb.ber_probe.level())\n")
+            env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+            r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            frames, failed, log_ber = r.stdout.split()[-3:]
+            self.assertEqual(int(frames), 300)
+            self.assertLess(int(failed), 30)
+            self.assertLess(float(log_ber), -2.0)
+
+    @unittest.skipIf(shutil.which("grcc") is None, "grcc not installed")
     def test_dvbs2_example_decodes(self):
         """dvbs2_qpsk_demo.grc (64800-bit frames, QPSK, int8 storage) decodes every frame at its
         3 dB and none at 1.5 dB, below the code's threshold (the noise is really there)."""
