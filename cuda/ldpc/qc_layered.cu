@@ -543,6 +543,19 @@ __device__ __forceinline__ bool qc_parity_holds(const qc_args& a, const uint2* e
     return !__syncthreads_or((int)bad);
 }
 
+/* After iteration `it` (counted from 1): the parity checks when the schedule asks for them (every
+ * interval-th iteration with early termination, and after the last); true when decoding stops. */
+template <typename PostT>
+__device__ __forceinline__ bool qc_stop_after(const qc_args& a, int it, const uint2* ents, const uint32_t* ent_ptr,
+                                              const PostT* app, uint32_t tid, uint32_t nt, bool* ok)
+{
+    if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
+        *ok = qc_parity_holds(a, ents, ent_ptr, app, tid, nt);
+        return a.early && *ok;
+    }
+    return false;
+}
+
 /* A frame's end: its output bits, iterations and flag (erased frames are never decoded). */
 template <typename PostT>
 __device__ __forceinline__ void qc_frame_store(const qc_args& a, const PostT* app, uint32_t f, uint32_t tid,
@@ -593,7 +606,8 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
      * work. Phase (0, 0) serves lane tid in both colourings. */
     const uint32_t rt = tid / SPLIT, part = tid % SPLIT; /* the row thread; this thread's part */
     raw_t next = !SPA && rt < a.z ? rstate[rt] : raw_t();
-    int it = 0, ok = 0;
+    int it = 0;
+    bool ok = false;
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
@@ -623,12 +637,8 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
                 __syncthreads();
             }
         }
-        it++;
-        if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
-            ok = qc_parity_holds(a, ents, ent_ptr, app, tid, nt);
-            if (a.early && ok)
-                break;
-        }
+        if (qc_stop_after(a, ++it, ents, ent_ptr, app, tid, nt, &ok))
+            break;
     }
     qc_frame_store(a, app, f, tid, nt, it, ok && has_info);
 }

@@ -12,10 +12,17 @@
 
 template <int PREC, typename PostT> __device__ __forceinline__ void lean_store(PostT* app, uint32_t j, float x)
 {
-    if constexpr (PREC == LDPC_PREC_F16)
-        app[j] = __float2half_rn(fminf(fmaxf(x, -LDPC_F16_MAX), LDPC_F16_MAX)); /* = ldpc_round_half(x) */
-    else
+    if constexpr (PREC == LDPC_PREC_F16) { /* = ldpc_round_half(x): nearest, saturating at +-65504 */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        unsigned short h; /* one conversion that saturates (PTX .satfinite), no clamp before it */
+        asm("cvt.rn.satfinite.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+        app[j] = __ushort_as_half(h);
+#else
+        app[j] = __float2half_rn(fminf(fmaxf(x, -LDPC_F16_MAX), LDPC_F16_MAX));
+#endif
+    } else {
         post_store(app, j, x);
+    }
 }
 
 /* One row of D edges, SPLIT threads per row (adjacent threads; part p of them takes edges
@@ -151,12 +158,8 @@ __global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
             }
             __syncthreads();
         }
-        it++;
-        if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
-            ok = qc_parity_holds(a, ents, ent_ptr, app, tid, nt);
-            if (a.early && ok)
-                break;
-        }
+        if (qc_stop_after(a, ++it, ents, ent_ptr, app, tid, nt, &ok))
+            break;
     }
     qc_frame_store(a, app, f, tid, nt, it, ok && has_info);
 }
