@@ -1066,6 +1066,21 @@ static void test_params(void)
               strstr(d.message, "no such decoder option"), "unknown option: %s", d.message);
     CHECK(gpufec_decoder_opts_set(&o, "seed", "18446744073709551615", &d) == GPUFEC_OK &&
               o.seed == 18446744073709551615ull, "seed exact at 2^64-1");
+    /* several at once from one text: spaces or commas between words; the first bad word named */
+    gpufec_decoder_opts_default(&o);
+    CHECK(gpufec_decoder_opts_set_text(&o, " max_iterations=7, algorithm=ms  norm=0.5 ", NULL, &d) == GPUFEC_OK &&
+              o.max_iterations == 7 && o.algorithm == GPUFEC_ALG_MS && o.normalization == 0.5f,
+          "set_text: %s", d.message);
+    CHECK(gpufec_decoder_opts_set_text(&o, "", NULL, &d) == GPUFEC_OK && o.max_iterations == 7, "empty text");
+    CHECK(gpufec_decoder_opts_set_text(&o, "max_iterations=9 oops", NULL, &d) == GPUFEC_ERR_INVALID_ARGUMENT &&
+              strstr(d.message, "'oops' is not name=value") && o.max_iterations == 9,
+          "a word without '=': %s", d.message);
+    CHECK(gpufec_decoder_opts_set_text(&o, "max_iterations=0", NULL, &d) == GPUFEC_ERR_INVALID_ARGUMENT &&
+              strstr(d.message, "max_iterations"), "a bad value: %s", d.message);
+    gpufec_code* turbo = open_test_code("lte-turbo-256");
+    CHECK(gpufec_decoder_opts_set_text(&o, "precision=int8", turbo, &d) == GPUFEC_ERR_INVALID_ARGUMENT,
+          "another family's option on a turbo code accepted");
+    gpufec_code_destroy(turbo);
 }
 
 /* gpufec_decoder_preferred_batch: argument checks; the CPU int8 vector path prefers whole
