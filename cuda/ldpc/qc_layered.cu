@@ -491,6 +491,31 @@ __device__ __forceinline__ void row_spa(const qc_args& a, PostT* app, float* msg
 
 #define QC_LOAD_BATCH 8
 
+/* A one-frame kernel's memory: the per-layer tables, the posteriors and (SSMEM) the row state in
+ * shared memory, in that order; otherwise the state is frame f's part of the global workspace. */
+template <typename PostT> struct qc_frame_mem {
+    uint2* ents;
+    uint32_t* ent_ptr;
+    uint8_t* ncolor;
+    PostT* app;
+    uint32_t* state;
+};
+
+template <typename PostT, bool SSMEM>
+__device__ __forceinline__ qc_frame_mem<PostT> qc_frame_layout(const qc_args& a, unsigned char* smem,
+                                                               size_t state_words, uint32_t f)
+{
+    qc_frame_mem<PostT> m;
+    m.ents = reinterpret_cast<uint2*>(smem);
+    m.ent_ptr = reinterpret_cast<uint32_t*>(m.ents + a.entries);
+    m.ncolor = reinterpret_cast<uint8_t*>(m.ent_ptr + a.layers + 1);
+    m.app = reinterpret_cast<PostT*>(smem + qc_table_bytes(a.entries, a.layers));
+    const size_t post_bytes = (((size_t)a.n * sizeof(PostT)) + 15) & ~(size_t)15;
+    m.state = SSMEM ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(m.app) + post_bytes)
+                    : a.gstate + (size_t)f * state_words;
+    return m;
+}
+
 /* A frame's start, shared by the one-frame kernels: posteriors zeroed (punctured positions stay
  * erasures), every stored message +0, then the channel values, the sums of repeated positions and
  * the filler bits. Returns whether any value of the frame tells the decoder something
@@ -586,15 +611,9 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
 {
     static_assert(!SPA || PREC == LDPC_PREC_F32, "SPA: float32");
     extern __shared__ __align__(16) unsigned char smem[];
-    uint2* ents = reinterpret_cast<uint2*>(smem);
-    uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
-    uint8_t* ncolor = reinterpret_cast<uint8_t*>(ent_ptr + a.layers + 1);
-    PostT* app = reinterpret_cast<PostT*>(smem + qc_table_bytes(a.entries, a.layers));
-    const size_t post_bytes = (((size_t)a.n * sizeof(PostT)) + 15) & ~(size_t)15;
     const uint32_t rows = a.layers * a.z, f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     const size_t state_words = SPA ? (size_t)a.entries * a.z : (size_t)rows * W; /* SPA: one float per edge slot */
-    uint32_t* state = SSMEM ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(app) + post_bytes)
-                            : a.gstate + (size_t)f * state_words;
+    const auto [ents, ent_ptr, ncolor, app, state] = qc_frame_layout<PostT, SSMEM>(a, smem, state_words, f);
 
     qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
     const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tid, nt);

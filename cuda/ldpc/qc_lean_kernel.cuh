@@ -118,15 +118,9 @@ template <int PREC, typename PostT, int W, bool SSMEM, int MINB, int SPLIT>
 __global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    uint2* ents = reinterpret_cast<uint2*>(smem);
-    uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
-    uint8_t* ncolor = reinterpret_cast<uint8_t*>(ent_ptr + a.layers + 1);
-    PostT* app = reinterpret_cast<PostT*>(smem + qc_table_bytes(a.entries, a.layers));
-    const size_t post_bytes = (((size_t)a.n * sizeof(PostT)) + 15) & ~(size_t)15;
     const uint32_t f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     const size_t state_words = (size_t)a.layers * a.z * W;
-    uint32_t* state = SSMEM ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(app) + post_bytes)
-                            : a.gstate + (size_t)f * state_words;
+    const auto [ents, ent_ptr, ncolor, app, state] = qc_frame_layout<PostT, SSMEM>(a, smem, state_words, f);
     qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
     const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tid, nt);
 
