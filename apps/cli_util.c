@@ -110,6 +110,13 @@ void set_named_param(void* opts, const char* name, const char* value, const char
     cli_note_option(name, flag);
 }
 
+const char* opt_text(const void* opts, const char* name, char* buf, size_t len)
+{
+    if (gpufec_decoder_opts_get((const gpufec_decoder_opts*)opts, name, buf, len) != GPUFEC_OK)
+        snprintf(buf, len, "?");
+    return buf;
+}
+
 /* The algorithm option of a family (the library's family record says). */
 static const char* algorithm_option(int family)
 {

@@ -31,6 +31,8 @@ void set_named_param(void* opts, const char* name, const char* value, const char
 void set_decoder(void* opts, const char* name);
 /* Records that the command line set option `name` (the library's name) through `flag`. */
 void cli_note_option(const char* name, const char* flag);
+/* Option `name` of opts as text into buf ("?" if unknown); returns buf. */
+const char* opt_text(const void* opts, const char* name, char* buf, size_t len);
 /* Whether the command line set option `name`. */
 int cli_option_noted(const char* name);
 /* Once the code is open: applies --decoder as the family's algorithm (die()s listing the

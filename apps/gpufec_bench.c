@@ -117,13 +117,10 @@ int main(int argc, char** argv)
             break;
         case 'f': a.frames = (int)parse_long(optarg, "--frames", 1, 10000000); break;
         case 'p':
-            if (gpufec_precision_from_name(optarg, &a.o.precision))
-                die("--precision: unknown precision '%s' (float32, float16, int8)", optarg);
-            cli_note_option("precision", "--precision");
+            set_named_param(&a.o, "precision", optarg, "--precision");
             break;
         case 'q':
-            a.o.quant_step = (float)parse_double(optarg, "--quant-step");
-            cli_note_option("quant_step", "--quant-step");
+            set_named_param(&a.o, "quant_step", optarg, "--quant-step");
             break;
         case 'N':
             if (gpufec_input_type_from_name(optarg, &a.o.input_type))
@@ -139,14 +136,14 @@ int main(int argc, char** argv)
         case 't': a.threads = (int)parse_long(optarg, "--threads", 1, 256); break;
         case 'e': a.ebn0 = parse_double(optarg, "--ebn0"); break;
         case 'E': a.o.early_termination = 1; break;
-        case 'S': a.o.cpu_simd = 0; break; /* harmless for every family: no vector path is used */
+        case 'S': /* not noted: harmless for every family, where no vector path is used */
+            (void)gpufec_decoder_opts_set(&a.o, "cpu_simd", "0", NULL);
+            break;
         case 'I':
-            a.o.syndrome_interval = (int)parse_long(optarg, "--syndrome-interval", 1, 10000);
-            cli_note_option("syndrome_interval", "--syndrome-interval");
+            set_named_param(&a.o, "syndrome_interval", optarg, "--syndrome-interval");
             break;
         case 'n':
-            a.o.normalization = (float)parse_double(optarg, "--norm");
-            cli_note_option("norm", "--norm");
+            set_named_param(&a.o, "norm", optarg, "--norm");
             break;
         case 'D': a.o.device = (int)parse_long(optarg, "--device", 0, 64); break;
         case 'h':
@@ -263,17 +260,18 @@ int main(int argc, char** argv)
     }
     const double frames_total = (double)a.frames * a.threads;
     const double coded = frames_total * info.n / med / 1e9, infob = frames_total * info.k / med / 1e9;
-    char sched_buf[64];
+    char sched_buf[64], prec_buf[32], simd_buf[32];
+    const int simd_on = strcmp(opt_text(&a.o, "cpu_simd", simd_buf, sizeof simd_buf), "0") != 0;
     printf("code %s N=%u K=%u | %s %s %d it%s | backend %s | %d frames x %d thread(s) | %s\n",
            a.code, info.n, info.k, schedule_label(&a.o, info.family, sched, sched_buf, sizeof sched_buf),
            decoder_label(&a.o, info.family),
            a.o.max_iterations, a.o.early_termination ? " (early stop)" : "", gpufec_backend_name(used),
-           a.frames, a.threads, gpufec_precision_name(a.o.precision));
+           a.frames, a.threads, opt_text(&a.o, "precision", prec_buf, sizeof prec_buf));
     printf("soft-bit input %s (%zu byte(s) each)\n", gpufec_input_type_name(a.o.input_type), width);
     printf("coded %.4f Gb/s | info %.4f Gb/s | batch latency %.3f ms | per frame %.2f us | mean it %.2f | "
            "transfers included | simd %s\n",
            coded, infob, med * 1e3, med * 1e6 / a.frames, w[0].mean_iterations,
-           a.o.cpu_simd ? "auto" : "off");
+           simd_on ? "auto" : "off");
     /* Input rate in GB/s of the soft bits as copied (4, 2 or 1 bytes each), comparable with the
      * copy ceilings. */
     const double llr_gbs = frames_total * info.n * (double)width / med / 1e9;
@@ -303,7 +301,7 @@ int main(int argc, char** argv)
                 a.code, info.n, info.k, decoder_label(&a.o, info.family),
                 schedule_label(&a.o, info.family, sched, sched_buf, sizeof sched_buf),
                 a.o.max_iterations, a.o.early_termination ? "true" : "false", gpufec_backend_name(used),
-                a.frames, a.threads, gpufec_precision_name(a.o.precision), gpufec_input_type_name(a.o.input_type), a.o.cpu_simd, a.repeat, coded, infob, med * 1e3,
+                a.frames, a.threads, prec_buf, gpufec_input_type_name(a.o.input_type), simd_on, a.repeat, coded, infob, med * 1e3,
                 med * 1e6 / a.frames, w[0].mean_iterations, kcoded, kmed * 1e3, llr_gbs, d2d, h2d,
                 h2d > 0 ? llr_gbs / h2d : 0.0);
         fclose(f);

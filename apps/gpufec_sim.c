@@ -144,16 +144,10 @@ static void parse_args(int argc, char** argv, sim_params* p)
             cli_note_option("max_iterations", "--iterations");
             break;
         case 'n':
-            p->dec.normalization = (float)parse_double(optarg, "--norm");
-            cli_note_option("norm", "--norm");
-            if (!(p->dec.normalization > 0 && p->dec.normalization <= 1))
-                die("--norm: must be in (0, 1]");
+            set_named_param(&p->dec, "norm", optarg, "--norm");
             break;
         case 'o':
-            p->dec.offset = (float)parse_double(optarg, "--offset");
-            cli_note_option("offset", "--offset");
-            if (!(p->dec.offset >= 0 && p->dec.offset < 1000))
-                die("--offset: must be in [0, 1000)");
+            set_named_param(&p->dec, "offset", optarg, "--offset");
             break;
         case 'C': channel = optarg; break;
         case 'e': parse_range(optarg, p, "--ebn0"); ebn0 = 1; break;
@@ -176,8 +170,7 @@ static void parse_args(int argc, char** argv, sim_params* p)
         case 'j': p->json_path = optarg; break;
         case 'N': p->dec.early_termination = 0; cli_note_option("early_termination", "--no-early-stop"); break;
         case 'I':
-            p->dec.syndrome_interval = (int)parse_long(optarg, "--syndrome-interval", 1, 10000);
-            cli_note_option("syndrome_interval", "--syndrome-interval");
+            set_named_param(&p->dec, "syndrome_interval", optarg, "--syndrome-interval");
             break;
         case 'S':
             if (gpufec_schedule_from_name(optarg, &p->dec.schedule))
@@ -185,21 +178,13 @@ static void parse_args(int argc, char** argv, sim_params* p)
             cli_note_option("schedule", "--schedule");
             break;
         case 'P':
-            p->dec.pgab_p = (float)parse_double(optarg, "--pgab-p");
-            cli_note_option("pgab_p", "--pgab-p");
-            if (!(p->dec.pgab_p >= 0 && p->dec.pgab_p <= 1))
-                die("--pgab-p: must be in [0, 1]");
+            set_named_param(&p->dec, "pgab_p", optarg, "--pgab-p");
             break;
         case 'R':
-            if (gpufec_precision_from_name(optarg, &p->dec.precision))
-                die("--precision: unknown precision '%s' (float32, float16, int8)", optarg);
-            cli_note_option("precision", "--precision");
+            set_named_param(&p->dec, "precision", optarg, "--precision");
             break;
         case 'Q':
-            p->dec.quant_step = (float)parse_double(optarg, "--quant-step");
-            cli_note_option("quant_step", "--quant-step");
-            if (!(p->dec.quant_step >= 1e-3f && p->dec.quant_step <= 1e3f))
-                die("--quant-step: must be in [0.001, 1000]");
+            set_named_param(&p->dec, "quant_step", optarg, "--quant-step");
             break;
         case 'Z':
             apply_param(&p->dec, optarg);
@@ -375,21 +360,22 @@ static void describe_run(const sim_params* p, const gpufec_code* code, const gpu
 {
     size_t len;
     FILE* f = open_memstream(head, &len);
-    char sched_buf[64];
+    char sched_buf[64], t_norm[32], t_off[32], t_prec[32], t_step[32];
     if (!f)
         die("out of memory");
     fprintf(f, "\"parameters\": {\"code\": ");
     sim_json_string(f, p->code_name);
     fprintf(f,
             ", \"n\": %u, \"k\": %u, \"rate\": %.6f, \"decoder\": \"%s\", \"schedule\": \"%s\", \"iterations\": %d, "
-            "\"norm\": %g, \"offset\": %g, \"precision\": \"%s\", \"quant_step\": %g, \"early_stop\": %s, "
+            "\"norm\": %s, \"offset\": %s, \"precision\": \"%s\", \"quant_step\": %s, \"early_stop\": %s, "
             "\"channel\": \"%s\", \"modulation\": \"%s\", \"range_of\": \"%s\", \"range\": [%g, %g, %g], \"min_frame_errors\": %ld, "
             "\"max_frames\": %ld, \"max_seconds_per_point\": %g, \"backend\": \"%s\", \"backend_requested\": \"%s\", "
             "\"seed\": %llu, \"ranks\": %d, \"threads\": %d, \"devices\": \"%s\", \"all_zero\": %s, \"chain\": \"%s\", \"unit_frames\": %d, \"generator\": \"philox4x32-10 (seed, point, frame)\", "
             "\"version\": \"%s\", \"options\": {",
             info->n, info->k, info->rate, decoder_label(&p->dec, info->family),
             schedule_label(&p->dec, info->family, p->dec.schedule, sched_buf, sizeof sched_buf), p->dec.max_iterations,
-            p->dec.normalization, p->dec.offset, gpufec_precision_name(p->dec.precision), p->dec.quant_step,
+            opt_text(&p->dec, "norm", t_norm, sizeof t_norm), opt_text(&p->dec, "offset", t_off, sizeof t_off),
+            opt_text(&p->dec, "precision", t_prec, sizeof t_prec), opt_text(&p->dec, "quant_step", t_step, sizeof t_step),
             p->dec.early_termination ? "true" : "false", channel_name(p), modulation_name(p), x_name(p), p->start, p->stop, p->step, p->min_frame_errors, p->max_frames,
             p->max_seconds, backend, gpufec_backend_name(p->dec.backend), p->seed, ranks, p->threads,
             p->devices ? p->devices : "", p->all_zero ? "true" : "false", p->chain, SIM_UNIT_FRAMES,
@@ -570,13 +556,13 @@ int main(int argc, char** argv)
     if (prm.all_zero) {
         /* The all-zero word stands for every codeword only when the decoder treats +x and -x
          * alike; saturating two's complement (int8 -128..127, int16) does not. */
-        char variant[96] = "";
+        char variant[96] = "", prec[32] = "";
         gpufec_decoder_variant(probe, variant, sizeof variant);
         if (strstr(variant, "int8") || strstr(variant, "int16") ||
-            (info.family == GPUFEC_FAMILY_LDPC && prm.dec.precision == GPUFEC_PRECISION_INT8))
+            (info.family == GPUFEC_FAMILY_LDPC && strcmp(opt_text(&prm.dec, "precision", prec, sizeof prec), "int8") == 0))
             die("--all-zero: the decoder in use (%s%s) saturates asymmetrically, so the all-zero codeword does "
                 "not stand for the others; simulate random codewords (drop --all-zero) or choose float arithmetic",
-                variant, prm.dec.precision == GPUFEC_PRECISION_INT8 ? ", precision int8" : "");
+                variant, strcmp(prec, "int8") == 0 ? ", precision int8" : "");
     }
     gpufec_schedule sched;
     gpufec_decoder_schedule(probe, &sched);
@@ -638,7 +624,7 @@ int main(int argc, char** argv)
         }
     }
 
-    char sched_buf[64], workers[64];
+    char sched_buf[64], workers[64], prec_buf[32];
     if (ranks.size > 1)
         snprintf(workers, sizeof workers, "MPI: %d ranks x %d thread(s)", ranks.size, prm.threads);
     else
@@ -648,7 +634,7 @@ int main(int argc, char** argv)
            gpufec_version(), prm.code_name, info.n, info.k, info.rate,
            schedule_label(&prm.dec, info.family, prm.dec.schedule, sched_buf, sizeof sched_buf),
            decoder_label(&prm.dec, info.family), prm.dec.max_iterations,
-           prm.dec.early_termination ? "" : " (no early stop)", gpufec_precision_name(prm.dec.precision),
+           prm.dec.early_termination ? "" : " (no early stop)", opt_text(&prm.dec, "precision", prec_buf, sizeof prec_buf),
            gpufec_backend_name(used),
            prm.channel == SIM_BSC ? "BSC" : prm.channel == SIM_BEC ? "BEC"
            : prm.bits_per_symbol == 1 ? "BPSK/AWGN" : prm.bits_per_symbol == 2 ? "QPSK/AWGN (Gray, max-log)"

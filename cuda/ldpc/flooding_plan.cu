@@ -171,6 +171,7 @@ cudaError_t flooding_launch(const void* plan, const engine_chunk* ch, cudaStream
     const flooding_plan* p = (const flooding_plan*)plan;
     const decoder_config* cfg = p->cfg;
     const gpufec_decoder_opts* o = &cfg->opts;
+    const ldpc_opts lo = ldpc_opts_of(o);
     const ldpc_code* c = ldpc_of(cfg->code);
     const uint32_t n = c->n, B = ch->B, nf = ch->nf, n_tx = cfg->code->tx.n_tx;
     const flooding_state s = carve(p, ch->state, B, nullptr);
@@ -187,9 +188,9 @@ cudaError_t flooding_launch(const void* plan, const engine_chunk* ch, cudaStream
                                                           ch->converged, ch->iterations, n, n_tx, B, nf);
     for (int it = 0; it < o->max_iterations; it++) {
         const int last = it + 1 == o->max_iterations;
-        const int check = o->early_termination && (it + 1) % o->syndrome_interval == 0;
+        const int check = o->early_termination && (it + 1) % lo.syndrome_interval == 0;
         k_checks<<<dim3(grid_f.x, c->m), blk_f, 0, st>>>(p->g.row_ptr, p->g.edge_var, s.app, s.c2v, s.active, c->m,
-                                                         B, nf, (int)o->algorithm, o->normalization, o->offset);
+                                                         B, nf, (int)lo.algorithm, lo.normalization, lo.offset);
         k_vars<<<dim3(grid_f.x, n), blk_f, 0, st>>>(p->g.col_ptr, p->g.col_edge, s.llr, s.c2v, s.app, s.active, B,
                                                     nf);
         if (check || last)

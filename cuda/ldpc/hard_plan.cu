@@ -274,10 +274,11 @@ cudaError_t hard_launch(const void* plan, const engine_chunk* ch, cudaStream_t s
     const hard_plan* p = (const hard_plan*)plan;
     const decoder_config* cfg = p->cfg;
     const gpufec_decoder_opts* o = &cfg->opts;
+    const ldpc_opts lo = ldpc_opts_of(o);
     const ldpc_code* c = ldpc_of(cfg->code);
     const hard_state s = carve(c, ch->state, ch->B, nullptr);
     const uint32_t out_len = cfg->out_len, T = 128, nf = ch->nf, W = (nf + 31) / 32, n_tx = cfg->code->tx.n_tx;
-    const uint32_t p24 = (uint32_t)(o->pgab_p * 16777216.0f);
+    const uint32_t p24 = (uint32_t)(lo.pgab_p * 16777216.0f);
     const size_t nW = (size_t)c->n * W, mW = (size_t)c->m * W;
     const unsigned gn = (unsigned)((nW + T - 1) / T), gm = (unsigned)((mW + T - 1) / T);
     k_pack<<<gn, T, 0, st>>>(ch->in, p->g.map.view(), s.w, c->n, n_tx, W, nf);
@@ -290,10 +291,10 @@ cudaError_t hard_launch(const void* plan, const engine_chunk* ch, cudaStream_t s
         return e;
     for (int it = 1; it <= o->max_iterations; it++) {
         const int last = it == o->max_iterations;
-        k_var<<<gn, T, 0, st>>>(p->g.col_ptr, p->g.col_edge, s.w, s.c2v, s.v2c, c->n, W, it, (int)o->algorithm,
-                                o->seed, ch->first_frame, p24, o->pgab_start);
+        k_var<<<gn, T, 0, st>>>(p->g.col_ptr, p->g.col_edge, s.w, s.c2v, s.v2c, c->n, W, it, (int)lo.algorithm,
+                                lo.seed, ch->first_frame, p24, lo.pgab_start);
         k_check<<<gm, T, 0, st>>>(p->g.row_ptr, s.v2c, s.c2v, c->m, W);
-        const int check = o->early_termination && it % o->syndrome_interval == 0;
+        const int check = o->early_termination && it % lo.syndrome_interval == 0;
         if (!check && !last)
             continue; /* decisions only matter where the syndrome is tested */
         k_decide<<<gn, T, 0, st>>>(p->g.col_ptr, p->g.col_edge, s.w, s.c2v, s.dec, c->n, W);

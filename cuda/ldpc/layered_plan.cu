@@ -44,7 +44,7 @@ int choose_layout(const decoder_config* cfg, layered_plan* s, char* why, size_t 
     /* Long rows: a warp per row (lanes over edges); short rows: a thread per row. */
     s->warp = c->edges >= 12u * c->m;
     /* Min-sum messages in global memory: 16 bytes per row instead of 4 per edge. */
-    s->compressed = !s->warp && !s->c2v_smem && cfg->opts.algorithm != GPUFEC_ALG_SPA && c->max_check_degree <= 32 &&
+    s->compressed = !s->warp && !s->c2v_smem && ldpc_opts_of(&cfg->opts).algorithm != GPUFEC_ALG_SPA && c->max_check_degree <= 32 &&
                     !(cfg->opts.cuda_tuning & GPUFEC_CUDA_NO_COMPRESSED_MESSAGES);
     if (s->warp) {
         uint32_t w = c->max_layer_rows < 16 ? c->max_layer_rows : 16;
@@ -130,12 +130,13 @@ cudaError_t layered_launch(const void* plan, const engine_chunk* ch, cudaStream_
     const layered_plan* s = (const layered_plan*)plan;
     const decoder_config* cfg = s->cfg;
     const gpufec_decoder_opts* o = &cfg->opts;
+    const ldpc_opts lo = ldpc_opts_of(o);
     const ldpc_code* c = ldpc_of(cfg->code);
     layered_args a = {s->g.out_pos, cfg->out_len, s->g.row_ptr, s->g.edge_var, s->g.layer_ptr, s->g.layer_rows,
                       s->g.map.view(), c->n, c->m, c->edges, cfg->code->tx.n_tx, c->n_layers, ch->in,
                       (float*)ch->state, ch->out, ch->iterations, ch->converged, o->max_iterations,
-                      o->early_termination, (int)o->algorithm, o->syndrome_interval, o->normalization, o->offset};
-    layered_run(s, o->algorithm == GPUFEC_ALG_SPA, &a, ch->nf, st);
+                      o->early_termination, (int)lo.algorithm, lo.syndrome_interval, lo.normalization, lo.offset};
+    layered_run(s, lo.algorithm == GPUFEC_ALG_SPA, &a, ch->nf, st);
     return cudaGetLastError();
 }
 
@@ -167,7 +168,7 @@ void* layered_plan_create(const decoder_config* cfg, char* why, size_t why_len, 
     }
     *st = engine_status(cfg, ldpc_graph_upload(cfg, 1, &p->g), "upload");
     if (*st == GPUFEC_OK)
-        *st = engine_status(cfg, layered_run(p, cfg->opts.algorithm == GPUFEC_ALG_SPA, NULL, 0, 0),
+        *st = engine_status(cfg, layered_run(p, ldpc_opts_of(&cfg->opts).algorithm == GPUFEC_ALG_SPA, NULL, 0, 0),
                             "cudaFuncSetAttribute");
     if (*st != GPUFEC_OK) {
         layered_destroy(p);

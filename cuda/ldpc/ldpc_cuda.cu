@@ -49,7 +49,7 @@ uint32_t choose_batch(const decoder_config* cfg, size_t per_frame, uint32_t wave
 gpufec_status start_engine(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
                            void** state, impl_caps* caps)
 {
-    return engine_start(cfg, ops, plan, B, gpufec_precision_name(cfg->opts.precision), state, caps);
+    return engine_start(cfg, ops, plan, B, gpufec_precision_name(ldpc_opts_of(&cfg->opts).precision), state, caps);
 }
 
 /* QC layered where the code has the view, else generic layered where the posteriors fit on chip,
@@ -69,8 +69,8 @@ gpufec_status soft_create(const decoder_config* cfg, void** state, impl_caps* ca
         decoder_log(cfg, GPUFEC_LOG_ERROR, "QC layered kernel: %s", why);
         return st;
     }
-    if (cfg->opts.precision != GPUFEC_PRECISION_FLOAT32) {
-        decoder_log(cfg, GPUFEC_LOG_ERROR, "precision %s on the GPU: %s", gpufec_precision_name(cfg->opts.precision),
+    if (ldpc_opts_of(&cfg->opts).precision != GPUFEC_PRECISION_FLOAT32) {
+        decoder_log(cfg, GPUFEC_LOG_ERROR, "precision %s on the GPU: %s", gpufec_precision_name(ldpc_opts_of(&cfg->opts).precision),
                     why);
         return GPUFEC_ERR_UNSUPPORTED;
     }
@@ -95,7 +95,7 @@ gpufec_status hard_create(const decoder_config* cfg, void** state, impl_caps* ca
     void* plan = hard_plan_create(cfg, why, sizeof why, &st);
     if (!plan) {
         if (st == GPUFEC_OK) {
-            decoder_log(cfg, GPUFEC_LOG_WARNING, "CUDA %s: %s", gpufec_algorithm_name(cfg->opts.algorithm), why);
+            decoder_log(cfg, GPUFEC_LOG_WARNING, "CUDA %s: %s", gpufec_algorithm_name(ldpc_opts_of(&cfg->opts).algorithm), why);
             st = GPUFEC_ERR_UNSUPPORTED;
         }
         return st;
@@ -110,7 +110,7 @@ int soft_accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
     if (!cuda_backend_probe(cfg->opts.device, why, why_len))
         return 0;
-    if (ldpc_is_hard(cfg->opts.algorithm)) {
+    if (ldpc_is_hard(ldpc_opts_of(&cfg->opts).algorithm)) {
         snprintf(why, why_len, "soft-decision algorithms only");
         return 0;
     }
@@ -121,7 +121,7 @@ int hard_accepts(const decoder_config* cfg, char* why, size_t why_len)
 {
     if (!cuda_backend_probe(cfg->opts.device, why, why_len))
         return 0;
-    if (!ldpc_is_hard(cfg->opts.algorithm)) {
+    if (!ldpc_is_hard(ldpc_opts_of(&cfg->opts).algorithm)) {
         snprintf(why, why_len, "hard-decision algorithms only");
         return 0;
     }

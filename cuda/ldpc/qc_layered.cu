@@ -864,9 +864,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     const ldpc_code* c = ldpc_of(cfg->code);
     const tx_map* map = &cfg->code->tx;
     const gpufec_decoder_opts* o = &cfg->opts;
+    const ldpc_opts lo = ldpc_opts_of(o);
     *st = GPUFEC_OK;
     if (!c->qv_z || o->schedule != GPUFEC_SCHEDULE_LAYERED ||
-        !(ldpc_is_min_sum(o->algorithm) || o->algorithm == GPUFEC_ALG_SPA)) {
+        !(ldpc_is_min_sum(lo.algorithm) || lo.algorithm == GPUFEC_ALG_SPA)) {
         snprintf(why, why_len, "needs a QC layer view and layered min-sum or SPA");
         return NULL;
     }
@@ -888,7 +889,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         return NULL;
     }
     p->cfg = cfg;
-    p->prec = (int)o->precision;
+    p->prec = (int)lo.precision;
     p->words = state_words(p->prec, c->qv_max_entries);
     const int W = p->words;
     const size_t tables = qc_table_bytes(entries, c->qv_layers);
@@ -898,7 +899,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         post_elem = 2;
     }
     const size_t post = (((size_t)c->n * post_elem) + 15) & ~(size_t)15;
-    p->spa = o->algorithm == GPUFEC_ALG_SPA; /* float32 only (decoder options) */
+    p->spa = lo.algorithm == GPUFEC_ALG_SPA; /* float32 only (decoder options) */
     /* min-sum: a compressed state per row; SPA: a float message per edge slot */
     const size_t state = p->spa ? (size_t)entries * z * 4 : (size_t)c->m * W * 4;
     if (tables + post > (size_t)optin) {
@@ -1025,10 +1026,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         goto done;
     if (p->packed) { /* the outgoing magnitudes by the rule's own function: int8, binary16 */
         uint8_t tab[PACKED_TABLE_BYTES];
-        const float off = decoder_offset_steps(o);
+        const float off = decoder_offset_steps(&lo);
         for (uint32_t m = 0; m < 128; m++) {
             const uint32_t q =
-                (uint32_t)ms_magnitude((float)m, ldpc_ms_mode(o->algorithm), o->normalization, off, LDPC_PREC_I8);
+                (uint32_t)ms_magnitude((float)m, ldpc_ms_mode(lo.algorithm), lo.normalization, off, LDPC_PREC_I8);
             const uint16_t hb = (uint16_t)lanes_h2::half_bits(q);
             tab[m] = (uint8_t)q;
             memcpy(tab + 128 + 2 * m, &hb, 2);
@@ -1059,11 +1060,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.entries = entries;
         a.max_iterations = o->max_iterations;
         a.early = o->early_termination;
-        a.interval = o->syndrome_interval;
-        a.mode = ldpc_ms_mode(o->algorithm);
-        a.scale = o->normalization;
-        a.offset = decoder_offset_steps(o);
-        a.inv_step = decoder_inv_step(o);
+        a.interval = lo.syndrome_interval;
+        a.mode = ldpc_ms_mode(lo.algorithm);
+        a.scale = lo.normalization;
+        a.offset = decoder_offset_steps(&lo);
+        a.inv_step = decoder_inv_step(&lo);
     }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
     if (err == cudaSuccess && p->lat_frames)

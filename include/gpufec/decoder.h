@@ -29,33 +29,10 @@ typedef enum {
 } gpufec_backend;
 
 typedef enum {
-    GPUFEC_ALG_SPA = 0, /* sum-product, tanh rule */
-    GPUFEC_ALG_MS = 1,  /* min-sum */
-    GPUFEC_ALG_NMS = 2, /* normalised min-sum: magnitude * normalization */
-    GPUFEC_ALG_OMS = 3, /* offset min-sum: max(magnitude - offset, 0) */
-    /* Hard-decision decoders: they read only the sign of each soft bit (BSC, or hard AWGN). */
-    GPUFEC_ALG_GALLAGER_A = 4, /* flip the channel bit when all other checks disagree */
-    GPUFEC_ALG_GALLAGER_B = 5, /* majority of the channel bit and the other checks, ties: channel */
-    GPUFEC_ALG_PGAB = 6        /* probabilistic Gallager-B (seed 003): see pgab_* options */
-} gpufec_algorithm;
-
-typedef enum {
     GPUFEC_SCHEDULE_AUTO = 0,     /* layered for SPA/MS/NMS/OMS where the backend has it, else flooding */
     GPUFEC_SCHEDULE_FLOODING = 1, /* all checks, then all variables */
     GPUFEC_SCHEDULE_LAYERED = 2   /* row-layered: each check row updates the posteriors at once */
 } gpufec_schedule;
-
-/* Storage precision of the decoder's soft state (check messages and posteriors). The arithmetic
- * is float32 throughout; reduced precision rounds each stored value, identically on the CPU and
- * the GPU, so both backends still give the same decisions. Reduced precision applies to the
- * min-sum family with the layered schedule (GPUFEC_ERR_UNSUPPORTED otherwise). */
-typedef enum {
-    GPUFEC_PRECISION_FLOAT32 = 0, /* default. The GPU may still keep DVB-S2 normal-frame
-                                     posteriors in float16 when float32 does not fit on chip */
-    GPUFEC_PRECISION_FLOAT16 = 1, /* messages and posteriors rounded to IEEE binary16 */
-    GPUFEC_PRECISION_INT8 = 2     /* fixed point: soft values in units of quant_step, messages
-                                     and posteriors saturating at +-127 (8 bits) */
-} gpufec_precision;
 
 /* Type of the soft bits a decode call reads (gpufec_decoder_decode_soft): the same LLR
  * convention in every type. Narrower types cut the bytes copied to the GPU (by 2 or 4); the
@@ -80,39 +57,24 @@ typedef enum {
 typedef struct {
     gpufec_backend backend;    /* default AUTO */
     int device;                /* CUDA device index, default 0 */
-    gpufec_algorithm algorithm;/* default NMS */
-    gpufec_schedule schedule;  /* default AUTO */
+    gpufec_schedule schedule;  /* message schedule of the graph decoders (binary and GF(q) LDPC);
+                                  default AUTO */
     int max_iterations;        /* default 20; range: gpufec_decoder_param_info */
-    float normalization;       /* NMS factor, default 0.75; (0, 1] */
-    float offset;              /* OMS offset, default 0.5; >= 0 */
-    int early_termination;     /* stop a frame when its syndrome is zero; default 1 */
-    int syndrome_interval;     /* test the syndrome every this many iterations (and after the
-                                  last); default 1. Larger values save work on the GPU; CPU and
-                                  GPU apply the same rule, so their results still agree */
+    int early_termination;     /* stop a frame once it is decoded; default 1 */
     gpufec_output output;      /* default INFO */
     uint32_t max_batch;        /* frames per internal batch; 0: backend's choice */
-    float pgab_p;              /* PGaB: probability that a perturbed channel vote is inverted (0.8) */
-    int pgab_start;            /* PGaB: first perturbed iteration, 1-based (16) */
-    uint64_t seed;             /* PGaB random source (default 1): same seed, same decisions */
-    int cpu_simd;              /* CPU: vector path where the CPU has it (SPA/MS/NMS/OMS at
-                                  float32: AVX2, 8 frames at once; min-sum family layered at
-                                  int8: AVX-512BW 64 frames, or AVX2 32); bit-exact with the
-                                  scalar path. 0 off, 1 (default) the widest, 2 AVX2 only */
     gpufec_log_fn log_fn;      /* optional */
     void* log_user;
-    gpufec_precision precision;/* default FLOAT32 */
-    float quant_step;          /* INT8: LLR value of one integer step, default 0.25 (range
-                                  +-31.75); input LLRs are rounded to the nearest step */
     gpufec_input_type input_type; /* soft-bit type of gpufec_decoder_decode_soft; default
                                   FLOAT32 (gpufec_decoder_decode needs FLOAT32) */
     float input_scale;         /* INT8 input: LLR of one integer unit, default 0.25; > 0 */
     uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (the flags of
                                   lib/core/cuda_tuning.h, OR-ed; not a stable API); default 0:
                                   the backend chooses */
-    /* Every family's own options but binary LDPC's (gpufec-info --params lists them with their
-       family), set and read by name only
-       (gpufec_decoder_opts_set / _get) and filled by gpufec_decoder_opts_default: a family
-       changes no public struct. */
+    /* Each family's own options (binary LDPC's algorithm, norm, precision, ...; turbo's,
+       GF(q)'s, convolutional's: gpufec-info --params lists them with their family), set and read
+       by name only (gpufec_decoder_opts_set / _get / _set_text) and filled by
+       gpufec_decoder_opts_default: adding a family changes no public struct. */
     uint64_t family_options[16];
 } gpufec_decoder_opts;
 
@@ -240,15 +202,10 @@ GPUFEC_API gpufec_status gpufec_decoder_opts_get(const gpufec_decoder_opts* opts
 /* The names the tools and blocks use for each enum value (the option table's choices, listed by
  * gpufec_decoder_param_info and `gpufec-info --params`). The parsers return
  * GPUFEC_ERR_INVALID_ARGUMENT for unknown names. */
-GPUFEC_API const char* gpufec_algorithm_name(gpufec_algorithm algorithm);
-GPUFEC_API gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* algorithm);
 GPUFEC_API const char* gpufec_schedule_name(gpufec_schedule schedule);
 GPUFEC_API gpufec_status gpufec_schedule_from_name(const char* name, gpufec_schedule* schedule);
 GPUFEC_API const char* gpufec_backend_name(gpufec_backend backend);
 GPUFEC_API gpufec_status gpufec_backend_from_name(const char* name, gpufec_backend* backend);
-/* "float32", "float16", "int8". */
-GPUFEC_API const char* gpufec_precision_name(gpufec_precision precision);
-GPUFEC_API gpufec_status gpufec_precision_from_name(const char* name, gpufec_precision* precision);
 /* "info", "codeword", "full-codeword". */
 GPUFEC_API const char* gpufec_output_name(gpufec_output output);
 GPUFEC_API gpufec_status gpufec_output_from_name(const char* name, gpufec_output* output);

@@ -5,6 +5,7 @@
 #include "common.h"
 #include "code.h"
 #include "decoder.h"
+#include "ldpc.h"
 #include "encoder.h"
 #include "turbo.h"
 #include "nbldpc.h"

@@ -140,10 +140,34 @@ static void format_value(const param_desc* p, const gpufec_decoder_opts* o, char
         snprintf(buf, len, "%s", v >= 0 && v < p->n_choices ? p->choices[v] : "?");
         break;
     }
-    case P_INT: snprintf(buf, len, "%d", *(const int*)field); break;
-    case P_FLOAT: snprintf(buf, len, "%g", (double)*(const float*)field); break;
-    case P_U32: snprintf(buf, len, "%u", *(const uint32_t*)field); break;
-    case P_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t*)field); break;
+    case P_INT: {
+        int v;
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, len, "%d", v);
+        break;
+    }
+    case P_FLOAT: { /* the shortest text that reads back as the same float */
+        float v;
+        memcpy(&v, field, sizeof v);
+        for (int digits = 6; digits <= 9; digits++) {
+            snprintf(buf, len, "%.*g", digits, (double)v);
+            if (strtof(buf, NULL) == v || v != v)
+                break;
+        }
+        break;
+    }
+    case P_U32: {
+        uint32_t v;
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, len, "%u", v);
+        break;
+    }
+    case P_U64: {
+        uint64_t v;
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, len, "%llu", (unsigned long long)v);
+        break;
+    }
     }
 }
 
@@ -288,7 +312,8 @@ gpufec_status gpufec_decoder_opts_set(gpufec_decoder_opts* opts, const char* nam
         if (*c || c == value || errno == ERANGE)
             return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, "%s=%.40s: expected an integer in [0, 2^64)",
                                 name, value);
-        *(uint64_t*)field = (uint64_t)u;
+        const uint64_t u64 = (uint64_t)u;
+        memcpy(field, &u64, sizeof u64); /* memcpy: family_options words hold other types */
         return GPUFEC_OK;
     }
     char* end = NULL;
@@ -298,11 +323,14 @@ gpufec_status gpufec_decoder_opts_set(gpufec_decoder_opts* opts, const char* nam
         (p->type != P_FLOAT && v != floor(v)))
         return text_fail_as(GPUFEC_ERR_INVALID_ARGUMENT, diag, 0, "%s=%.40s: expected %s in [%g, %g]", name,
                             value, p->type == P_FLOAT ? "a number" : "an integer", p->lo, p->hi);
-    switch (p->type) {
-    case P_INT: *(int*)field = (int)v; break;
-    case P_FLOAT: *(float*)field = (float)v; break;
-    case P_U32: *(uint32_t*)field = (uint32_t)v; break;
-    default: break;
-    }
+    const int i = (int)v;
+    const float f = (float)v;
+    const uint32_t u = (uint32_t)v;
+    if (p->type == P_INT)
+        memcpy(field, &i, sizeof i);
+    else if (p->type == P_FLOAT)
+        memcpy(field, &f, sizeof f);
+    else if (p->type == P_U32)
+        memcpy(field, &u, sizeof u);
     return GPUFEC_OK;
 }

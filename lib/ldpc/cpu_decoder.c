@@ -77,15 +77,16 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
     const gpufec_decoder_opts* o = &dec->opts;
+    const ldpc_opts lo = ldpc_opts_of(o);
     /* The vector paths (NULL if out of memory: the scalar path still works): float32 for SPA and
      * the min-sum family, int8 for the min-sum family. */
-    const int ms = ldpc_is_min_sum(o->algorithm), spa = o->algorithm == GPUFEC_ALG_SPA;
+    const int ms = ldpc_is_min_sum(lo.algorithm), spa = lo.algorithm == GPUFEC_ALG_SPA;
     const int layered = o->schedule == GPUFEC_SCHEDULE_LAYERED;
-    if (o->cpu_simd && cpu_simd_available()) {
-        if (o->precision == GPUFEC_PRECISION_FLOAT32 && (ms || spa))
+    if (lo.cpu_simd && cpu_simd_available()) {
+        if (lo.precision == GPUFEC_PRECISION_FLOAT32 && (ms || spa))
             s->simd = cpu_simd_create(c, layered);
-        else if (o->precision == GPUFEC_PRECISION_INT8 && ms && layered)
-            s->simd8 = cpu_simd_i8_create(c, o->cpu_simd == 1);
+        else if (lo.precision == GPUFEC_PRECISION_INT8 && ms && layered)
+            s->simd8 = cpu_simd_i8_create(c, lo.cpu_simd == 1);
     }
     if (s->simd8)
         snprintf(caps->variant, sizeof caps->variant, "%s int8, %d lanes",
@@ -105,14 +106,15 @@ static void cpu_set_frame_index(void* state, uint64_t next) { ((cpu_state*)state
 static void update_check(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_state* s,
                          uint32_t i, int layered)
 {
+    const ldpc_opts lo = ldpc_opts_of(o);
     const uint32_t b = c->row_ptr[i], d = c->row_ptr[i + 1] - b;
     float* c2v = s->c2v + b;
     float* v = s->v2c;
     const uint32_t* var = c->edge_var + b;
-    const int prec = (int)o->precision;
+    const int prec = (int)lo.precision;
     for (uint32_t t = 0; t < d; t++)
         v[t] = ldpc_extrinsic(s->app[var[t]], c2v[t], prec);
-    if (o->algorithm == GPUFEC_ALG_SPA) {
+    if (lo.algorithm == GPUFEC_ALG_SPA) {
         spa_acc acc;
         spa_init(&acc);
         float* term = s->term;
@@ -123,14 +125,14 @@ static void update_check(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_s
         for (uint32_t t = 0; t < d; t++)
             c2v[t] = spa_output(&acc, term[t]);
     } else {
-        const int mode = ldpc_ms_mode(o->algorithm);
-        const float offset = decoder_offset_steps(o);
+        const int mode = ldpc_ms_mode(lo.algorithm);
+        const float offset = decoder_offset_steps(&lo);
         ms_acc acc;
         ms_init_prec(&acc, prec);
         for (uint32_t t = 0; t < d; t++) /* int8: magnitudes min(|v|, 127), ldpc_i8_sat */
             ms_push(&acc, prec == LDPC_PREC_I8 ? fmaxf(v[t], -LDPC_I8_MAX) : v[t], t);
         for (uint32_t t = 0; t < d; t++)
-            c2v[t] = ms_output_prec(&acc, v[t], t, mode, o->normalization, offset, prec);
+            c2v[t] = ms_output_prec(&acc, v[t], t, mode, lo.normalization, offset, prec);
     }
     if (layered)
         for (uint32_t t = 0; t < d; t++)
@@ -163,11 +165,12 @@ static int syndrome_zero(const ldpc_code* c, const uint8_t* hard)
 static int decode_soft(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_state* s,
                        uint8_t* out, int* ok)
 {
+    const ldpc_opts lo = ldpc_opts_of(o);
     const int layered = o->schedule == GPUFEC_SCHEDULE_LAYERED;
     memset(s->c2v, 0, (size_t)c->edges * sizeof *s->c2v);
-    const float inv_step = decoder_inv_step(o);
+    const float inv_step = decoder_inv_step(&lo);
     for (uint32_t j = 0; j < c->n; j++)
-        s->app[j] = ldpc_channel(s->llr[j], (int)o->precision, inv_step);
+        s->app[j] = ldpc_channel(s->llr[j], (int)lo.precision, inv_step);
     int it = 0;
     *ok = 0;
     while (it < o->max_iterations) {
@@ -179,7 +182,7 @@ static int decode_soft(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_sta
         for (uint32_t j = 0; j < c->n; j++)
             out[j] = ldpc_hard_bit(s->app[j]);
         it++;
-        if (o->early_termination && it % o->syndrome_interval == 0 && (*ok = syndrome_zero(c, out)))
+        if (o->early_termination && it % lo.syndrome_interval == 0 && (*ok = syndrome_zero(c, out)))
             return it;
     }
     *ok = syndrome_zero(c, out);
@@ -190,7 +193,8 @@ static int decode_soft(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_sta
 static int decode_hard(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_state* s,
                        uint64_t frame, uint8_t* out, int* ok)
 {
-    const uint32_t p24 = (uint32_t)(o->pgab_p * 16777216.0f);
+    const ldpc_opts lo = ldpc_opts_of(o);
+    const uint32_t p24 = (uint32_t)(lo.pgab_p * 16777216.0f);
     for (uint32_t j = 0; j < c->n; j++)
         s->w[j] = ldpc_hard_bit(s->llr[j]);
     int it = 0;
@@ -206,7 +210,7 @@ static int decode_hard(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_sta
                     s->hv2c[c->col_edge[b + t]] = (uint8_t)w;
                 continue;
             }
-            if (o->algorithm == GPUFEC_ALG_GALLAGER_A) {
+            if (lo.algorithm == GPUFEC_ALG_GALLAGER_A) {
                 uint32_t disagree = 0;
                 for (uint32_t t = 0; t < deg; t++)
                     disagree += s->hc2v[c->col_edge[b + t]] != w;
@@ -219,8 +223,8 @@ static int decode_hard(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_sta
             /* PGaB perturbs the channel's vote; a tie still keeps the received bit w (seed 003,
              * Algorithm 10: VtoC = W[idx] when buf == 0). */
             uint32_t vote = w;
-            if (o->algorithm == GPUFEC_ALG_PGAB && it >= o->pgab_start)
-                vote ^= pgab_flip(o->seed, frame, (uint32_t)it, j, p24);
+            if (lo.algorithm == GPUFEC_ALG_PGAB && it >= lo.pgab_start)
+                vote ^= pgab_flip(lo.seed, frame, (uint32_t)it, j, p24);
             int total = gal_vote(vote);
             for (uint32_t t = 0; t < deg; t++)
                 total += gal_vote(s->hc2v[c->col_edge[b + t]]);
@@ -244,7 +248,7 @@ static int decode_hard(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_sta
                 total += gal_vote(s->hc2v[c->col_edge[t]]);
             out[j] = gal_decide(total, s->w[j]);
         }
-        if (o->early_termination && it % o->syndrome_interval == 0 && (*ok = syndrome_zero(c, out)))
+        if (o->early_termination && it % lo.syndrome_interval == 0 && (*ok = syndrome_zero(c, out)))
             return it;
     }
     *ok = syndrome_zero(c, out);
@@ -257,6 +261,7 @@ static gpufec_status cpu_decode_float(cpu_state* s, const float* llr, size_t n_f
     const ldpc_code* c = ldpc_of(s->dec->code);
     const tx_map* map = &s->dec->code->tx;
     const gpufec_decoder_opts* o = &s->dec->opts;
+    const ldpc_opts lo = ldpc_opts_of(o);
     const uint32_t n_tx = map->n_tx;
     if (s->simd)
         cpu_simd_decode(c, map, o, s->simd, llr, n_frames, hard, iterations, converged);
@@ -266,7 +271,7 @@ static gpufec_status cpu_decode_float(cpu_state* s, const float* llr, size_t n_f
         tx_map_expand(map, llr + f * n_tx, s->llr);
         uint8_t* out = hard + f * c->n;
         int ok, it;
-        if (ldpc_is_hard(o->algorithm))
+        if (ldpc_is_hard(lo.algorithm))
             it = decode_hard(c, o, s, s->frames_done, out, &ok);
         else
             it = decode_soft(c, o, s, out, &ok);
@@ -276,11 +281,11 @@ static gpufec_status cpu_decode_float(cpu_state* s, const float* llr, size_t n_f
         if (converged)
             converged[f] = (uint8_t)ok;
     }
-    const float inv_step = decoder_inv_step(o);
+    const float inv_step = decoder_inv_step(&lo);
     for (size_t f = 0; f < n_frames && converged; f++) {
         const float* x = llr + f * n_tx;
         uint32_t j = 0;
-        while (j < n_tx && ldpc_channel_says_nothing(soft_sanitize(x[j]), (int)o->precision, inv_step))
+        while (j < n_tx && ldpc_channel_says_nothing(soft_sanitize(x[j]), (int)lo.precision, inv_step))
             j++;
         if (j == n_tx)
             converged[f] = 0;

@@ -180,9 +180,10 @@ SIMD_FN static void spa_row(cpu_simd_state* s, v8f* c2v, const uint32_t* var, ui
 SIMD_FN static void check_pass(const ldpc_code* c, const gpufec_decoder_opts* o,
                                  cpu_simd_state* s, v8i active)
 {
+    const ldpc_opts lo = ldpc_opts_of(o);
     const v8i sign = (v8i){0} + (int32_t)0x80000000u, absmask = ~sign;
-    const int mode = ldpc_ms_mode(o->algorithm);
-    const v8f scale = (v8f){0} + o->normalization, offset = (v8f){0} + o->offset, zero = {0};
+    const int mode = ldpc_ms_mode(lo.algorithm);
+    const v8f scale = (v8f){0} + lo.normalization, offset = (v8f){0} + lo.offset, zero = {0};
     const v8f inf = (v8f){0} + INFINITY;
     v8f* c2v = s->c2v;
     const uint32_t* var = s->var;
@@ -190,7 +191,7 @@ SIMD_FN static void check_pass(const ldpc_code* c, const gpufec_decoder_opts* o,
         d = s->deg[r];
         for (uint32_t t = 0; t < d; t++)
             __builtin_prefetch(s->app + var[t + PREFETCH_AHEAD]);
-        if (o->algorithm == GPUFEC_ALG_SPA) {
+        if (lo.algorithm == GPUFEC_ALG_SPA) {
             spa_row(s, c2v, var, d, active, absmask);
             continue;
         }
@@ -240,6 +241,7 @@ SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gp
                                  cpu_simd_state* s, const float* llr, size_t nf, uint8_t* hard,
                                  int32_t* iterations, uint8_t* converged)
 {
+    const ldpc_opts lo = ldpc_opts_of(o);
     const uint32_t n_tx = map->n_tx;
     const tx_map_view view = tx_map_host_view(map);
     for (uint32_t j = 0; j < c->n; j++)
@@ -260,7 +262,7 @@ SIMD_FN static void decode_group(const ldpc_code* c, const tx_map* map, const gp
         if (!s->layered)
             variable_pass(c, s, active);
         iters -= active; /* active lanes are -1 */
-        if (o->early_termination && (it + 1) % o->syndrome_interval == 0) {
+        if (o->early_termination && (it + 1) % lo.syndrome_interval == 0) {
             v8i ok = lanes_converged(c, s->app) & active;
             done_ok |= ok;
             active &= ~ok;

@@ -59,10 +59,11 @@ typedef struct mag_rule {
 
 static void mag_rule_init(mag_rule* r, const gpufec_decoder_opts* o)
 {
-    const int mode = ldpc_ms_mode(o->algorithm);
-    const float offset = decoder_offset_steps(o);
+    const ldpc_opts lo = ldpc_opts_of(o);
+    const int mode = ldpc_ms_mode(lo.algorithm);
+    const float offset = decoder_offset_steps(&lo);
     for (int m = 0; m < 128; m++)
-        r->tab[m] = (uint8_t)ms_magnitude((float)m, mode, o->normalization, offset, LDPC_PREC_I8);
+        r->tab[m] = (uint8_t)ms_magnitude((float)m, mode, lo.normalization, offset, LDPC_PREC_I8);
     int ident = 1, sub_ok = 1;
     const int k = 127 - r->tab[127]; /* the subtraction the largest entry implies */
     for (int m = 0; m < 128; m++) {
@@ -101,7 +102,8 @@ static void mag_rule_init(mag_rule* r, const gpufec_decoder_opts* o)
 SIMD_FN static void quantise_frames(const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
                                     const float* llr, size_t nf, uint32_t n)
 {
-    const __m256 inv_step = _mm256_set1_ps(decoder_inv_step(o)), hi = _mm256_set1_ps(LDPC_I8_MAX),
+    const ldpc_opts l = ldpc_opts_of(o);
+    const __m256 inv_step = _mm256_set1_ps(decoder_inv_step(&l)), hi = _mm256_set1_ps(LDPC_I8_MAX),
                  lo = _mm256_set1_ps(-LDPC_I8_MAX);
     for (size_t f = 0; f < nf; f++) {
         tx_map_expand(map, llr + f * map->n_tx, s->mother);

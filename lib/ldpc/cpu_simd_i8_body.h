@@ -109,6 +109,7 @@ SIMD_TARGET static void SIMD_NAME(decode_group)(const ldpc_code* c, const tx_map
                                                 const mag_rule* mag, cpu_simd_i8_state* s, const float* llr, size_t nf,
                                                 uint8_t* hard, int32_t* iterations, uint8_t* converged)
 {
+    const ldpc_opts lo = ldpc_opts_of(o);
     const uint32_t n = c->n;
     VB* const app = (VB*)s->app;
     quantise_frames(map, o, s, llr, nf, n);
@@ -131,7 +132,7 @@ SIMD_TARGET static void SIMD_NAME(decode_group)(const ldpc_code* c, const tx_map
         SIMD_NAME(layered_pass)(c, mag, s, LMASK_OF(active), active == ALL_LANES);
         for (size_t f = 0; f < nf; f++)
             iters[f] += (int32_t)((active >> f) & 1u);
-        if (o->early_termination && (it + 1) % o->syndrome_interval == 0) {
+        if (o->early_termination && (it + 1) % lo.syndrome_interval == 0) {
             const uint64_t ok = SIMD_NAME(lanes_converged)(c, app) & active;
             done_ok |= ok;
             active &= ~ok;

@@ -8,6 +8,7 @@
 
 #include "code_internal.h"
 #include "family.h"
+#include "ldpc_options.h"
 #include "ldpc_rules.h"
 #include "text_reader.h"
 
@@ -80,14 +81,6 @@ struct ldpc_code {
 };
 
 static inline const ldpc_code* ldpc_of(const gpufec_code* c) { return (const ldpc_code*)c->body; }
-
-/* Reduced-precision parameters shared by the backends: 1 / quant_step (int8), and the OMS offset
- * in the units the messages are stored in (steps for int8, LLRs otherwise). */
-static inline float decoder_inv_step(const gpufec_decoder_opts* o) { return 1.0f / o->quant_step; }
-static inline float decoder_offset_steps(const gpufec_decoder_opts* o)
-{
-    return o->precision == GPUFEC_PRECISION_INT8 ? o->offset * decoder_inv_step(o) : o->offset;
-}
 
 /* Builds the graph from column lists: the rows of column j are col_rows[col_ptr[j] ..
  * col_ptr[j+1]-1], each in [0, m), ascending, no duplicates. Takes no ownership. No encoder. */

@@ -2,7 +2,10 @@
  * precision names), the checks with messages, and the AUTO choices. */
 #include "cuda_tuning.h"
 #include "ldpc_code.h"
+#include "ldpc_options.h"
 #include "param_table.h"
+
+#include <assert.h>
 
 #include <stdio.h>
 
@@ -19,24 +22,31 @@ PARAM_NAMED_ENUM(gpufec_algorithm, gpufec_algorithm_name, gpufec_algorithm_from_
 PARAM_NAMED_ENUM(gpufec_schedule, gpufec_schedule_name, gpufec_schedule_from_name, schedule_names)
 PARAM_NAMED_ENUM(gpufec_precision, gpufec_precision_name, gpufec_precision_from_name, precision_names)
 
+#define LOFF(field) FAMILY_OPTS_OFF(LDPC_OPTS_SLOT, ldpc_opts, field)
+static_assert((LDPC_OPTS_SLOT * sizeof(uint64_t) + sizeof(ldpc_opts)) <= sizeof(((gpufec_decoder_opts*)0)->family_options),
+              "ldpc_opts outside family_options");
+static_assert(sizeof(gpufec_algorithm) == sizeof(int) && sizeof(gpufec_precision) == sizeof(int),
+              "enum options are set as int");
+
 static const param_desc PARAMS[] = {
-    PARAM_ENUM("algorithm", algorithm, alg_names, alg_labels, "decoding algorithm", ""),
+    PARAM_ENUM_AT("algorithm", LOFF(algorithm), alg_names, alg_labels, "decoding algorithm", ""),
     PARAM_ENUM("schedule", schedule, schedule_names, schedule_labels,
                "message schedule (hard-decision: flooding)", "algorithm=spa|ms|nms|oms"),
-    PARAM_NUM("norm", P_FLOAT, normalization, 0, 1,
-              "normalised min-sum factor, in (0, 1]; 0: by code and rate (docs/codes.md)", "algorithm=nms"),
-    PARAM_NUM("offset", P_FLOAT, offset, 0, 999.999, "offset min-sum offset", "algorithm=oms"),
-    PARAM_NUM("syndrome_interval", P_INT, syndrome_interval, 1, 10000,
-              "test the syndrome every this many iterations", ""),
-    PARAM_NUM("pgab_p", P_FLOAT, pgab_p, 0, 1, "PGaB: probability that a perturbed channel vote is inverted",
-              "algorithm=pgab"),
-    PARAM_NUM("pgab_start", P_INT, pgab_start, 1, 10000, "PGaB: first perturbed iteration", "algorithm=pgab"),
-    PARAM_NUM("seed", P_U64, seed, 0, 18446744073709551615.0, "PGaB random source", "algorithm=pgab"),
-    PARAM_NUM("cpu_simd", P_INT, cpu_simd, 0, 2, "CPU vector path where it applies (0 off, 1 widest, 2 AVX2 only)", "backend=auto|cpu"),
-    PARAM_ENUM("precision", precision, precision_names, precision_labels,
-               "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms&schedule=auto|layered"),
-    PARAM_NUM("quant_step", P_FLOAT, quant_step, 0, 1e3,
-              "int8 storage: LLR of one step, 1e-3..1e3; 0: by code and rate", "precision=int8"),
+    PARAM_NUM_AT("norm", P_FLOAT, LOFF(normalization), 0, 1,
+                 "normalised min-sum factor, in (0, 1]; 0: by code and rate (docs/codes.md)", "algorithm=nms"),
+    PARAM_NUM_AT("offset", P_FLOAT, LOFF(offset), 0, 999.999, "offset min-sum offset", "algorithm=oms"),
+    PARAM_NUM_AT("syndrome_interval", P_INT, LOFF(syndrome_interval), 1, 10000,
+                 "test the syndrome every this many iterations", ""),
+    PARAM_NUM_AT("pgab_p", P_FLOAT, LOFF(pgab_p), 0, 1, "PGaB: probability that a perturbed channel vote is inverted",
+                 "algorithm=pgab"),
+    PARAM_NUM_AT("pgab_start", P_INT, LOFF(pgab_start), 1, 10000, "PGaB: first perturbed iteration", "algorithm=pgab"),
+    PARAM_NUM_AT("seed", P_U64, LOFF(seed), 0, 18446744073709551615.0, "PGaB random source", "algorithm=pgab"),
+    PARAM_NUM_AT("cpu_simd", P_INT, LOFF(cpu_simd), 0, 2, "CPU vector path where it applies (0 off, 1 widest, 2 AVX2 only)",
+                 "backend=auto|cpu"),
+    PARAM_ENUM_AT("precision", LOFF(precision), precision_names, precision_labels,
+                  "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms&schedule=auto|layered"),
+    PARAM_NUM_AT("quant_step", P_FLOAT, LOFF(quant_step), 0, 1e3,
+                 "int8 storage: LLR of one step, 1e-3..1e3; 0: by code and rate", "precision=int8"),
     PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, 65535, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
               "backend=auto|cuda"),
 };
@@ -49,32 +59,33 @@ const param_desc* ldpc_params(size_t* count)
 
 #define OPT_FAIL(st, ...) text_fail_as((st), diag, 0, __VA_ARGS__)
 
-gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* code, gpufec_diag* diag)
+gpufec_status ldpc_check_opts(const gpufec_decoder_opts* common, const gpufec_code* code, gpufec_diag* diag)
 {
+    const ldpc_opts l = ldpc_opts_of(common), *o = &l;
     /* Each value's range is the option table's (param_check_values, run first); here the rules
      * across options and the code. */
     const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT, unsupported = GPUFEC_ERR_UNSUPPORTED;
     const uint32_t known = GPUFEC_CUDA_TUNING_ALL;
-    if ((o->cuda_tuning & ~known) ||
-        (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED) ||
-        (o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES && o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2) ||
-        (o->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN && o->cuda_tuning & GPUFEC_CUDA_LATENCY_PLAN))
+    if ((common->cuda_tuning & ~known) ||
+        (common->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && common->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED) ||
+        (common->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES && common->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2) ||
+        (common->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN && common->cuda_tuning & GPUFEC_CUDA_LATENCY_PLAN))
         return OPT_FAIL(bad, "cuda_tuning=0x%x: unknown flags, or contradicting ones (row state global and shared, "
                              "packed bytes and half2, latency plan off and on)",
-                        o->cuda_tuning);
+                        common->cuda_tuning);
     if (o->quant_step != 0.0f && o->quant_step < 1e-3f)
         return OPT_FAIL(bad, "quant_step=%g: must be 1e-3..1e3, or 0 (chosen by code and rate)", (double)o->quant_step);
     const int hard = ldpc_is_hard(o->algorithm);
-    if (hard && o->schedule == GPUFEC_SCHEDULE_LAYERED)
+    if (hard && common->schedule == GPUFEC_SCHEDULE_LAYERED)
         return OPT_FAIL(unsupported, "schedule=layered: %s runs the flooding schedule only",
                         gpufec_algorithm_name(o->algorithm));
     /* Reduced precision is defined for the min-sum family's layered state; the hard-decision
      * decoders keep no soft state and ignore it. */
     if (o->precision != GPUFEC_PRECISION_FLOAT32 && !hard &&
-        (o->algorithm == GPUFEC_ALG_SPA || o->schedule == GPUFEC_SCHEDULE_FLOODING))
+        (o->algorithm == GPUFEC_ALG_SPA || common->schedule == GPUFEC_SCHEDULE_FLOODING))
         return OPT_FAIL(unsupported, "precision=%s: needs ms, nms or oms with the layered schedule (here %s, %s)",
                         gpufec_precision_name(o->precision), gpufec_algorithm_name(o->algorithm),
-                        gpufec_schedule_name(o->schedule));
+                        gpufec_schedule_name(common->schedule));
     /* A punctured position has no channel bit, and the hard-decision rules have no way to say
      * "unknown": it would enter as a confident 0 and fail most frames. */
     if (hard && code && code->tx.punctured)
@@ -84,19 +95,21 @@ gpufec_status ldpc_check_opts(const gpufec_decoder_opts* o, const gpufec_code* c
     return GPUFEC_OK;
 }
 
-void ldpc_default_opts(gpufec_decoder_opts* o)
+void ldpc_default_opts(gpufec_decoder_opts* common)
 {
-    o->algorithm = GPUFEC_ALG_NMS;
-    o->schedule = GPUFEC_SCHEDULE_AUTO;
-    o->normalization = 0.0f; /* by code and rate, ldpc_resolve_opts */
-    o->offset = 0.5f;
-    o->syndrome_interval = 1;
-    o->pgab_p = 0.8f;
-    o->pgab_start = 16;
-    o->seed = 1;
-    o->cpu_simd = 1;
-    o->precision = GPUFEC_PRECISION_FLOAT32;
-    o->quant_step = 0.0f;
+    ldpc_opts o = {0};
+    o.algorithm = GPUFEC_ALG_NMS;
+    o.normalization = 0.0f; /* by code and rate, ldpc_resolve_opts */
+    o.offset = 0.5f;
+    o.syndrome_interval = 1;
+    o.pgab_p = 0.8f;
+    o.pgab_start = 16;
+    o.seed = 1;
+    o.cpu_simd = 1;
+    o.precision = GPUFEC_PRECISION_FLOAT32;
+    o.quant_step = 0.0f;
+    ldpc_opts_put(common, &o);
+    common->schedule = GPUFEC_SCHEDULE_AUTO;
 }
 
 /* Hard-decision decoders are flooding only. AUTO picks layered, which every backend has for SPA
@@ -125,14 +138,16 @@ static float default_quant_step(const gpufec_code* code)
     return c && c->nr_bg == 1 && rate >= 0.6f ? 0.5f : 0.25f;
 }
 
-void ldpc_resolve_opts(gpufec_decoder_opts* o, const gpufec_code* code)
+void ldpc_resolve_opts(gpufec_decoder_opts* common, const gpufec_code* code)
 {
-    if (o->normalization == 0.0f)
-        o->normalization = default_normalization(code, o->precision);
-    if (o->quant_step == 0.0f)
-        o->quant_step = default_quant_step(code);
-    if (ldpc_is_hard(o->algorithm))
-        o->schedule = GPUFEC_SCHEDULE_FLOODING;
-    else if (o->schedule == GPUFEC_SCHEDULE_AUTO)
-        o->schedule = GPUFEC_SCHEDULE_LAYERED;
+    ldpc_opts o = ldpc_opts_of(common);
+    if (o.normalization == 0.0f)
+        o.normalization = default_normalization(code, o.precision);
+    if (o.quant_step == 0.0f)
+        o.quant_step = default_quant_step(code);
+    ldpc_opts_put(common, &o);
+    if (ldpc_is_hard(o.algorithm))
+        common->schedule = GPUFEC_SCHEDULE_FLOODING;
+    else if (common->schedule == GPUFEC_SCHEDULE_AUTO)
+        common->schedule = GPUFEC_SCHEDULE_LAYERED;
 }

@@ -11,6 +11,7 @@
 #include "soft_value.h"
 
 #include <gpufec/decoder.h>
+#include <gpufec/ldpc.h>
 
 /* What an algorithm is, decided here once (never by enum order): the hard-decision decoders
  * read only signs; the min-sum family's check output is plain (0), normalised (1) or offset (2). */

@@ -46,12 +46,12 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
 
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
-    o.algorithm = alg;
+    test_set_alg(&o, alg);
     o.schedule = sched;
-    o.syndrome_interval = 1 + (int)(frames % 3); /* 1..3 across the cases: the same rule on both */
+    test_set_int(&o, "syndrome_interval", 1 + (int)(frames % 3)); /* 1..3 across the cases: the same rule on both */
     o.max_iterations = 25;
     o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
-    o.precision = prec;
+    test_set_prec(&o, prec);
     gpufec_decoder *cpu = NULL, *gpu = NULL;
     o.backend = GPUFEC_BACKEND_CPU;
     CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
@@ -165,7 +165,7 @@ static void refuse_non_qc(void)
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     o.backend = GPUFEC_BACKEND_CUDA;
-    o.precision = GPUFEC_PRECISION_INT8;
+    test_set_prec(&o, GPUFEC_PRECISION_INT8);
     gpufec_decoder* d = NULL;
     CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_UNSUPPORTED, "int8 on a non-QC code");
     gpufec_decoder_destroy(d);
@@ -189,7 +189,7 @@ static void kernel_seconds_per_backend(void)
         gpufec_decoder_opts o;
         gpufec_decoder_opts_default(&o);
         o.backend = GPUFEC_BACKEND_CUDA;
-        o.algorithm = algs[a];
+        test_set_alg(&o, algs[a]);
         gpufec_decoder* d = NULL;
         CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create %d", a);
         double sec = -1.0;
@@ -243,7 +243,7 @@ static void typed_input_gpu(void)
         for (int type = 0; type < 2; type++) {
             gpufec_decoder_opts o;
             gpufec_decoder_opts_default(&o);
-            o.algorithm = cases[ci].alg;
+            test_set_alg(&o, cases[ci].alg);
             o.schedule = cases[ci].sched;
             o.input_type = type == 0 ? GPUFEC_INPUT_INT8 : GPUFEC_INPUT_FLOAT16;
             o.max_batch = 96;

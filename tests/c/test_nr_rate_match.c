@@ -142,9 +142,9 @@ static void pruning_is_exact(void)
         gpufec_decoder_opts o;
         gpufec_decoder_opts_default(&o);
         o.backend = GPUFEC_BACKEND_CPU;
-        o.algorithm = p == 1 ? GPUFEC_ALG_OMS : GPUFEC_ALG_NMS;
+        test_set_alg(&o, p == 1 ? GPUFEC_ALG_OMS : GPUFEC_ALG_NMS);
         o.schedule = GPUFEC_SCHEDULE_LAYERED;
-        o.precision = precs[p];
+        test_set_prec(&o, precs[p]);
         o.early_termination = 0;
         o.max_iterations = 8;
         gpufec_decoder *da = NULL, *db = NULL;
@@ -210,14 +210,14 @@ static void defaults_by_code_and_rate(void)
             gpufec_decoder_opts o;
             gpufec_decoder_opts_default(&o);
             o.backend = GPUFEC_BACKEND_CPU;
-            o.precision = cases[i].prec;
+            test_set_prec(&o, cases[i].prec);
             o.max_iterations = 10;
             if (v == 1) {
-                o.normalization = cases[i].norm;
-                o.quant_step = cases[i].step;
+                test_set_float(&o, "norm", cases[i].norm);
+                test_set_float(&o, "quant_step", cases[i].step);
             } else if (v == 2) {
-                o.normalization = 0.75f;
-                o.quant_step = 0.25f;
+                test_set_float(&o, "norm", 0.75f);
+                test_set_float(&o, "quant_step", 0.25f);
             }
             gpufec_decoder* d = NULL;
             CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s create", cases[i].code);

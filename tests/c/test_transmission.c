@@ -26,9 +26,9 @@ static gpufec_decoder* cpu_decoder(const gpufec_code* c, variant v, gpufec_outpu
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     o.backend = GPUFEC_BACKEND_CPU;
-    o.algorithm = v.alg;
+    test_set_alg(&o, v.alg);
     o.schedule = v.schedule;
-    o.cpu_simd = v.simd;
+    test_set_int(&o, "cpu_simd", v.simd);
     o.max_iterations = 30;
     o.output = out;
     gpufec_decoder* d = NULL;
@@ -169,7 +169,7 @@ static void bad_positions(void)
     /* Hard-decision decoders refuse punctured codes (no channel bit to vote with). */
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
-    o.algorithm = GPUFEC_ALG_GALLAGER_B;
+    test_set_alg(&o, GPUFEC_ALG_GALLAGER_B);
     CHECK(gpufec_decoder_opts_check(&o, c, &d) == GPUFEC_ERR_UNSUPPORTED && strstr(d.message, "punctured"),
           "hard decoder on punctured code: %s", d.message);
     free(keep);

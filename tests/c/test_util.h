@@ -82,6 +82,40 @@ static inline void test_set_int(gpufec_decoder_opts* o, const char* name, long v
     test_set(o, name, v);
 }
 
+/* Exactly: 9 significant digits name a float32 uniquely. */
+static inline void test_set_float(gpufec_decoder_opts* o, const char* name, double value)
+{
+    char v[48];
+    snprintf(v, sizeof v, "%.9g", value);
+    test_set(o, name, v);
+}
+
+/* The binary LDPC family's enum options, by their names. */
+static inline void test_set_alg(gpufec_decoder_opts* o, gpufec_algorithm a) { test_set(o, "algorithm", gpufec_algorithm_name(a)); }
+static inline void test_set_prec(gpufec_decoder_opts* o, gpufec_precision p) { test_set(o, "precision", gpufec_precision_name(p)); }
+
+/* Option `name` read back as a number (enums: their index in the choices), or NAN. */
+static inline double test_get(const gpufec_decoder_opts* o, const char* name)
+{
+    char v[64];
+    if (gpufec_decoder_opts_get(o, name, v, sizeof v) != GPUFEC_OK)
+        return NAN;
+    gpufec_algorithm a;
+    gpufec_precision p;
+    if (strcmp(name, "algorithm") == 0 && gpufec_algorithm_from_name(v, &a) == GPUFEC_OK)
+        return (double)a;
+    if (strcmp(name, "precision") == 0 && gpufec_precision_from_name(v, &p) == GPUFEC_OK)
+        return (double)p;
+    return strtod(v, NULL);
+}
+
+/* Whether option `name` reads back as exactly `text`. */
+static inline int opt_is(const gpufec_decoder_opts* o, const char* name, const char* text)
+{
+    char v[64];
+    return gpufec_decoder_opts_get(o, name, v, sizeof v) == GPUFEC_OK && strcmp(v, text) == 0;
+}
+
 static inline gpufec_code* open_test_code(const char* name)
 {
     char path[1024];

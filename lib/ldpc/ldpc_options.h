@@ -1,0 +1,50 @@
+/* The binary LDPC family's decoder options, kept in gpufec_decoder_opts.family_options (words
+ * 6..11; the convolutional family has word 0, turbo 1..4, GF(q) 5) and reached by name only from
+ * outside the family (gpufec_decoder_opts_set "algorithm", "norm", "precision", ...). `schedule`
+ * and `cuda_tuning` stay in the public struct: the GF(q) decoders read the schedule too, and the
+ * turbo plans the tuning flags. */
+#ifndef GPUFEC_LDPC_OPTIONS_H
+#define GPUFEC_LDPC_OPTIONS_H
+
+#include <gpufec/decoder.h>
+#include <gpufec/ldpc.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#define LDPC_OPTS_SLOT 6
+
+typedef struct {
+    gpufec_algorithm algorithm; /* default NMS */
+    float normalization;        /* NMS factor in (0, 1]; 0: by code and rate (resolved at create) */
+    float offset;               /* OMS offset, default 0.5 */
+    int32_t syndrome_interval;  /* test the syndrome every this many iterations, default 1 */
+    float pgab_p;               /* PGaB: probability that a perturbed channel vote is inverted (0.8) */
+    int32_t pgab_start;         /* PGaB: first perturbed iteration, 1-based (16) */
+    uint64_t seed;              /* PGaB random source (1): same seed, same decisions */
+    int32_t cpu_simd;           /* CPU vector path: 0 off, 1 widest, 2 AVX2 only (default 1) */
+    gpufec_precision precision; /* default FLOAT32 */
+    float quant_step;           /* int8: LLR of one step; 0: by code and rate (resolved at create) */
+} ldpc_opts;
+
+static inline ldpc_opts ldpc_opts_of(const gpufec_decoder_opts* o)
+{
+    ldpc_opts t;
+    memcpy(&t, o->family_options + LDPC_OPTS_SLOT, sizeof t);
+    return t;
+}
+
+static inline void ldpc_opts_put(gpufec_decoder_opts* o, const ldpc_opts* t)
+{
+    memcpy(o->family_options + LDPC_OPTS_SLOT, t, sizeof *t);
+}
+
+/* Reduced-precision parameters shared by the backends: 1 / quant_step (int8), and the OMS offset
+ * in the units the messages are stored in (steps for int8, LLRs otherwise). */
+static inline float decoder_inv_step(const ldpc_opts* o) { return 1.0f / o->quant_step; }
+static inline float decoder_offset_steps(const ldpc_opts* o)
+{
+    return o->precision == GPUFEC_PRECISION_INT8 ? o->offset * decoder_inv_step(o) : o->offset;
+}
+
+#endif
