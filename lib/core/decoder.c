@@ -1,6 +1,7 @@
 /* Decoder contexts: option checking, backend selection (AUTO falls back to the CPU) and the
  * batch decode entry point shared by all backends. */
 #include "crc24.h"
+#include "cuda_tuning.h"
 #include "decoder_internal.h"
 #include "soft_input.h"
 #include "text_reader.h"
@@ -50,6 +51,14 @@ static gpufec_status check_opts(const gpufec_decoder_opts* o, const gpufec_code*
     gpufec_status st = param_check_values(o, code, diag); /* every value against the table */
     if (st)
         return st;
+    const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT;
+    if ((o->cuda_tuning & ~(uint32_t)GPUFEC_CUDA_TUNING_ALL) ||
+        (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED) ||
+        (o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES && o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2) ||
+        (o->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN && o->cuda_tuning & GPUFEC_CUDA_LATENCY_PLAN))
+        return OPT_FAIL(bad, "cuda_tuning=0x%x: unknown flags, or contradicting ones (row state global and shared, "
+                             "packed bytes and half2, latency plan off and on)",
+                        o->cuda_tuning);
     if (code)
         return code->family->check_opts(o, code, diag);
     for (const family_record* const* f = family_registry; *f; f++) { /* each checks its own rules */

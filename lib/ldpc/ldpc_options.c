@@ -1,6 +1,5 @@
 /* The binary LDPC family's decoder options: their names (the one list of algorithm, schedule and
  * precision names), the checks with messages, and the AUTO choices. */
-#include "cuda_tuning.h"
 #include "ldpc_code.h"
 #include "ldpc_options.h"
 #include "param_table.h"
@@ -47,8 +46,6 @@ static const param_desc PARAMS[] = {
                   "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms&schedule=auto|layered"),
     PARAM_NUM_AT("quant_step", P_FLOAT, LOFF(quant_step), 0, 1e3,
                  "int8 storage: LLR of one step, 1e-3..1e3; 0: by code and rate", "precision=int8"),
-    PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, 65535, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
-              "backend=auto|cuda"),
 };
 
 const param_desc* ldpc_params(size_t* count)
@@ -65,14 +62,6 @@ gpufec_status ldpc_check_opts(const gpufec_decoder_opts* common, const gpufec_co
     /* Each value's range is the option table's (param_check_values, run first); here the rules
      * across options and the code. */
     const gpufec_status bad = GPUFEC_ERR_INVALID_ARGUMENT, unsupported = GPUFEC_ERR_UNSUPPORTED;
-    const uint32_t known = GPUFEC_CUDA_TUNING_ALL;
-    if ((common->cuda_tuning & ~known) ||
-        (common->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL && common->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED) ||
-        (common->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES && common->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2) ||
-        (common->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN && common->cuda_tuning & GPUFEC_CUDA_LATENCY_PLAN))
-        return OPT_FAIL(bad, "cuda_tuning=0x%x: unknown flags, or contradicting ones (row state global and shared, "
-                             "packed bytes and half2, latency plan off and on)",
-                        common->cuda_tuning);
     if (o->quant_step != 0.0f && o->quant_step < 1e-3f)
         return OPT_FAIL(bad, "quant_step=%g: must be 1e-3..1e3, or 0 (chosen by code and rate)", (double)o->quant_step);
     const int hard = ldpc_is_hard(o->algorithm);
