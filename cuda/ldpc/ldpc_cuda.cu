@@ -131,11 +131,11 @@ int hard_accepts(const decoder_config* cfg, char* why, size_t why_len)
 } // namespace
 
 extern "C" const backend_ops ldpc_cuda_ops = {
-    "cuda", GPUFEC_FAMILY_LDPC, GPUFEC_BACKEND_CUDA, soft_accepts, soft_create, engine_destroy_state,
+    "cuda", GPUFEC_FAMILY_LDPC, GPUFEC_BACKEND_CUDA, /* raw_input */ 1, soft_accepts, soft_create, engine_destroy_state,
     engine_decode, engine_decode_async, engine_synchronize, engine_kernel_seconds,
 };
 
 extern "C" const backend_ops ldpc_cuda_hard_ops = {
-    "cuda-hard", GPUFEC_FAMILY_LDPC, GPUFEC_BACKEND_CUDA, hard_accepts, hard_create, engine_destroy_state,
+    "cuda-hard", GPUFEC_FAMILY_LDPC, GPUFEC_BACKEND_CUDA, /* raw_input */ 1, hard_accepts, hard_create, engine_destroy_state,
     engine_decode, engine_decode_async, engine_synchronize, engine_kernel_seconds, engine_set_frame_index,
 };

@@ -351,6 +351,6 @@ int accepts(const decoder_config* cfg, char* why, size_t why_len)
 } // namespace
 
 extern "C" const backend_ops turbo_cuda_ops = {
-    "cuda", GPUFEC_FAMILY_TURBO, GPUFEC_BACKEND_CUDA, accepts, create, engine_destroy_state,
+    "cuda", GPUFEC_FAMILY_TURBO, GPUFEC_BACKEND_CUDA, /* raw_input */ 1, accepts, create, engine_destroy_state,
     engine_decode, engine_decode_async, engine_synchronize, engine_kernel_seconds,
 };

@@ -6,7 +6,6 @@
 #include "conv_code.h"
 #include "conv_options.h"
 #include "decoder_internal.h"
-#include "soft_input.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +26,6 @@ typedef struct {
     vi16* idx;         /* states path (NULL: none): output words per group of 16 butterflies */
     int states;        /* the group in progress runs the states path */
     uint8_t* u;        /* W * k */
-    float* in_f;       /* one frame's soft values as float */
 } conv_cpu;
 
 /* Every step of one pass for LANES frames side by side: metrics pm (in and out) through the
@@ -154,7 +152,7 @@ static uint32_t best_state(const conv_cpu* s, uint32_t l)
 }
 
 /* Up to W frames (nf) of mother-domain LLRs are in s->llr; decodes them into `out`. */
-static void decode_group(conv_cpu* s, uint32_t nf, const int* carries, uint8_t* out, int32_t* iterations,
+static void decode_group(conv_cpu* s, uint32_t nf, uint8_t* out, int32_t* iterations,
                          uint8_t* converged)
 {
     const conv_code* cc = s->cc;
@@ -195,7 +193,7 @@ static void decode_group(conv_cpu* s, uint32_t nf, const int* carries, uint8_t* 
         if (iterations)
             iterations[l] = used[l];
         if (converged)
-            converged[l] = (uint8_t)(ok[l] && carries[l]);
+            converged[l] = (uint8_t)ok[l];
     }
 }
 
@@ -206,8 +204,6 @@ static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint
     const decoder_config* dec = s->dec;
     const gpufec_conv_info* ci = &s->cc->info;
     const size_t n_tx = dec->code->tx.n_tx, coded = (size_t)ci->steps * ci->n;
-    const gpufec_input_type type = dec->opts.input_type;
-    const size_t width = soft_input_bytes(type);
     const tx_map_view map = tx_map_host_view(&dec->code->tx);
     for (size_t f0 = 0; f0 < n_frames;) {
         /* 16 frames or more waiting: a frame per lane; fewer: one frame at a time with its states
@@ -215,20 +211,17 @@ static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint
         s->states = s->idx && n_frames - f0 < W;
         const uint32_t nf = s->states ? 1 : (uint32_t)(n_frames - f0 < W ? n_frames - f0 : W);
         s->w = s->states ? 1 : nf <= 4 ? 4 : nf <= 8 ? 8 : W;
-        int carries[W] = {0};
         for (uint32_t l = 0; l < s->w; l++) {
             if (l >= nf) { /* an idle lane: zeros, decisions ignored */
                 for (size_t q = 0; q < coded; q++)
                     s->llr[q * s->w + l] = 0.0f;
                 continue;
             }
-            const char* in = (const char*)soft + (f0 + l) * n_tx * width;
-            for (size_t i = 0; i < n_tx; i++)
-                s->in_f[i] = soft_input_value(in, i, type, dec->opts.input_scale);
+            const float* in = (const float*)soft + (f0 + l) * n_tx;
             for (size_t q = 0; q < coded; q++)
-                s->llr[q * s->w + l] = tx_map_load(map, (uint32_t)(ci->k + q), s->in_f, &carries[l]);
+                s->llr[q * s->w + l] = tx_map_value(map, (uint32_t)(ci->k + q), in);
         }
-        decode_group(s, nf, carries, out + f0 * dec->out_len, iterations ? iterations + f0 : NULL,
+        decode_group(s, nf, out + f0 * dec->out_len, iterations ? iterations + f0 : NULL,
                      converged ? converged + f0 : NULL);
         f0 += nf;
     }
@@ -239,7 +232,7 @@ static void conv_cpu_free(conv_cpu* s)
 {
     if (!s)
         return;
-    free(s->llr), free(s->pm), free(s->npm), free(s->survivors), free(s->u), free(s->in_f), free(s->idx);
+    free(s->llr), free(s->pm), free(s->npm), free(s->survivors), free(s->u), free(s->idx);
     free(s);
 }
 
@@ -258,8 +251,7 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     s->npm = aligned_alloc(64, s->cc->S * W * sizeof(float));
     s->survivors = aligned_alloc(64, ROUND64((size_t)ci->steps * s->groups * W));
     s->u = malloc((size_t)W * ci->k);
-    s->in_f = malloc((size_t)dec->code->tx.n_tx * sizeof(float));
-    if (!s->llr || !s->pm || !s->npm || !s->survivors || !s->u || !s->in_f) {
+    if (!s->llr || !s->pm || !s->npm || !s->survivors || !s->u) {
         conv_cpu_free(s);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }

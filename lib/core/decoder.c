@@ -6,6 +6,7 @@
 #include "soft_input.h"
 #include "text_reader.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -283,6 +284,7 @@ gpufec_status gpufec_decoder_destroy(gpufec_decoder* dec)
         return GPUFEC_OK;
     dec->ops->destroy(dec->state);
     free(dec->hard);
+    free(dec->wide);
     free(dec);
     return GPUFEC_OK;
 }
@@ -358,34 +360,95 @@ static int crc_holds(const gpufec_code* c, const uint8_t* word)
     return crc_register_at(word, c->mother_info_pos, c->k + c->crc_len, c->crc_poly, c->crc_len) == 0;
 }
 
+/* The erased-frame rule, once for every host implementation: a frame whose every transmitted
+ * soft value tells the decoder nothing (an erasure after soft_sanitize, or at the decoder's
+ * storage step, caps.erasure_inv_step, a value that rounds to zero steps) carries no
+ * information and is never reported decoded, whatever the decoder converged on. */
+static int frame_says_nothing(const float* x, uint32_t n, float inv_step)
+{
+    for (uint32_t j = 0; j < n; j++) {
+        const float v = soft_sanitize(x[j]);
+        if (inv_step != 0.0f ? rintf(v * inv_step) != 0.0f : v != 0.0f)
+            return 0;
+    }
+    return 1;
+}
+
+/* The context's buffers for a chunk of `frames`: mother codewords (gathering) and float32 soft
+ * values (widening). */
+static gpufec_status chunk_buffers(gpufec_decoder* dec, size_t frames, int gather, int widen)
+{
+    const decoder_config* cfg = &dec->cfg;
+    if (gather && dec->hard_frames < frames) {
+        uint8_t* h = realloc(dec->hard, frames * cfg->code->n_full);
+        if (!h)
+            return GPUFEC_ERR_OUT_OF_MEMORY;
+        dec->hard = h;
+        dec->hard_frames = frames;
+    }
+    if (widen && dec->wide_frames < frames) {
+        float* w = realloc(dec->wide, frames * cfg->code->tx.n_tx * sizeof *w);
+        if (!w)
+            return GPUFEC_ERR_OUT_OF_MEMORY;
+        dec->wide = w;
+        dec->wide_frames = frames;
+    }
+    return GPUFEC_OK;
+}
+
+/* One call, the per-frame work around the implementation done here once: a host implementation
+ * gets float32 LLRs (narrow types widened a chunk at a time, soft_input.h) and its frames judged
+ * by the erased-frame rule; a device implementation (ops->raw_input) reads the caller's buffer,
+ * which may be device memory, and applies the same rules in its load kernel. Then the CRC is
+ * checked and the output positions gathered when the implementation writes whole codewords. */
 static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_frames, uint8_t* bits,
                                  int32_t* iterations, uint8_t* converged)
 {
     const decoder_config* cfg = &dec->cfg;
     const uint32_t n_tx = cfg->code->tx.n_tx, n_full = cfg->code->n_full;
-    if (!dec->check_crc && (!cfg->out_pos || dec->caps.writes_output))
-        return dec->ops->decode(dec->state, llr, n_frames, bits, iterations, converged);
-    /* Decode in chunks into the context's codeword buffer, then gather the output positions. */
-    size_t chunk = dec->caps.preferred_batch ? dec->caps.preferred_batch : 256;
-    if (dec->hard_frames < chunk) {
-        uint8_t* h = realloc(dec->hard, chunk * n_full);
-        if (!h)
-            return GPUFEC_ERR_OUT_OF_MEMORY;
-        dec->hard = h;
-        dec->hard_frames = chunk;
+    const int host = !dec->ops->raw_input, widen = host && cfg->opts.input_type != GPUFEC_INPUT_FLOAT32;
+    const int gather = dec->check_crc || (cfg->out_pos && !dec->caps.writes_output);
+    const float inv_step = dec->caps.erasure_inv_step;
+    if (!gather && !widen) {
+        gpufec_status st = dec->ops->decode(dec->state, llr, n_frames, bits, iterations, converged);
+        for (size_t f = 0; st == GPUFEC_OK && host && converged && f < n_frames; f++)
+            if (converged[f] && frame_says_nothing((const float*)llr + f * n_tx, n_tx, inv_step))
+                converged[f] = 0;
+        return st;
     }
+    /* Chunks of the implementation's batch (or 256 frames); widened chunks of about 8 MiB at
+     * most, in whole groups of 64 frames (the widest CPU vector group), unless its batch is
+     * larger. */
+    size_t chunk = dec->caps.preferred_batch ? dec->caps.preferred_batch : 256;
+    size_t wide_cap = ((size_t)8 << 20) / ((size_t)n_tx * sizeof(float));
+    wide_cap = wide_cap < 64 ? 64 : wide_cap / 64 * 64;
+    if (widen && chunk > wide_cap)
+        chunk = dec->caps.preferred_batch > wide_cap ? dec->caps.preferred_batch : wide_cap;
+    gpufec_status st = chunk_buffers(dec, chunk, gather, widen);
+    if (st)
+        return st;
+    const size_t width = soft_input_bytes(cfg->opts.input_type);
     for (size_t f = 0; f < n_frames; f += chunk) {
-        size_t nf = n_frames - f < chunk ? n_frames - f : chunk;
-        const char* in = (const char*)llr + f * n_tx * soft_input_bytes(cfg->opts.input_type);
-        gpufec_status st = dec->ops->decode(dec->state, in, nf, dec->hard, iterations ? iterations + f : NULL,
-                                            converged ? converged + f : NULL);
+        const size_t nf = n_frames - f < chunk ? n_frames - f : chunk;
+        const void* in = (const char*)llr + f * n_tx * width;
+        if (widen) {
+            for (size_t i = 0; i < nf * n_tx; i++)
+                dec->wide[i] = soft_input_value(in, i, cfg->opts.input_type, cfg->opts.input_scale);
+            in = dec->wide;
+        }
+        uint8_t* out = gather ? dec->hard : bits + f * dec->out_len;
+        uint8_t* conv = converged ? converged + f : NULL;
+        st = dec->ops->decode(dec->state, in, nf, out, iterations ? iterations + f : NULL, conv);
         if (st)
             return st;
-        for (size_t g = 0; g < nf; g++) {
+        for (size_t g = 0; host && conv && g < nf; g++)
+            if (conv[g] && frame_says_nothing((const float*)in + g * n_tx, n_tx, inv_step))
+                conv[g] = 0;
+        for (size_t g = 0; gather && g < nf; g++) {
             uint8_t* dst = bits + (f + g) * dec->out_len;
             const uint8_t* src = dec->hard + g * n_full;
-            if (dec->check_crc && converged && converged[f + g])
-                converged[f + g] = crc_holds(cfg->code, src);
+            if (dec->check_crc && conv && conv[g])
+                conv[g] = crc_holds(cfg->code, src);
             if (!dec->out_pos)
                 memcpy(dst, src, n_full);
             else if (dec->out_run)

@@ -27,6 +27,9 @@ typedef struct impl_caps {
                                  long for the layered kernels): what gpufec_decoder_schedule says */
     char variant[320];        /* the variant it runs ("scalar", "AVX2 int16", a CUDA plan's
                                  description, ...); "" if one */
+    float erasure_inv_step;   /* the erased-frame rule at its storage step (host implementations):
+                                 a soft value says nothing when rintf(v * this) is 0 (LDPC int8:
+                                 1 / quant_step); 0: when it is an erasure (0, -0, NaN) */
 } impl_caps;
 
 /* One decoder implementation. lib/core/registry.c lists them in preference order. */
@@ -34,11 +37,17 @@ typedef struct backend_ops {
     const char* name;
     gpufec_family family;
     gpufec_backend backend;
+    /* 0 (host implementations): decode() gets float32 LLRs, the front widening narrow input
+     * types, and the front applies the erased-frame rule to its results. 1 (device
+     * implementations): it reads the caller's soft values of opts.input_type (on the device,
+     * where the buffer may be) and applies the rule there itself. */
+    int raw_input;
     /* 1 when it can decode this configuration; else 0 and why (one clause). */
     int (*accepts)(const decoder_config* cfg, char* why, size_t why_len);
     gpufec_status (*create)(const decoder_config* cfg, void** state, impl_caps* caps);
     void (*destroy)(void* state);
-    /* soft: n_frames * n transmitted values of type opts.input_type (soft_input.h); out:
+    /* soft: n_frames * n transmitted values, float32 (raw_input 0) or of type opts.input_type
+     * (soft_input.h); out:
      * n_frames * n_full mother bits, or n_frames * out_len bits when caps.writes_output. */
     gpufec_status (*decode)(void* state, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
                             uint8_t* converged);
@@ -60,6 +69,8 @@ struct gpufec_decoder {
     impl_caps caps;
     uint8_t* hard;          /* mother codewords of one chunk, gathered by the front */
     size_t hard_frames;
+    float* wide;            /* one chunk of narrow soft input widened for a host implementation */
+    size_t wide_frames;
     /* What the caller gets per frame: out_len bits from mother positions out_pos (NULL: all).
      * Usually cfg's own; with a CRC the implementation writes whole mother codewords instead,
      * and the front checks the CRC and gathers these. */

@@ -9,7 +9,6 @@
 #include "decoder_internal.h"
 #include "ldpc_code.h"
 #include "ldpc_rules.h"
-#include "soft_input.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +27,7 @@ typedef struct {
     uint64_t frames_done; /* numbers the frames for the PGaB random source */
     cpu_simd_state* simd; /* vector path, when it applies */
     cpu_simd_i8_state* simd8; /* its int8-precision form */
-    float* in_f;    /* narrow input types: CPU_CONVERT_FRAMES frames widened to float */
 } cpu_state;
-
-/* Frames widened at a time for float16/int8 input (a multiple of the SIMD group of 8). */
-#define CPU_CONVERT_FRAMES 64
 
 static void cpu_free(cpu_state* s)
 {
@@ -48,13 +43,11 @@ static void cpu_free(cpu_state* s)
     free(s->hc2v);
     cpu_simd_destroy(s->simd);
     cpu_simd_i8_destroy(s->simd8);
-    free(s->in_f);
     free(s);
 }
 
 static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_caps* caps)
 {
-    (void)caps;
     const ldpc_code* c = ldpc_of(dec->code);
     cpu_state* s = calloc(1, sizeof *s);
     if (!s)
@@ -69,10 +62,7 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
     s->w = malloc(n);
     s->hv2c = malloc(e);
     s->hc2v = malloc(e);
-    if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
-        s->in_f = malloc((size_t)CPU_CONVERT_FRAMES * dec->code->tx.n_tx * sizeof *s->in_f);
-    if (!s->llr || !s->app || !s->c2v || !s->v2c || !s->term || !s->w || !s->hv2c || !s->hc2v ||
-        (dec->opts.input_type != GPUFEC_INPUT_FLOAT32 && !s->in_f)) {
+    if (!s->llr || !s->app || !s->c2v || !s->v2c || !s->term || !s->w || !s->hv2c || !s->hc2v) {
         cpu_free(s);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
@@ -88,6 +78,9 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
         else if (lo.precision == GPUFEC_PRECISION_INT8 && ms && layered)
             s->simd8 = cpu_simd_i8_create(c, lo.cpu_simd == 1);
     }
+    /* The erased-frame rule (the front applies it) at int8 storage: values below half a step
+     * round to nothing (ldpc_channel_says_nothing). */
+    caps->erasure_inv_step = lo.precision == GPUFEC_PRECISION_INT8 ? decoder_inv_step(&lo) : 0.0f;
     if (s->simd8)
         snprintf(caps->variant, sizeof caps->variant, "%s int8, %d lanes",
                  cpu_simd_i8_lanes(s->simd8) == 64 ? "AVX-512BW" : "AVX2", cpu_simd_i8_lanes(s->simd8));
@@ -255,9 +248,12 @@ static int decode_hard(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_sta
     return it;
 }
 
-static gpufec_status cpu_decode_float(cpu_state* s, const float* llr, size_t n_frames, uint8_t* hard,
-                                      int32_t* iterations, uint8_t* converged)
+/* Float32 LLRs (the front widens narrow input types and applies the erased-frame rule). */
+static gpufec_status cpu_decode(void* state, const void* soft, size_t n_frames, uint8_t* hard,
+                                int32_t* iterations, uint8_t* converged)
 {
+    cpu_state* s = state;
+    const float* llr = soft;
     const ldpc_code* c = ldpc_of(s->dec->code);
     const tx_map* map = &s->dec->code->tx;
     const gpufec_decoder_opts* o = &s->dec->opts;
@@ -280,40 +276,6 @@ static gpufec_status cpu_decode_float(cpu_state* s, const float* llr, size_t n_f
             iterations[f] = it;
         if (converged)
             converged[f] = (uint8_t)ok;
-    }
-    const float inv_step = decoder_inv_step(&lo);
-    for (size_t f = 0; f < n_frames && converged; f++) {
-        const float* x = llr + f * n_tx;
-        uint32_t j = 0;
-        while (j < n_tx && ldpc_channel_says_nothing(soft_sanitize(x[j]), (int)lo.precision, inv_step))
-            j++;
-        if (j == n_tx)
-            converged[f] = 0;
-    }
-    return GPUFEC_OK;
-}
-
-/* Narrow input types are widened on the host, a group of frames at a time, by the rule the
- * device conversion uses too (soft_input.h). */
-static gpufec_status cpu_decode(void* state, const void* soft, size_t n_frames, uint8_t* hard,
-                                int32_t* iterations, uint8_t* converged)
-{
-    cpu_state* s = state;
-    const decoder_config* dec = s->dec;
-    const gpufec_input_type t = dec->opts.input_type;
-    if (t == GPUFEC_INPUT_FLOAT32)
-        return cpu_decode_float(s, soft, n_frames, hard, iterations, converged);
-    const ldpc_code* c = ldpc_of(dec->code);
-    const size_t n_tx = dec->code->tx.n_tx, width = soft_input_bytes(t);
-    for (size_t f = 0; f < n_frames; f += CPU_CONVERT_FRAMES) {
-        const size_t nf = n_frames - f < CPU_CONVERT_FRAMES ? n_frames - f : CPU_CONVERT_FRAMES;
-        const char* in = (const char*)soft + f * n_tx * width;
-        for (size_t i = 0; i < nf * n_tx; i++)
-            s->in_f[i] = soft_input_value(in, i, t, dec->opts.input_scale);
-        gpufec_status st = cpu_decode_float(s, s->in_f, nf, hard + f * c->n, iterations ? iterations + f : NULL,
-                                            converged ? converged + f : NULL);
-        if (st)
-            return st;
     }
     return GPUFEC_OK;
 }

@@ -5,7 +5,6 @@
 #include "nb_code.h"
 #include "nb_options.h"
 #include "nb_rules.h"
-#include "soft_input.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +13,15 @@ typedef struct {
     const decoder_config* dec;
     const nb_code* c;
     int fft, layered;
-    float *mother, *chan, *post, *c2v, *v2c, *scratch, *in_f;
+    float *mother, *chan, *post, *c2v, *v2c, *scratch;
     uint8_t* sym;
 } nb_cpu;
-
-#define CONVERT_FRAMES 16
 
 static void nb_cpu_free(nb_cpu* s)
 {
     if (!s)
         return;
-    void* p[] = {s->mother, s->chan, s->post, s->c2v, s->v2c, s->scratch, s->in_f, s->sym};
+    void* p[] = {s->mother, s->chan, s->post, s->c2v, s->v2c, s->scratch, s->sym};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         free(p[i]);
     free(s);
@@ -48,10 +45,7 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     s->v2c = malloc(E * q * sizeof(float));
     s->scratch = malloc(nb_check_scratch_floats((uint32_t)q, s->c->max_check_degree) * sizeof(float));
     s->sym = malloc(n);
-    if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
-        s->in_f = malloc((size_t)CONVERT_FRAMES * dec->code->tx.n_tx * sizeof(float));
-    if (!s->mother || !s->chan || !s->post || !s->c2v || !s->v2c || !s->scratch || !s->sym ||
-        (dec->opts.input_type != GPUFEC_INPUT_FLOAT32 && !s->in_f)) {
+    if (!s->mother || !s->chan || !s->post || !s->c2v || !s->v2c || !s->scratch || !s->sym) {
         nb_cpu_free(s);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
@@ -132,9 +126,8 @@ static void decode_frame(nb_cpu* s, const float* frame, uint8_t* out, int32_t* i
     const nb_code* c = s->c;
     const uint32_t q = c->gf.q, p = c->gf.p;
     const tx_map_view map = tx_map_host_view(&s->dec->code->tx);
-    int carries = 0;
     for (uint32_t j = 0; j < s->dec->code->n_full; j++)
-        s->mother[j] = tx_map_load(map, j, frame, &carries);
+        s->mother[j] = tx_map_value(map, j, frame);
     for (uint32_t j = 0; j < c->n; j++) {
         float* ch = s->chan + (size_t)j * q;
         for (uint32_t a = 0; a < q; a++)
@@ -161,31 +154,18 @@ static void decode_frame(nb_cpu* s, const float* frame, uint8_t* out, int32_t* i
     if (iterations)
         *iterations = it;
     if (converged)
-        *converged = (uint8_t)(ok && carries);
+        *converged = (uint8_t)ok;
 }
 
+/* Float32 LLRs (the front widens narrow input types and applies the erased-frame rule). */
 static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
                             uint8_t* converged)
 {
     nb_cpu* s = state;
-    const gpufec_input_type type = s->dec->opts.input_type;
     const size_t n_tx = s->dec->code->tx.n_tx, n_full = s->dec->code->n_full;
-    if (type == GPUFEC_INPUT_FLOAT32) {
-        for (size_t f = 0; f < n_frames; f++)
-            decode_frame(s, (const float*)soft + f * n_tx, out + f * n_full, iterations ? iterations + f : NULL,
-                         converged ? converged + f : NULL);
-        return GPUFEC_OK;
-    }
-    const size_t width = soft_input_bytes(type);
-    for (size_t f0 = 0; f0 < n_frames; f0 += CONVERT_FRAMES) {
-        const size_t nf = n_frames - f0 < CONVERT_FRAMES ? n_frames - f0 : CONVERT_FRAMES;
-        const char* in = (const char*)soft + f0 * n_tx * width;
-        for (size_t i = 0; i < nf * n_tx; i++)
-            s->in_f[i] = soft_input_value(in, i, type, s->dec->opts.input_scale);
-        for (size_t f = 0; f < nf; f++)
-            decode_frame(s, s->in_f + f * n_tx, out + (f0 + f) * n_full, iterations ? iterations + f0 + f : NULL,
-                         converged ? converged + f0 + f : NULL);
-    }
+    for (size_t f = 0; f < n_frames; f++)
+        decode_frame(s, (const float*)soft + f * n_tx, out + f * n_full, iterations ? iterations + f : NULL,
+                     converged ? converged + f : NULL);
     return GPUFEC_OK;
 }
 

@@ -3,7 +3,6 @@
  * other here and side by side on the GPU; both first compute every block's starting metrics
  * from the previous iteration, then run the blocks, so they give the same results. */
 #include "decoder_internal.h"
-#include "soft_input.h"
 #include "turbo_code.h"
 #include "turbo_options.h"
 
@@ -15,19 +14,17 @@ typedef struct {
     const decoder_config* dec;
     const turbo_code* t;
     turbo_split split;
-    float *mother, *sys, *par[2], *l12, *l21, *in_f;
+    float *mother, *sys, *par[2], *l12, *l21;
     turbo_metrics* ckpt; /* turbo_checkpoints(w) */
     turbo_metrics *store_a[2], *store_b[2], *init_a, *init_b; /* P each */
     uint8_t *hard, *prev;
 } turbo_cpu;
 
-#define CONVERT_FRAMES 16
-
 static void turbo_cpu_free(turbo_cpu* s)
 {
     if (!s)
         return;
-    void* p[] = {s->mother, s->sys, s->par[0], s->par[1], s->l12, s->l21, s->in_f, s->ckpt, s->store_a[0],
+    void* p[] = {s->mother, s->sys, s->par[0], s->par[1], s->l12, s->l21, s->ckpt, s->store_a[0],
                  s->store_a[1], s->store_b[0], s->store_b[1], s->init_a, s->init_b, s->hard, s->prev};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         free(p[i]);
@@ -61,11 +58,8 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     s->init_b = malloc(P * sizeof(turbo_metrics));
     s->hard = malloc(K);
     s->prev = malloc(K);
-    if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32)
-        s->in_f = malloc((size_t)CONVERT_FRAMES * dec->code->tx.n_tx * sizeof(float));
     if (!s->mother || !s->sys || !s->par[0] || !s->par[1] || !s->l12 || !s->l21 || !s->ckpt || !s->store_a[0] ||
-        !s->store_a[1] || !s->store_b[0] || !s->store_b[1] || !s->init_a || !s->init_b || !s->hard || !s->prev ||
-        (dec->opts.input_type != GPUFEC_INPUT_FLOAT32 && !s->in_f)) {
+        !s->store_a[1] || !s->store_b[0] || !s->store_b[1] || !s->init_a || !s->init_b || !s->hard || !s->prev) {
         turbo_cpu_free(s);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
@@ -102,9 +96,8 @@ static void decode_frame(turbo_cpu* s, const float* frame, uint8_t* out, int32_t
     const int logmap = turbo_opts_of(&dec->opts).turbo_algorithm == GPUFEC_TURBO_LOG_MAP;
     const int last = dec->opts.max_iterations - 1;
     const tx_map_view map = tx_map_host_view(&dec->code->tx);
-    int carries = 0;
     for (uint32_t j = 0; j < dec->code->n_full; j++)
-        s->mother[j] = tx_map_load(map, j, frame, &carries);
+        s->mother[j] = tx_map_value(map, j, frame);
     for (uint32_t i = 0; i < K; i++) {
         s->sys[i] = s->mother[3 * i];
         s->par[0][i] = s->mother[3 * i + 1];
@@ -139,35 +132,18 @@ static void decode_frame(turbo_cpu* s, const float* frame, uint8_t* out, int32_t
     if (iterations)
         *iterations = it;
     if (converged)
-        *converged = (uint8_t)(ok && carries);
+        *converged = (uint8_t)ok;
 }
 
-static gpufec_status decode_float(turbo_cpu* s, const float* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
-                                  uint8_t* converged)
-{
-    const uint32_t n_tx = s->dec->code->tx.n_tx, n_full = s->dec->code->n_full;
-    for (size_t f = 0; f < n_frames; f++)
-        decode_frame(s, soft + f * n_tx, out + f * n_full, iterations ? iterations + f : NULL,
-                     converged ? converged + f : NULL);
-    return GPUFEC_OK;
-}
-
+/* Float32 LLRs (the front widens narrow input types and applies the erased-frame rule). */
 static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
                             uint8_t* converged)
 {
     turbo_cpu* s = state;
-    const gpufec_input_type type = s->dec->opts.input_type;
-    if (type == GPUFEC_INPUT_FLOAT32)
-        return decode_float(s, soft, n_frames, out, iterations, converged);
-    const size_t n_tx = s->dec->code->tx.n_tx, n_full = s->dec->code->n_full, width = soft_input_bytes(type);
-    for (size_t f = 0; f < n_frames; f += CONVERT_FRAMES) {
-        const size_t nf = n_frames - f < CONVERT_FRAMES ? n_frames - f : CONVERT_FRAMES;
-        const char* in = (const char*)soft + f * n_tx * width;
-        for (size_t i = 0; i < nf * n_tx; i++)
-            s->in_f[i] = soft_input_value(in, i, type, s->dec->opts.input_scale);
-        decode_float(s, s->in_f, nf, out + f * n_full, iterations ? iterations + f : NULL,
+    const uint32_t n_tx = s->dec->code->tx.n_tx, n_full = s->dec->code->n_full;
+    for (size_t f = 0; f < n_frames; f++)
+        decode_frame(s, (const float*)soft + f * n_tx, out + f * n_full, iterations ? iterations + f : NULL,
                      converged ? converged + f : NULL);
-    }
     return GPUFEC_OK;
 }
 

@@ -7,7 +7,6 @@
  * The recursions are turbo_rules.h's with fixed-point values, so this path is tested against
  * the float reference by error rate (tests/c/test_turbo_simd.c), not bit for bit. */
 #include "decoder_internal.h"
-#include "soft_input.h"
 #include "soft_value.h"
 #include "turbo_code.h"
 #include "turbo_options.h"
@@ -229,7 +228,7 @@ typedef struct {
     const turbo_code* t;
     const simd_instance* isa;
     turbo_simd_group g;
-    float *in_f, *mother;
+    float* mother;
     uint8_t *hard, *code_bits;
     void* qbuf; /* lanes x n_full quantised soft values */
 } turbo_simd;
@@ -239,7 +238,7 @@ static void turbo_simd_free(turbo_simd* s)
     if (!s)
         return;
     void* p[] = {s->g.sys, s->g.par[0], s->g.par[1], s->g.l12, s->g.l21, s->g.ckpt, s->g.tail, s->g.prev, s->g.final,
-                 s->in_f, s->mother, s->hard, s->code_bits, s->qbuf};
+                 s->mother, s->hard, s->code_bits, s->qbuf};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         free(p[i]);
     free(s);
@@ -294,13 +293,12 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     g->tail = vectors(12, vb);
     g->prev = malloc(K * sizeof(uint64_t));
     g->final = malloc(K * sizeof(uint64_t));
-    s->in_f = malloc(dec->code->tx.n_tx * sizeof(float));
     s->mother = malloc(dec->code->n_full * sizeof(float));
     s->hard = malloc(K);
     s->code_bits = malloc(dec->code->n_full);
     s->qbuf = malloc((size_t)s->isa->lanes * dec->code->n_full * (size_t)s->isa->bytes);
     if (!g->sys || !g->par[0] || !g->par[1] || !g->l12 || !g->l21 || !g->ckpt || !g->tail || !g->prev || !g->final ||
-        !s->in_f || !s->mother || !s->hard || !s->code_bits || !s->qbuf) {
+        !s->mother || !s->hard || !s->code_bits || !s->qbuf) {
         turbo_simd_free(s);
         return GPUFEC_ERR_OUT_OF_MEMORY;
     }
@@ -331,7 +329,6 @@ static void destroy(void* state) { turbo_simd_free(state); }
             x = x > lim ? lim : x;                                                                  \
             x = x < -lim ? -lim : x;                                                                \
             q[j] = (type)(int)(x + (x >= (real)0 ? (real)0.5 : (real)-0.5));                        \
-            nonzero |= q[j] != 0;                                                                   \
         }                                                                                           \
     } while (0)
 
@@ -361,15 +358,15 @@ static double frame_gain(const simd_instance* isa, const float* m, uint32_t n)
     return isa->mean_steps * (double)count / sum;
 }
 
-/* One frame's soft values into steps; returns whether any step is not zero (what the decoder
- * sees is what the erased-frame rule judges). */
-static int quantise_row(const simd_instance* isa, const float* m, uint32_t n, void* row)
+/* One frame's soft values into steps. A frame with any soft value not zero has a step not zero
+ * (its largest magnitude maps to mean_steps or more), so the front's erased-frame rule, judged on
+ * the soft values, is the one the decoder sees. */
+static void quantise_row(const simd_instance* isa, const float* m, uint32_t n, void* row)
 {
     const double gain = frame_gain(isa, m, n), limit = isa->in_limit;
-    int nonzero = 0;
     if (gain == 0) {
         memset(row, 0, (size_t)n * (size_t)isa->bytes);
-        return 0;
+        return;
     }
     if (gain < 1e30) { /* float suffices (and vectorises); tiny subnormal inputs need double */
         if (isa->bytes == 2)
@@ -382,36 +379,24 @@ static int quantise_row(const simd_instance* isa, const float* m, uint32_t n, vo
         else
             QUANTISE_ROW(int8_t, double);
     }
-    return nonzero;
 }
 
-/* Lane `lane`'s quantised mother frame into its row of s->qbuf (NULL: an empty lane, all
- * erasures). Returns whether the frame carries information (the erased-frame rule, judged on
- * the quantised values the decoder sees). */
-static int load_lane(turbo_simd* s, const void* frame, int lane)
+/* Lane `lane`'s quantised mother frame (float32 LLRs) into its row of s->qbuf (NULL: an empty
+ * lane, all erasures). */
+static void load_lane(turbo_simd* s, const float* frame, int lane)
 {
     const decoder_config* dec = s->dec;
-    const uint32_t n_tx = dec->code->tx.n_tx, n_full = dec->code->n_full;
+    const uint32_t n_full = dec->code->n_full;
     const tx_map_view map = tx_map_host_view(&dec->code->tx);
-    int carries = 0;
     const float* m = s->mother;
-    if (!frame) {
+    if (!frame)
         memset(s->mother, 0, n_full * sizeof(float));
-    } else {
-        const float* f = frame;
-        if (dec->opts.input_type != GPUFEC_INPUT_FLOAT32) {
-            for (uint32_t i = 0; i < n_tx; i++)
-                s->in_f[i] = soft_input_value(frame, i, dec->opts.input_type, dec->opts.input_scale);
-            f = s->in_f;
-        }
-        if (!map.src && !map.rep_ptr) { /* the mother code as sent: read in place */
-            m = f;
-        } else {
-            for (uint32_t j = 0; j < n_full; j++)
-                s->mother[j] = tx_map_load(map, j, f, &carries);
-        }
-    }
-    return quantise_row(s->isa, m, n_full, (char*)s->qbuf + (size_t)lane * n_full * (size_t)s->isa->bytes);
+    else if (!map.src && !map.rep_ptr) /* the mother code as sent: read in place */
+        m = frame;
+    else
+        for (uint32_t j = 0; j < n_full; j++)
+            s->mother[j] = tx_map_value(map, j, frame);
+    quantise_row(s->isa, m, n_full, (char*)s->qbuf + (size_t)lane * n_full * (size_t)s->isa->bytes);
 }
 
 /* The rows of s->qbuf (one frame each) into the group's vectors (one position each), a tile
@@ -475,16 +460,14 @@ static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint
 {
     turbo_simd* s = state;
     const decoder_config* dec = s->dec;
-    const size_t in_bytes = (size_t)dec->code->tx.n_tx * soft_input_bytes(dec->opts.input_type);
+    const size_t n_tx = dec->code->tx.n_tx;
     const int L = s->isa->lanes;
     turbo_simd_group* g = &s->g;
     g->max_iterations = dec->opts.max_iterations; /* a per-call setting: the front may change it */
     for (size_t f0 = 0; f0 < n_frames; f0 += (size_t)L) {
         const int n = n_frames - f0 < (size_t)L ? (int)(n_frames - f0) : L;
-        uint64_t carries = 0;
         for (int l = 0; l < L; l++)
-            if (load_lane(s, l < n ? (const char*)soft + (f0 + (size_t)l) * in_bytes : NULL, l))
-                carries |= 1ull << l;
+            load_lane(s, l < n ? (const float*)soft + (f0 + (size_t)l) * n_tx : NULL, l);
         transpose_group(s);
         g->lanes = n == 64 ? ~0ull : (1ull << n) - 1;
         s->isa->decode_group(g);
@@ -494,7 +477,7 @@ static gpufec_status decode(void* state, const void* soft, size_t n_frames, uint
             if (iterations)
                 iterations[f] = g->iterations[l];
             if (converged)
-                converged[f] = (uint8_t)((g->ok >> l & 1u) && (carries >> l & 1u));
+                converged[f] = (uint8_t)(g->ok >> l & 1u);
         }
     }
     return GPUFEC_OK;
