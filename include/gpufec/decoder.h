@@ -57,7 +57,7 @@ typedef enum {
 typedef struct {
     gpufec_backend backend;    /* default AUTO */
     int device;                /* CUDA device index, default 0 */
-    gpufec_schedule schedule;  /* message schedule of the graph decoders (binary and GF(q) LDPC);
+    gpufec_schedule schedule;  /* message schedule of the graph decoders (the LDPC families);
                                   default AUTO */
     int max_iterations;        /* default 20; range: gpufec_decoder_param_info */
     int early_termination;     /* stop a frame once it is decoded; default 1 */
@@ -71,8 +71,8 @@ typedef struct {
     uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (the flags of
                                   lib/core/cuda_tuning.h, OR-ed; not a stable API); default 0:
                                   the backend chooses */
-    /* Each family's own options (binary LDPC's algorithm, norm, precision, ...; turbo's,
-       GF(q)'s, convolutional's: gpufec-info --params lists them with their family), set and read
+    /* Each family's own options (binary LDPC's algorithm, norm, precision, ...: gpufec-info
+       --params lists every family's with its family), set and read
        by name only (gpufec_decoder_opts_set / _get / _set_text) and filled by
        gpufec_decoder_opts_default: adding a family changes no public struct. */
     uint64_t family_options[16];

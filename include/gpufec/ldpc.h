@@ -12,8 +12,8 @@
  *   quant_step         int8: LLR of one step; 0 (default): by code and rate
  *   pgab_p, pgab_start, seed   probabilistic Gallager-B (seed 003)
  *   cpu_simd           CPU vector path: 0 off, 1 (default) the widest, 2 AVX2 only
- * `schedule` (auto | flooding | layered) is a common field of gpufec_decoder_opts: the GF(q)
- * decoders read it too. The code names are listed in code.h and docs/codes.md. */
+ * `schedule` (auto | flooding | layered) is a common field of gpufec_decoder_opts: another
+ * family's graph decoders read it too. The code names are listed in code.h and docs/codes.md. */
 #ifndef GPUFEC_LDPC_H
 #define GPUFEC_LDPC_H
 

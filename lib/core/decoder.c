@@ -437,18 +437,18 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
             in = dec->wide;
         }
         uint8_t* out = gather ? dec->hard : bits + f * dec->out_len;
-        uint8_t* conv = converged ? converged + f : NULL;
-        st = dec->ops->decode(dec->state, in, nf, out, iterations ? iterations + f : NULL, conv);
+        uint8_t* ok = converged ? converged + f : NULL;
+        st = dec->ops->decode(dec->state, in, nf, out, iterations ? iterations + f : NULL, ok);
         if (st)
             return st;
-        for (size_t g = 0; host && conv && g < nf; g++)
-            if (conv[g] && frame_says_nothing((const float*)in + g * n_tx, n_tx, inv_step))
-                conv[g] = 0;
+        for (size_t g = 0; host && ok && g < nf; g++)
+            if (ok[g] && frame_says_nothing((const float*)in + g * n_tx, n_tx, inv_step))
+                ok[g] = 0;
         for (size_t g = 0; gather && g < nf; g++) {
             uint8_t* dst = bits + (f + g) * dec->out_len;
             const uint8_t* src = dec->hard + g * n_full;
-            if (dec->check_crc && conv && conv[g])
-                conv[g] = crc_holds(cfg->code, src);
+            if (dec->check_crc && ok && ok[g])
+                ok[g] = crc_holds(cfg->code, src);
             if (!dec->out_pos)
                 memcpy(dst, src, n_full);
             else if (dec->out_run)

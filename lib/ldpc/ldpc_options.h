@@ -1,8 +1,7 @@
 /* The binary LDPC family's decoder options, kept in gpufec_decoder_opts.family_options (words
- * 6..11; the convolutional family has word 0, turbo 1..4, GF(q) 5) and reached by name only from
+ * 6..11; words 0..5 are the other families', docs/architecture.md) and reached by name only from
  * outside the family (gpufec_decoder_opts_set "algorithm", "norm", "precision", ...). `schedule`
- * and `cuda_tuning` stay in the public struct: the GF(q) decoders read the schedule too, and the
- * turbo plans the tuning flags. */
+ * and `cuda_tuning` stay in the public struct: other families' decoders read them too. */
 #ifndef GPUFEC_LDPC_OPTIONS_H
 #define GPUFEC_LDPC_OPTIONS_H
 

@@ -1,5 +1,5 @@
 /* The LTE turbo family's decoder options, kept in gpufec_decoder_opts.family_options (words 1..4;
- * the convolutional family has word 0) and reached by name only from outside the family. */
+ * word 0 is another family's) and reached by name only from outside the family. */
 #ifndef GPUFEC_TURBO_OPTIONS_H
 #define GPUFEC_TURBO_OPTIONS_H
 
