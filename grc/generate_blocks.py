@@ -176,8 +176,10 @@ def decoder_yaml(fam, params, codes, description):
             "-   id: drop_failed", "    label: Failed Frames", "    dtype: enum", "    default: 'False'",
             "    options: ['False', 'True']", "    option_labels: [Pass on (tagged gpufec_ok = False), Drop]",
             "-   id: stats_interval", "    label: Stats Every (frames)", "    dtype: int", "    default: '0'",
+            "    hide: part",
+            "-   id: harq_processes", "    label: HARQ Processes (by tag)", "    dtype: int", "    default: '0'",
             "    hide: part"]
-    asserts += ["- ${ llr_scale > 0 }", "- ${ stats_interval >= 0 }"]
+    asserts += ["- ${ llr_scale > 0 }", "- ${ stats_interval >= 0 }", "- ${ 0 <= harq_processes <= 1024 }"]
     out += ["", "inputs:", "-   label: soft", "    domain: stream", "    dtype: ${ input_type.port }",
             "outputs:", "-   label: bits", "    domain: stream", "    dtype: byte",
             "-   label: stats", "    domain: message", "    id: stats", "    optional: true", "", "asserts:"]
@@ -196,10 +198,10 @@ def decoder_yaml(fam, params, codes, description):
     cpp_terms += ['"input_type=${ "int8" if input_type == "int8" else "float32" }"',
                   '"output=${ "codeword" if output_all_bits == "True" else "info" }"']
     py_make = (f"gpufec.decoder({CODE_PY}, ' '.join(({', '.join(py_terms)},)), '${{sign_convention}}', "
-               "${llr_scale}, ${stats_interval}, ${drop_failed})")
+               "${llr_scale}, ${stats_interval}, ${drop_failed}, ${harq_processes})")
     cpp_make = (f"this->${{id}} = gr::gpufec::decoder::make({CODE_CPP}, std::string() + "
                 + ' + " " + '.join(cpp_terms)
-                + ', "${sign_convention}", ${llr_scale}, ${stats_interval}, ${drop_failed.lower()});')
+                + ', "${sign_convention}", ${llr_scale}, ${stats_interval}, ${drop_failed.lower()}, ${harq_processes});')
     out += ["", "templates:", "    imports: from gnuradio import gpufec", f"    make: {q(py_make)}",
             "    callbacks:", "    - set_max_iterations(${max_iterations})", "",
             "cpp_templates:", "    includes: ['#include <gnuradio/gpufec/decoder.h>']",
@@ -215,7 +217,10 @@ def decoder_yaml(fam, params, codes, description):
            "Backend Auto uses a CUDA GPU when one is usable and falls back to the CPU (logged). Every output "
            "frame's first bit carries the tags gpufec_frame, gpufec_iterations and gpufec_ok; Failed Frames = Drop "
            "emits only decoded frames. A decoder whose last 64 frames all failed logs a warning naming the likely "
-           "causes.", "", "Options (the library's names, gpufec-info --params):"]
+           "causes.",
+           "HARQ Processes > 0 (5G NR rate-matched codes): a frame whose first soft bit carries a harq_process tag "
+           "is combined with that process's earlier transmissions (rv tag 0..3, harq_new clears) and decoded; at "
+           "most that many processes are kept.", "", "Options (the library's names, gpufec-info --params):"]
     doc += [f"  {p['name']}: {p['help']}" for p in b.shown]
     out += ["documentation: |-"] + ["    " + line if line else "" for line in doc] + ["", "file_format: 1"]
     return "\n".join(out) + "\n"

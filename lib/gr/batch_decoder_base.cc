@@ -97,6 +97,98 @@ void batch_decoder_base::create_decoder(gpufec_backend backend)
     d_dec.reset(dec);
 }
 
+void batch_decoder_base::enable_harq(const std::string& code_name, int max_processes)
+{
+    if (max_processes < 0 || max_processes > 1024)
+        throw std::invalid_argument("gpufec: harq_processes must be 0..1024 (0: no HARQ combining)");
+    if (max_processes == 0)
+        return;
+    char mother[96];
+    uint32_t len = 0;
+    if (gpufec_code_harq_info(d_code.get(), &len, mother, sizeof mother) != GPUFEC_OK)
+        throw std::invalid_argument("gpufec: harq_processes needs a 5G NR rate-matched code (e=, rv=): " + code_name +
+                                    " has no soft buffer");
+    if (d_opts.output == GPUFEC_OUTPUT_FULL_CODEWORD)
+        throw std::invalid_argument("gpufec: harq_processes needs output=info or output=codeword");
+    d_harq = std::make_unique<harq_store>(code_name, d_code.get(), d_opts, (size_t)max_processes);
+}
+
+/* The HARQ frames of this call: a harq_process tag on a frame's first soft bit (an integer),
+ * with rv and harq_new tags at the same item. A tag elsewhere is not a frame's: said once. */
+bool batch_decoder_base::find_harq_frames(int frames)
+{
+    if (!d_harq)
+        return false;
+    static const pmt::pmt_t k_process = pmt::mp("harq_process"), k_rv = pmt::mp("rv"), k_new = pmt::mp("harq_new");
+    const uint64_t r0 = nitems_read(0), end = r0 + (uint64_t)frames * d_llr_len;
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, r0, end, k_process);
+    d_harq_frames.assign((size_t)frames, harq_frame());
+    bool any = false;
+    for (const gr::tag_t& t : tags) {
+        const uint64_t rel = t.offset - r0;
+        if (rel % d_llr_len || !pmt::is_integer(t.value) || pmt::to_long(t.value) < 0) {
+            if (!d_warned_harq)
+                d_logger->warn("harq_process tag at item {} ({}) is not a non-negative integer on a frame's first "
+                               "soft bit: that frame is decoded on its own",
+                               t.offset, pmt::write_string(t.value));
+            d_warned_harq = true;
+            continue;
+        }
+        harq_frame& h = d_harq_frames[(size_t)(rel / d_llr_len)];
+        h.process = pmt::to_long(t.value);
+        std::vector<gr::tag_t> at;
+        get_tags_in_range(at, 0, t.offset, t.offset + 1);
+        for (const gr::tag_t& a : at) {
+            if (pmt::eq(a.key, k_rv))
+                h.rv = pmt::is_integer(a.value) ? pmt::to_long(a.value) : 99; // 99: refused below
+            else if (pmt::eq(a.key, k_new))
+                h.fresh = pmt::is_true(a.value);
+        }
+        any = true;
+    }
+    return any;
+}
+
+/* One tagged frame through its process's buffer. What cannot be combined (a bad rv, too many
+ * processes) is said once and the frame decoded on its own, as an untagged frame. */
+void batch_decoder_base::decode_harq_frame(const void* in, uint8_t* out, int64_t frame)
+{
+    harq_frame& h = d_harq_frames[(size_t)frame];
+    d_harq_soft.resize(d_llr_len);
+    const float mul = (float)d_sign * d_scale;
+    if (d_opts.input_type == GPUFEC_INPUT_INT8) // llr_scale is the LLR of one unit
+        for (uint32_t i = 0; i < d_llr_len; i++)
+            d_harq_soft[i] = (float)static_cast<const int8_t*>(in)[i] * mul;
+    else
+        for (uint32_t i = 0; i < d_llr_len; i++)
+            d_harq_soft[i] = static_cast<const float*>(in)[i] * mul;
+    d_harq_bits.resize(std::max<size_t>(d_out_len, d_info.k));
+    int32_t* iters = d_iters.data() + frame;
+    uint8_t* ok = d_converged.data() + frame;
+    gpufec_decoder_set_max_iterations(d_dec.get(), d_max_iterations.load());
+    const auto t0 = std::chrono::steady_clock::now();
+    const harq_store::result r = d_harq->decode(h.process, h.rv, h.fresh, d_harq_soft.data(), 1, d_harq_bits.data(),
+                                                iters, ok);
+    if (!r.error.empty()) {
+        if (!d_warned_harq)
+            d_logger->warn("HARQ process {}: {}; such frames are decoded on their own", h.process, r.error);
+        d_warned_harq = true;
+        h.process = -1;
+        decode_chunk(in, 1, out, frame);
+        return;
+    }
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    d_decode_seconds.store(d_decode_seconds.load() + dt.count());
+    h.transmissions = r.transmissions;
+    if (d_opts.output == GPUFEC_OUTPUT_CODEWORD) // the transmitted codeword of the decided bits
+        throw_on_error(gpufec_code_encode(d_harq->code_for(h.rv < 0 ? -1 : h.rv), d_harq_bits.data(), 1, out),
+                       "HARQ re-encode");
+    else
+        std::copy(d_harq_bits.data(), d_harq_bits.data() + d_out_len, out);
+    count_frames(1, iters, ok);
+}
+
 void batch_decoder_base::set_iteration_limit(int max_iterations)
 {
     gpufec_decoder_opts o = d_opts; // the range is the library's option table's
@@ -210,6 +302,11 @@ void batch_decoder_base::decode_chunk(const void* in, int frames, uint8_t* out, 
     throw_on_error(st, "decode");
     const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
     d_decode_seconds.store(d_decode_seconds.load() + dt.count());
+    count_frames(frames, iters, converged);
+}
+
+void batch_decoder_base::count_frames(int frames, const int32_t* iters, const uint8_t* converged)
+{
     // Frame by frame, so that the stats port posts exactly once per stats_interval frames, with
     // the counts up to that frame, whatever the batch size.
     for (int f = 0; f < frames; f++) {
@@ -310,7 +407,7 @@ void batch_decoder_base::move_tags(uint64_t consumed)
 void batch_decoder_base::tag_frames(int frames)
 {
     static const pmt::pmt_t k_frame = pmt::mp("gpufec_frame"), k_iter = pmt::mp("gpufec_iterations"),
-                            k_ok = pmt::mp("gpufec_ok");
+                            k_ok = pmt::mp("gpufec_ok"), k_harq = pmt::mp("gpufec_harq_transmissions");
     const uint64_t w0 = nitems_written(0), first = d_frames.load() - (uint64_t)frames;
     for (int f = 0; f < frames; f++) {
         const int64_t slot = d_out_frame[(size_t)f];
@@ -320,6 +417,8 @@ void batch_decoder_base::tag_frames(int frames)
         add_item_tag(0, at, k_frame, pmt::from_uint64(first + (uint64_t)f));
         add_item_tag(0, at, k_iter, pmt::from_long(d_iters[(size_t)f]));
         add_item_tag(0, at, k_ok, pmt::from_bool(d_converged[(size_t)f] != 0));
+        if (d_harq && (size_t)f < d_harq_frames.size() && d_harq_frames[(size_t)f].transmissions > 0)
+            add_item_tag(0, at, k_harq, pmt::from_long(d_harq_frames[(size_t)f].transmissions));
     }
 }
 
@@ -415,9 +514,19 @@ int batch_decoder_base::general_work(int noutput_items,
     const int chunk = d_max_batch > 0 ? d_max_batch : frames;
     d_iters.resize((size_t)frames);
     d_converged.resize((size_t)frames);
-    for (int f = 0; f < frames; f += chunk) {
-        const int nf = std::min(chunk, frames - f);
+    const bool harq = find_harq_frames(frames);
+    for (int f = 0; f < frames;) {
+        if (harq && d_harq_frames[(size_t)f].process >= 0) {
+            decode_harq_frame(in + (size_t)f * d_llr_len * item, out + (size_t)f * d_out_len, f);
+            f++;
+            continue;
+        }
+        int nf = std::min(chunk, frames - f); // a run of plain frames, up to the next HARQ one
+        for (int g = 1; harq && g < nf; g++)
+            if (d_harq_frames[(size_t)(f + g)].process >= 0)
+                nf = g;
         decode_chunk(in + (size_t)f * d_llr_len * item, nf, out + (size_t)f * d_out_len, f);
+        f += nf;
     }
     // Output slots: every frame in order, or with drop_failed only the decoded ones, moved up.
     d_out_frame.resize((size_t)frames);

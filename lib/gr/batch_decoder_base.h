@@ -8,10 +8,12 @@
 #define INCLUDED_GPUFEC_BATCH_DECODER_BASE_H
 
 #include "c_handles.h"
+#include "harq_store.h"
 #include <gnuradio/block.h>
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,11 @@ protected:
     batch_decoder_base(int max_batch, int stats_interval, bool drop_failed = false);
     void setup(code_ptr code, const gpufec_decoder_opts& opts, int sign, float scale);
 
+    /* HARQ by stream tag: a frame whose first soft bit carries a harq_process tag (an integer)
+     * is combined into that process's soft buffer (rv tag 0..3, default the code's; harq_new
+     * true clears the buffer first) and the buffer decoded; at most max_processes are kept. The
+     * code must be 5G NR rate-matched; output info or codeword. */
+    void enable_harq(const std::string& code_name, int max_processes);
     void set_iteration_limit(int max_iterations); // applied before the next batch
     int iteration_limit() const { return d_max_iterations.load(); }
     uint64_t decoded_frames() const { return d_frames.load(); }
@@ -76,11 +83,24 @@ private:
     host_buffer<int8_t> d_i8;
     std::vector<int32_t> d_iters;       // of the work call's frames
     std::vector<uint8_t> d_converged;
+    std::unique_ptr<harq_store> d_harq; // HARQ by tag (enable_harq), else null
+    struct harq_frame {
+        long process = -1, rv = -1; // process -1: not a HARQ frame
+        bool fresh = false;
+        long transmissions = 0;     // after combining: tagged on the output
+    };
+    std::vector<harq_frame> d_harq_frames; // of the work call's frames
+    std::vector<float> d_harq_soft;
+    std::vector<uint8_t> d_harq_bits;
+    bool d_warned_harq = false;
 
     static constexpr int gpu_batch_hint = 256; // frames per call worth batching on the GPU
     static void log_callback(void* user, gpufec_log_level level, const char* message);
     void create_decoder(gpufec_backend backend);
     void decode_chunk(const void* in, int frames, uint8_t* out, int64_t first_frame);
+    void count_frames(int frames, const int32_t* iters, const uint8_t* converged);
+    bool find_harq_frames(int frames); // fills d_harq_frames; false: none in this call
+    void decode_harq_frame(const void* in, uint8_t* out, int64_t frame);
     void post_stats();
     void warn_all_failed();
     void move_tags(uint64_t consumed);

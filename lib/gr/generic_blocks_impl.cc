@@ -24,8 +24,10 @@ public:
                  const std::string& sign_convention,
                  float llr_scale,
                  int stats_interval,
-                 bool drop_failed)
-        : decoder_impl(code, options, early_opts(options), sign_convention, llr_scale, stats_interval, drop_failed)
+                 bool drop_failed,
+                 int harq_processes)
+        : decoder_impl(
+              code, options, early_opts(options), sign_convention, llr_scale, stats_interval, drop_failed, harq_processes)
     {
     }
 
@@ -47,7 +49,8 @@ private:
                  const std::string& sign_convention,
                  float llr_scale,
                  int stats_interval,
-                 bool drop_failed)
+                 bool drop_failed,
+                 int harq_processes)
         : gr::block("decoder",
                     gr::io_signature::make(
                         1, 1, early.input_type == GPUFEC_INPUT_INT8 ? sizeof(int8_t) : sizeof(float)),
@@ -61,6 +64,7 @@ private:
         code_ptr c = open_code(code);
         const gpufec_decoder_opts opts = opts_from_text(options, c.get()); // options of another family refused
         setup(std::move(c), opts, sign_from_name(sign_convention), llr_scale);
+        enable_harq(code, harq_processes);
         d_logger->info("code {} (N={}, K={}), options '{}', implementation {}", code, code_info().n, code_info().k,
                        options, variant_in_use());
     }
@@ -71,10 +75,11 @@ decoder::sptr decoder::make(const std::string& code,
                             const std::string& sign_convention,
                             float llr_scale,
                             int stats_interval,
-                            bool drop_failed)
+                            bool drop_failed,
+                            int harq_processes)
 {
     return gnuradio::make_block_sptr<decoder_impl>(code, options, sign_convention, llr_scale, stats_interval,
-                                                   drop_failed);
+                                                   drop_failed, harq_processes);
 }
 
 class encoder_impl : public encoder, public frame_encoder_base

@@ -1,12 +1,13 @@
 #include "c_handles.h"
+#include "harq_store.h"
 #include <gnuradio/gpufec/pdu_decoder.h>
 #include <gnuradio/io_signature.h>
 
 #include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <map>
-#include <regex>
+#include <algorithm>
+#include <memory>
 #include <vector>
 
 namespace gr {
@@ -29,18 +30,9 @@ class pdu_decoder_impl : public pdu_decoder
     std::vector<int8_t> d_soft8;
     std::vector<uint8_t> d_bits, d_ok;
     std::vector<int32_t> d_iters;
-    // HARQ (PDUs with harq_process in their metadata; 5G NR rate-matched codes): the code of each
-    // redundancy version, the mother code's decoder, and each process's soft buffer.
+    // HARQ (PDUs with harq_process in their metadata; 5G NR rate-matched codes).
     std::string d_code_name;
-    code_ptr d_rv_code[4];
-    code_ptr d_harq_mother;
-    decoder_ptr d_harq_dec;
-    uint32_t d_harq_len = 0;
-    struct harq_buffer {
-        std::vector<float> soft; // frames * d_harq_len
-        long transmissions = 0;
-    };
-    std::map<long, harq_buffer> d_harq;
+    std::unique_ptr<harq_store> d_harq;
     static constexpr size_t max_harq_processes = 64;
 
     static const pmt::pmt_t port() { return pmt::mp("pdus"); }
@@ -164,51 +156,27 @@ class pdu_decoder_impl : public pdu_decoder
                 return reply(meta, "rv must be an integer 0..3");
             rv = pmt::to_long(rvp);
         }
-        gpufec_code* code = d_code.get();
-        if (rv >= 0) {
-            if (!d_rv_code[rv]) { // the block's code with this redundancy version
-                const std::string name =
-                    std::regex_replace(d_code_name, std::regex(":rv=[0-9]+"), "") + ":rv=" + std::to_string(rv);
-                d_rv_code[rv] = open_code(name);
-            }
-            code = d_rv_code[rv].get();
-        }
-        char mother[96] = "";
-        uint32_t harq_len = 0;
-        if (gpufec_code_harq_info(code, &harq_len, mother, sizeof mother) != GPUFEC_OK)
-            return reply(meta, "HARQ needs a 5G NR rate-matched code (e=, rv=): this code has no soft buffer");
-        if (!d_harq_dec) {
-            d_harq_mother = open_code(mother);
-            gpufec_decoder_opts o = d_float_opts;
-            o.output = GPUFEC_OUTPUT_INFO;
-            gpufec_decoder* dec = nullptr;
-            throw_on_error(gpufec_decoder_create(&dec, d_harq_mother.get(), &o), "HARQ decoder");
-            d_harq_dec.reset(dec);
-            d_harq_len = harq_len;
-        }
-        auto it = d_harq.find(process);
-        if (it == d_harq.end() && d_harq.size() >= max_harq_processes)
-            return reply(meta, "more than " + std::to_string(max_harq_processes) + " HARQ processes open");
-        harq_buffer& b = d_harq[process];
-        const pmt::pmt_t fresh = pmt::dict_ref(meta, pmt::mp("harq_new"), pmt::PMT_F);
-        if (pmt::is_true(fresh) || b.soft.size() != frames * d_harq_len) {
-            b.soft.assign(frames * d_harq_len, 0.0f);
-            b.transmissions = 0;
-        }
-        throw_on_error(gpufec_code_harq_combine(code, scaled_soft(data), frames, b.soft.data()), "HARQ combine");
-        b.transmissions++;
-        uint32_t out_len = 0;
-        gpufec_decoder_frame_sizes(d_harq_dec.get(), nullptr, &out_len);
-        d_bits.resize(frames * out_len);
+        if (!d_harq)
+            d_harq = std::make_unique<harq_store>(d_code_name, d_code.get(), d_float_opts, max_harq_processes);
+        const float* soft = scaled_soft(data);
+        d_bits.resize(frames * (size_t)std::max(d_out, (uint32_t)d_code_info_k()));
         d_ok.resize(frames);
         d_iters.resize(frames);
-        const gpufec_status st =
-            gpufec_decoder_decode(d_harq_dec.get(), b.soft.data(), frames, d_bits.data(), d_iters.data(), d_ok.data());
-        if (st != GPUFEC_OK)
-            return reply(meta, std::string("decoding failed: ") + gpufec_status_str(st));
-        meta = pmt::dict_add(meta, pmt::mp("gpufec_harq_transmissions"), pmt::from_long(b.transmissions));
-        if (publish(meta, frames) == 0)
-            d_harq.erase(process); // every frame decoded: the process is done
+        const bool fresh = pmt::is_true(pmt::dict_ref(meta, pmt::mp("harq_new"), pmt::PMT_F));
+        const harq_store::result r =
+            d_harq->decode(process, rv, fresh, soft, frames, d_bits.data(), d_iters.data(), d_ok.data());
+        if (!r.error.empty())
+            return reply(meta, r.error);
+        d_bits.resize(frames * d_harq->info_len());
+        meta = pmt::dict_add(meta, pmt::mp("gpufec_harq_transmissions"), pmt::from_long(r.transmissions));
+        publish(meta, frames);
+    }
+
+    size_t d_code_info_k() const
+    {
+        gpufec_code_info info;
+        gpufec_code_get_info(d_code.get(), &info);
+        return info.k;
     }
 
 public:

@@ -29,12 +29,13 @@ def _family_blocks(fam):
     family, label, algorithm_option = fam["name"], fam["label"], fam["algorithm_option"]
 
     def make_decoder(code, algorithm=None, max_iterations=None, *, sign_convention="positive_one", llr_scale=1.0,
-                     stats_interval=0, drop_failed=False, output_all_bits=False, input_type="float", **options):
+                     stats_interval=0, drop_failed=False, output_all_bits=False, input_type="float", harq_processes=0,
+                     **options):
         _check_family(code, family, label, "decoder")
         text = _options({algorithm_option: algorithm, "max_iterations": max_iterations,
                          "input_type": "float32" if input_type == "float" else input_type,
                          "output": "codeword" if output_all_bits else None, **options})
-        return decoder(code, text, sign_convention, llr_scale, stats_interval, drop_failed)
+        return decoder(code, text, sign_convention, llr_scale, stats_interval, drop_failed, harq_processes)
 
     def make_encoder(code):
         _check_family(code, family, label, "encoder")
@@ -54,7 +55,8 @@ def _family_blocks(fam):
         f"{label} decoder block: gpufec.decoder for {label} codes. algorithm: the library's {algorithm_option}; "
         "further decoder options by their library names (gpufec-info --params), e.g. backend='cuda'. "
         "input_type 'float' or 'int8' sets the stream type; output_all_bits emits the n transmitted bits. "
-        "The block's own settings: sign_convention, llr_scale, stats_interval, drop_failed.")
+        "The block's own settings: sign_convention, llr_scale, stats_interval, drop_failed, harq_processes "
+        "(5G NR: HARQ combining keyed by harq_process stream tags; gpufec.decoder's help).")
     make_encoder.__doc__ = f"{label} encoder block: gpufec.encoder for {label} codes (k bits in, n out per frame)."
     make_decoder_def.__doc__ = (
         f"A gr-fec decoder definition (fec.extended_decoder and friends) for a {label} code; info='last' takes the "

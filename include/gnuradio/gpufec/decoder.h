@@ -29,6 +29,13 @@ namespace gpufec {
  * none), drop_failed (emit only decoded frames). Tags: every output frame's first bit carries
  * gpufec_frame, gpufec_iterations and gpufec_ok; packet_len tags are followed as in
  * ldpc_decoder.
+ *
+ * harq_processes > 0 (5G NR rate-matched codes): HARQ soft combining keyed by stream tags. A
+ * frame whose first soft bit carries a `harq_process` tag (an integer) is added to that
+ * process's soft circular buffer (an `rv` tag 0..3 at the same item names its redundancy
+ * version, default the code's; `harq_new` true clears the buffer first), and the buffer is
+ * decoded; its output frame is tagged `gpufec_harq_transmissions`. A process whose frame decodes
+ * is done. At most harq_processes buffers are kept; untagged frames decode on their own.
  */
 class GPUFEC_GR_API decoder : virtual public gr::block
 {
@@ -40,7 +47,8 @@ public:
                      const std::string& sign_convention = "positive_one",
                      float llr_scale = 1.0f,
                      int stats_interval = 0,
-                     bool drop_failed = false);
+                     bool drop_failed = false,
+                     int harq_processes = 0);
 
     virtual void set_max_iterations(int max_iterations) = 0;
     virtual int max_iterations() const = 0;

@@ -28,7 +28,8 @@ void bind_generic(py::module& m)
              py::arg("sign_convention") = "positive_one",
              py::arg("llr_scale") = 1.0f,
              py::arg("stats_interval") = 0,
-             py::arg("drop_failed") = false)
+             py::arg("drop_failed") = false,
+             py::arg("harq_processes") = 0)
         .def("set_max_iterations", &decoder::set_max_iterations, py::arg("max_iterations"))
         .def("max_iterations", &decoder::max_iterations)
         .def("frames", &decoder::frames)
