@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A/B of two builds in one GPU lease: the GPU rows of run_gpu.sh, each run old, new, new, old
 # (so drift in the machine's state falls on both), and a table of the means with the change.
-# Usage: bash benchmarks/run_ab.sh OLD_BENCH_DIR NEW_BUILD_DIR
+# Usage: bash benchmarks/run_ab.sh OLD_BENCH_DIR NEW_BUILD_DIR (ROWS=FILE: another row list)
 #   OLD_BENCH_DIR holds gpufec-bench and its libgpufec.so* (copied from a build of the old commit);
 #   NEW_BUILD_DIR is a build tree. Writes $OUT/ab_table.md (or ./bench-out).
 set -uo pipefail
@@ -42,5 +42,5 @@ PY
 while read -r id args; do
   [[ -z "$id" || "$id" == \#* || "$args" == *"--backend cpu"* ]] && continue
   row "$id" $args < /dev/null
-done < "$(dirname "${BASH_SOURCE[0]}")/gpu_rows.txt"
+done < "${ROWS:-$(dirname "${BASH_SOURCE[0]}")/gpu_rows.txt}"
 cat "$table"
