@@ -1026,10 +1026,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         goto done;
     if (p->packed) { /* the outgoing magnitudes by the rule's own function: int8, binary16 */
         uint8_t tab[PACKED_TABLE_BYTES];
-        const float off = decoder_offset_steps(&lo);
+        const float off = ldpc_rule_offset(&lo);
         for (uint32_t m = 0; m < 128; m++) {
             const uint32_t q =
-                (uint32_t)ms_magnitude((float)m, ldpc_ms_mode(lo.algorithm), lo.normalization, off, LDPC_PREC_I8);
+                (uint32_t)ms_magnitude((float)m, ldpc_rule_mode(&lo), lo.normalization, off, LDPC_PREC_I8);
             const uint16_t hb = (uint16_t)lanes_h2::half_bits(q);
             tab[m] = (uint8_t)q;
             memcpy(tab + 128 + 2 * m, &hb, 2);
@@ -1061,9 +1061,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.max_iterations = o->max_iterations;
         a.early = o->early_termination;
         a.interval = lo.syndrome_interval;
-        a.mode = ldpc_ms_mode(lo.algorithm);
+        a.mode = ldpc_rule_mode(&lo);
         a.scale = lo.normalization;
-        a.offset = decoder_offset_steps(&lo);
+        a.offset = ldpc_rule_offset(&lo);
         a.inv_step = decoder_inv_step(&lo);
     }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);

@@ -10,6 +10,8 @@
  *                      (default 1); the CPU and the GPU apply the same rule
  *   precision          float32 (default) | float16 | int8: storage of the decoder's soft state
  *   quant_step         int8: LLR of one step; 0 (default): by code and rate
+ *   norm_offset        int8 normalised min-sum: LLR subtracted after the factor (0: none);
+ *                      -1 (default): by code and rate (docs/codes.md)
  *   pgab_p, pgab_start, seed   probabilistic Gallager-B (seed 003)
  *   cpu_simd           CPU vector path: 0 off, 1 (default) the widest, 2 AVX2 only
  * `schedule` (auto | flooding | layered) is a common field of gpufec_decoder_opts: another

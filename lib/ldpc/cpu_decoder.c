@@ -118,8 +118,8 @@ static void update_check(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_s
         for (uint32_t t = 0; t < d; t++)
             c2v[t] = spa_output(&acc, term[t]);
     } else {
-        const int mode = ldpc_ms_mode(lo.algorithm);
-        const float offset = decoder_offset_steps(&lo);
+        const int mode = ldpc_rule_mode(&lo);
+        const float offset = ldpc_rule_offset(&lo);
         ms_acc acc;
         ms_init_prec(&acc, prec);
         for (uint32_t t = 0; t < d; t++) /* int8: magnitudes min(|v|, 127), ldpc_i8_sat */

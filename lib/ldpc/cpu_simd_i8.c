@@ -60,8 +60,8 @@ typedef struct mag_rule {
 static void mag_rule_init(mag_rule* r, const gpufec_decoder_opts* o)
 {
     const ldpc_opts lo = ldpc_opts_of(o);
-    const int mode = ldpc_ms_mode(lo.algorithm);
-    const float offset = decoder_offset_steps(&lo);
+    const int mode = ldpc_rule_mode(&lo);
+    const float offset = ldpc_rule_offset(&lo);
     for (int m = 0; m < 128; m++)
         r->tab[m] = (uint8_t)ms_magnitude((float)m, mode, lo.normalization, offset, LDPC_PREC_I8);
     int ident = 1, sub_ok = 1;

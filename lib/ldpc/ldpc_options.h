@@ -8,6 +8,8 @@
 #include <gpufec/decoder.h>
 #include <gpufec/ldpc.h>
 
+#include "ldpc_rules.h"
+
 #include <stdint.h>
 #include <string.h>
 
@@ -24,6 +26,8 @@ typedef struct {
     int32_t cpu_simd;           /* CPU vector path: 0 off, 1 widest, 2 AVX2 only (default 1) */
     gpufec_precision precision; /* default FLOAT32 */
     float quant_step;           /* int8: LLR of one step; 0: by code and rate (resolved at create) */
+    float norm_offset;          /* NMS at int8: LLR subtracted after the factor; < 0: by code and
+                                   rate (resolved at create) */
 } ldpc_opts;
 
 static inline ldpc_opts ldpc_opts_of(const gpufec_decoder_opts* o)
@@ -44,6 +48,18 @@ static inline float decoder_inv_step(const ldpc_opts* o) { return 1.0f / o->quan
 static inline float decoder_offset_steps(const ldpc_opts* o)
 {
     return o->precision == GPUFEC_PRECISION_INT8 ? o->offset * decoder_inv_step(o) : o->offset;
+}
+
+/* The min-sum rule's mode and offset as the storage sees them (ms_magnitude): normalised
+ * min-sum at int8 with a norm_offset runs mode 3, the factor then norm_offset in steps. */
+static inline int ldpc_rule_mode(const ldpc_opts* o)
+{
+    const int mode = ldpc_ms_mode(o->algorithm);
+    return mode == 1 && o->precision == GPUFEC_PRECISION_INT8 && o->norm_offset > 0.0f ? 3 : mode;
+}
+static inline float ldpc_rule_offset(const ldpc_opts* o)
+{
+    return ldpc_rule_mode(o) == 3 ? o->norm_offset * decoder_inv_step(o) : decoder_offset_steps(o);
 }
 
 #endif

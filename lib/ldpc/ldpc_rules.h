@@ -14,7 +14,9 @@
 #include <gpufec/ldpc.h>
 
 /* What an algorithm is, decided here once (never by enum order): the hard-decision decoders
- * read only signs; the min-sum family's check output is plain (0), normalised (1) or offset (2). */
+ * read only signs; the min-sum family's check output is plain (0), normalised (1) or offset (2);
+ * mode 3, normalised then offset, is normalised min-sum at int8 storage with norm_offset
+ * (ldpc_rule_mode). */
 GPUFEC_HD int ldpc_is_hard(int algorithm)
 {
     return algorithm == GPUFEC_ALG_GALLAGER_A || algorithm == GPUFEC_ALG_GALLAGER_B || algorithm == GPUFEC_ALG_PGAB;
@@ -170,14 +172,14 @@ GPUFEC_HD int ldpc_channel_says_nothing(float llr, int prec, float inv_step)
 }
 
 /* Magnitude of an outgoing min-sum message from the minimum m it is based on, as stored:
- * ms_output's rule, then rounded (int8: to the nearest whole step, half up). For int8, `offset`
- * is in steps. */
+ * ms_output's rule (mode 3: the factor, then the offset), then rounded (int8: to the nearest
+ * whole step, half up). For int8, `offset` is in steps. */
 GPUFEC_HD float ms_magnitude(float m, int mode, float scale, float offset, int prec)
 {
     m = fminf(m, GPUFEC_LLR_LIMIT);
-    if (mode == 1)
+    if (mode == 1 || mode == 3)
         m = LDPC_MUL(m, scale);
-    else if (mode == 2)
+    if (mode == 2 || mode == 3)
         m = fmaxf(m - offset, 0.0f);
     if (prec == LDPC_PREC_I8)
         return fminf(floorf(m + 0.5f), LDPC_I8_MAX);

@@ -415,6 +415,7 @@ static void latency_plan_cases(int quick)
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, pr);
         compare_p("wifi-1944-5_6", GPUFEC_ALG_NMS, L, 4.0, quick ? 5 : 90, 0.0, pr);
         compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 3 : 60, 0.0, pr);
+        compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, pr);
         if (!quick) {
             compare_p("5gnr-bg2:k=1500:e=2400:rv=2:qm=4", GPUFEC_ALG_OMS, L, 2.2, 100, 0.0, pr);
             compare_p("5gnr-bg1:k=3000:e=12000:rv=3:qm=6", GPUFEC_ALG_MS, L, 0.6, 100, 0.0, pr);
@@ -590,6 +591,8 @@ int main(int argc, char** argv)
             compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.6, quick ? 31 : 203, 0.0, I8);
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 18 : 97, 0.0, I8);
         compare_p("wifi-1944-5_6", GPUFEC_ALG_MS, L, 4.0, quick ? 41 : 301, 0.0, I8);
+        /* BG2 below rate 0.4: int8 NMS runs the factor then norm_offset by default (mode 3) */
+        compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 19 : 97, 0.0, I8);
         if (!whole_layers_only)
             compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, quick ? 9 : 101, 0.0, I8);
         if (!quick && !whole_layers_only)

@@ -432,14 +432,16 @@ static void test_simd_matches_scalar(void)
                 }
             }
         /* int8 NMS with other normalisations: the vector path's magnitude takes another form
-         * (0.7: (179 m + 153) >> 8; 0.9: no short form, the table lookup) */
-        const float norms[] = {0.7f, 0.9f};
-        for (int ni = 0; ni < 2; ni++) {
+         * (0.7: (179 m + 153) >> 8; 0.9: no short form, the table lookup; with norm_offset, the
+         * factor then the offset: the table) */
+        const float norms[][2] = {{0.7f, 0.0f}, {0.9f, 0.0f}, {0.8125f, 0.125f}, {0.75f, 0.3f}};
+        for (int ni = 0; ni < 4; ni++) {
             gpufec_decoder_opts o;
             gpufec_decoder_opts_default(&o);
             o.backend = GPUFEC_BACKEND_CPU;
             test_set_alg(&o, GPUFEC_ALG_NMS);
-            test_set_float(&o, "norm", norms[ni]);
+            test_set_float(&o, "norm", norms[ni][0]);
+            test_set_float(&o, "norm_offset", norms[ni][1]);
             test_set_prec(&o, GPUFEC_PRECISION_INT8);
             o.schedule = GPUFEC_SCHEDULE_LAYERED;
             o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
@@ -447,8 +449,8 @@ static void test_simd_matches_scalar(void)
             for (int simd = 1; simd <= 2; simd++) {
                 test_set_int(&o, "cpu_simd", simd);
                 CHECK(vector_matches_scalar(c, &o, llr, F, info.n_full) != 0,
-                      "%s int8 nms norm %.2f cpu_simd=%d: vector and scalar paths differ", codes[ci],
-                      (double)norms[ni], simd);
+                      "%s int8 nms norm %.4g norm_offset %.3g cpu_simd=%d: vector and scalar paths differ",
+                      codes[ci], (double)norms[ni][0], (double)norms[ni][1], simd);
             }
         }
         free(u);
@@ -828,12 +830,24 @@ static void test_erased_frames(void)
 /* Issue 21: at int8 storage, soft values below half a quant_step are zero steps: a frame of them
  * is what the decoder sees as erased, and it converged on the all-zero word and was reported
  * decoded with half its bits wrong. Now such frames are reported not decoded, frames scaled so
- * that they keep whole steps decode, on every int8 variant (scalar, vector) and the GPU's. */
+ * that they keep whole steps decode, on every int8 variant (scalar, vector) and the GPU's. Where
+ * the default rule subtracts half a step after the factor (norm_offset: 5G NR BG2 below rate
+ * 0.4), a one-step message rounds to nothing, so its frames need two steps; with norm_offset=0
+ * one step decodes there too. */
 static void test_int8_zero_step_frames(void)
 {
-    const char* codes[] = {"wifi-648-1_2", "5gnr-bg2-z24:k=200"};
-    for (size_t ci = 0; ci < 2; ci++) {
-        gpufec_code* c = open_test_code(codes[ci]);
+    const struct {
+        const char* code;
+        const char* options; /* beside the defaults */
+        float amplitude;     /* of the odd frames, LLR (steps of 0.25) */
+    } cases[] = {
+        {"wifi-648-1_2", "", 0.2f},               /* 0.8 steps: one after rounding */
+        {"5gnr-bg2-z24:k=200", "", 0.45f},        /* 1.8 steps: two */
+        {"5gnr-bg2-z24:k=200", "norm_offset=0", 0.2f},
+    };
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        const char* code = cases[ci].code;
+        gpufec_code* c = open_test_code(code);
         gpufec_code_info info;
         gpufec_code_get_info(c, &info);
         const size_t F = 40;
@@ -842,9 +856,9 @@ static void test_int8_zero_step_frames(void)
         float* llr = malloc(F * info.n * sizeof *llr);
         uint8_t* out = malloc(F * info.k);
         make_frames(c, F, INFINITY, u, x, llr);
-        for (size_t f = 0; f < F; f++) /* even frames: +-0.01 (0.04 steps); odd: +-0.2 (0.8 steps) */
+        for (size_t f = 0; f < F; f++) /* even frames: +-0.01 (0.04 steps); odd: +-amplitude */
             for (uint32_t j = 0; j < info.n; j++)
-                llr[f * info.n + j] = (x[f * info.n + j] ? -1.0f : 1.0f) * (f % 2 ? 0.2f : 0.01f);
+                llr[f * info.n + j] = (x[f * info.n + j] ? -1.0f : 1.0f) * (f % 2 ? cases[ci].amplitude : 0.01f);
         for (int v = 0; v < 3; v++) {
             if (v == 2 && !gpufec_cuda_available())
                 break;
@@ -854,8 +868,9 @@ static void test_int8_zero_step_frames(void)
             test_set_prec(&o, GPUFEC_PRECISION_INT8);
             o.schedule = GPUFEC_SCHEDULE_LAYERED;
             test_set_int(&o, "cpu_simd", v == 1);
+            CHECK(gpufec_decoder_opts_set_text(&o, cases[ci].options, c, NULL) == GPUFEC_OK, "%s", cases[ci].options);
             gpufec_decoder* d = NULL;
-            CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s int8 create", codes[ci]);
+            CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s int8 create", code);
             char variant[96];
             gpufec_decoder_variant(d, variant, sizeof variant);
             uint8_t ok[40];
@@ -863,11 +878,11 @@ static void test_int8_zero_step_frames(void)
             for (size_t f = 0; f < F; f++) {
                 const int right = memcmp(out + f * info.k, u + f * info.k, info.k) == 0;
                 if (f % 2 == 0)
-                    CHECK(!ok[f], "%s (%s): frame of zero-step soft values reported decoded (bits %s)", codes[ci],
+                    CHECK(!ok[f], "%s (%s): frame of zero-step soft values reported decoded (bits %s)", code,
                           variant, right ? "right" : "wrong");
                 else
-                    CHECK(ok[f] && right, "%s (%s): frame of 0.8-step soft values: ok %d, bits %s", codes[ci],
-                          variant, ok[f], right ? "right" : "wrong");
+                    CHECK(ok[f] && right, "%s [%s] (%s): frame of %.2f soft values: ok %d, bits %s", code,
+                          cases[ci].options, variant, (double)cases[ci].amplitude, ok[f], right ? "right" : "wrong");
             }
             gpufec_decoder_destroy(d);
         }

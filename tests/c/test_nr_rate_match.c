@@ -183,14 +183,17 @@ static void defaults_by_code_and_rate(void)
     struct {
         const char* code;
         gpufec_precision prec;
-        float norm, step;
+        float norm, step, offset; /* offset: norm_offset */
         double ebn0;
     } const cases[] = {
-        {"5gnr-bg1-z96:k=2112", GPUFEC_PRECISION_FLOAT32, 0.625f, 0.25f, 1.3},
-        {"5gnr-bg1-z96:k=2112", GPUFEC_PRECISION_INT8, 0.6875f, 0.25f, 1.4},
-        {"5gnr-bg1-z96:k=2112:e=2640", GPUFEC_PRECISION_INT8, 0.6875f, 0.5f, 3.0},
-        {"5gnr-bg2-z96:k=960:e=2880", GPUFEC_PRECISION_FLOAT32, 0.75f, 0.25f, 1.4},
-        {"5gnr-bg2-z96", GPUFEC_PRECISION_FLOAT32, 0.6875f, 0.25f, 0.8},
+        {"5gnr-bg1-z96:k=2112", GPUFEC_PRECISION_FLOAT32, 0.625f, 0.25f, 0.0f, 1.3},
+        {"5gnr-bg1-z96:k=2112", GPUFEC_PRECISION_INT8, 0.6875f, 0.25f, 0.0f, 1.4},
+        {"5gnr-bg1-z96:k=2112:e=2640", GPUFEC_PRECISION_INT8, 0.6875f, 0.5f, 0.0f, 3.0},
+        {"5gnr-bg2-z96:k=960:e=2880", GPUFEC_PRECISION_FLOAT32, 0.75f, 0.25f, 0.0f, 1.4},
+        {"5gnr-bg2-z96", GPUFEC_PRECISION_FLOAT32, 0.6875f, 0.25f, 0.0f, 0.8},
+        {"5gnr-bg2-z96:k=960:e=2880", GPUFEC_PRECISION_INT8, 0.8125f, 0.25f, 0.125f, 1.5},
+        {"5gnr-bg2-z96", GPUFEC_PRECISION_INT8, 0.8125f, 0.25f, 0.125f, 0.9},
+        {"5gnr-bg2-z96:k=960:e=1920", GPUFEC_PRECISION_INT8, 0.75f, 0.25f, 0.0f, 1.8},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         gpufec_code* c = open_test_code(cases[i].code);
@@ -215,9 +218,11 @@ static void defaults_by_code_and_rate(void)
             if (v == 1) {
                 test_set_float(&o, "norm", cases[i].norm);
                 test_set_float(&o, "quant_step", cases[i].step);
+                test_set_float(&o, "norm_offset", cases[i].offset);
             } else if (v == 2) {
                 test_set_float(&o, "norm", 0.75f);
                 test_set_float(&o, "quant_step", 0.25f);
+                test_set_float(&o, "norm_offset", 0.0f);
             }
             gpufec_decoder* d = NULL;
             CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s create", cases[i].code);
@@ -227,8 +232,9 @@ static void defaults_by_code_and_rate(void)
             gpufec_decoder_destroy(d);
         }
         CHECK(memcmp(out[0], out[1], frames * ci.k) == 0 && memcmp(its[0], its[1], frames * 4) == 0,
-              "%s: the default is not norm %.4g, step %.3g", cases[i].code, cases[i].norm, cases[i].step);
-        const int same_as_old = cases[i].norm == 0.75f && cases[i].step == 0.25f;
+              "%s %s: the default is not norm %.4g, step %.3g, norm_offset %.3g", cases[i].code,
+              gpufec_precision_name(cases[i].prec), cases[i].norm, cases[i].step, cases[i].offset);
+        const int same_as_old = cases[i].norm == 0.75f && cases[i].step == 0.25f && cases[i].offset == 0.0f;
         CHECK(same_as_old || memcmp(its[0], its[2], frames * 4) != 0, "%s: the default behaves as 0.75 / 0.25",
               cases[i].code);
         for (int v = 0; v < 3; v++) {
