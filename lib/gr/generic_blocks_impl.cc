@@ -19,18 +19,6 @@ gpufec_decoder_opts early_opts(const std::string& options) { return opts_from_te
 class decoder_impl : public decoder, public batch_decoder_base
 {
 public:
-    decoder_impl(const std::string& code,
-                 const std::string& options,
-                 const std::string& sign_convention,
-                 float llr_scale,
-                 int stats_interval,
-                 bool drop_failed,
-                 int harq_processes)
-        : decoder_impl(
-              code, options, early_opts(options), sign_convention, llr_scale, stats_interval, drop_failed, harq_processes)
-    {
-    }
-
     void set_max_iterations(int max_iterations) override { set_iteration_limit(max_iterations); }
     int max_iterations() const override { return iteration_limit(); }
     uint64_t frames() const override { return decoded_frames(); }
@@ -42,7 +30,8 @@ public:
     int n() const override { return (int)code_info().n; }
     int k() const override { return (int)code_info().k; }
 
-private:
+    /* early: the options before the code is open (make() reads them from the text), what the
+     * stream's item size and the base need. */
     decoder_impl(const std::string& code,
                  const std::string& options,
                  const gpufec_decoder_opts& early,
@@ -78,8 +67,8 @@ decoder::sptr decoder::make(const std::string& code,
                             bool drop_failed,
                             int harq_processes)
 {
-    return gnuradio::make_block_sptr<decoder_impl>(code, options, sign_convention, llr_scale, stats_interval,
-                                                   drop_failed, harq_processes);
+    return gnuradio::make_block_sptr<decoder_impl>(
+        code, options, early_opts(options), sign_convention, llr_scale, stats_interval, drop_failed, harq_processes);
 }
 
 class encoder_impl : public encoder, public frame_encoder_base

@@ -168,6 +168,12 @@ class pdu_decoder_impl : public pdu_decoder
         if (!r.error.empty())
             return reply(meta, r.error);
         d_bits.resize(frames * d_harq->info_len());
+        if (d_float_opts.output == GPUFEC_OUTPUT_CODEWORD) { // as every other PDU: the transmitted words
+            std::vector<uint8_t> words(frames * d_out);
+            throw_on_error(gpufec_code_encode(d_harq->code_for(rv), d_bits.data(), frames, words.data()),
+                           "HARQ re-encode");
+            d_bits.swap(words);
+        }
         meta = pmt::dict_add(meta, pmt::mp("gpufec_harq_transmissions"), pmt::from_long(r.transmissions));
         publish(meta, frames);
     }

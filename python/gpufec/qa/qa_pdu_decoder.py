@@ -147,6 +147,10 @@ class qa_pdu_decoder(gr_unittest.TestCase):
         self.assertEqual(fails[2], frames)
         out = np.array(pmt.u8vector_elements(pmt.cdr(replies[1])), dtype=np.uint8)
         self.assertTrue(np.array_equal(out, bits))
+        # output_all_bits: the combined frames come back as the transmitted words of their rv
+        words = exchange(gpufec.pdu_decoder(code, "", "positive_one", 2.0 / sigma2, True), pdus[:2])
+        out = np.array(pmt.u8vector_elements(pmt.cdr(words[1])), dtype=np.uint8)
+        self.assertTrue(np.array_equal(out, encode(gpufec.ldpc_encoder, f"{code}:rv=2", bits)))
         self.assertIn("f32vector", pmt.symbol_to_string(pmt.dict_ref(pmt.car(replies[3]), pmt.mp("gpufec_error"),
                                                                      pmt.PMT_NIL)))
         plain = gpufec.pdu_decoder("wifi-648-1_2")
