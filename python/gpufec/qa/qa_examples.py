@@ -68,7 +68,7 @@ class qa_examples(unittest.TestCase):
             self.assertIn("gpufec.encoder(code)", text)
             self.assertIn("gpufec.decoder(code, ' '.join(('algorithm=nms', 'max_iterations=%s' % (20,), "
                           "'schedule=auto', 'norm=%s' % (0.75,),", text)
-            self.assertIn("'input_type=float32', 'output=info',)), 'positive_one', 2.0 / sigma2, 0, False)", text)
+            self.assertIn("'input_type=float32', 'output=info',)), 'positive_one', 2.0 / sigma2, 0, False, 0)", text)
             r = subprocess.run([sys.executable, py], capture_output=True, text=True, timeout=300)
             self.assertEqual(r.returncode, 0, r.stderr)
             # the decoder says at the end how the run went, on the console
