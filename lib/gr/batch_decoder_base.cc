@@ -150,43 +150,75 @@ bool batch_decoder_base::find_harq_frames(int frames)
     return any;
 }
 
-/* One tagged frame through its process's buffer. What cannot be combined (a bad rv, too many
- * processes) is said once and the frame decoded on its own, as an untagged frame. */
-void batch_decoder_base::decode_harq_frame(const void* in, uint8_t* out, int64_t frame)
+/* The tagged frames of this call through their processes' buffers: each is combined in stream
+ * order, and the buffers are decoded together in one call (a GPU batch, or the CPU's vector
+ * lanes), split only where a process comes back within the call (its second transmission must
+ * see the first's result). What cannot be combined (a bad rv, too many processes) is said once
+ * and the frame left to be decoded on its own, as an untagged frame. */
+void batch_decoder_base::decode_harq_frames(const char* in, uint8_t* out, int frames, size_t item)
 {
-    harq_frame& h = d_harq_frames[(size_t)frame];
+    std::vector<int64_t> batch;
+    std::vector<long> processes;
     d_harq_soft.resize(d_llr_len);
     const float mul = (float)d_sign * d_scale;
-    if (d_opts.input_type == GPUFEC_INPUT_INT8) // llr_scale is the LLR of one unit
-        for (uint32_t i = 0; i < d_llr_len; i++)
-            d_harq_soft[i] = (float)static_cast<const int8_t*>(in)[i] * mul;
-    else
-        for (uint32_t i = 0; i < d_llr_len; i++)
-            d_harq_soft[i] = static_cast<const float*>(in)[i] * mul;
-    d_harq_bits.resize(std::max<size_t>(d_out_len, d_info.k));
-    int32_t* iters = d_iters.data() + frame;
-    uint8_t* ok = d_converged.data() + frame;
+    for (int f = 0; f < frames; f++) {
+        harq_frame& h = d_harq_frames[(size_t)f];
+        if (h.process < 0)
+            continue;
+        if (std::find(processes.begin(), processes.end(), h.process) != processes.end())
+            finish_harq_batch(batch, processes, out);
+        const char* x = in + (size_t)f * d_llr_len * item;
+        if (d_opts.input_type == GPUFEC_INPUT_INT8) // llr_scale is the LLR of one unit
+            for (uint32_t i = 0; i < d_llr_len; i++)
+                d_harq_soft[i] = (float)reinterpret_cast<const int8_t*>(x)[i] * mul;
+        else
+            for (uint32_t i = 0; i < d_llr_len; i++)
+                d_harq_soft[i] = reinterpret_cast<const float*>(x)[i] * mul;
+        const harq_store::result r = d_harq->combine(h.process, h.rv, h.fresh, d_harq_soft.data(), 1);
+        if (!r.error.empty()) {
+            if (!d_warned_harq)
+                d_logger->warn("HARQ process {}: {}; such frames are decoded on their own", h.process, r.error);
+            d_warned_harq = true;
+            h.process = -1;
+            continue;
+        }
+        h.transmissions = r.transmissions;
+        batch.push_back(f);
+        processes.push_back(h.process);
+    }
+    finish_harq_batch(batch, processes, out);
+}
+
+void batch_decoder_base::finish_harq_batch(std::vector<int64_t>& batch, std::vector<long>& processes, uint8_t* out)
+{
+    const size_t n = batch.size();
+    if (!n)
+        return;
+    d_harq_bits.resize(n * std::max<size_t>(d_harq->info_len(), d_info.k));
+    d_harq_iters.resize(n);
+    d_harq_ok.resize(n);
     gpufec_decoder_set_max_iterations(d_dec.get(), d_max_iterations.load());
     const auto t0 = std::chrono::steady_clock::now();
-    const harq_store::result r = d_harq->decode(h.process, h.rv, h.fresh, d_harq_soft.data(), 1, d_harq_bits.data(),
-                                                iters, ok);
-    if (!r.error.empty()) {
-        if (!d_warned_harq)
-            d_logger->warn("HARQ process {}: {}; such frames are decoded on their own", h.process, r.error);
-        d_warned_harq = true;
-        h.process = -1;
-        decode_chunk(in, 1, out, frame);
-        return;
-    }
+    d_harq->decode(processes.data(), n, d_harq_bits.data(), d_harq_iters.data(), d_harq_ok.data());
     const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
     d_decode_seconds.store(d_decode_seconds.load() + dt.count());
-    h.transmissions = r.transmissions;
-    if (d_opts.output == GPUFEC_OUTPUT_CODEWORD) // the transmitted codeword of the decided bits
-        throw_on_error(gpufec_code_encode(d_harq->code_for(h.rv < 0 ? -1 : h.rv), d_harq_bits.data(), 1, out),
-                       "HARQ re-encode");
-    else
-        std::copy(d_harq_bits.data(), d_harq_bits.data() + d_out_len, out);
-    count_frames(1, iters, ok);
+    const uint32_t info = d_harq->info_len();
+    for (size_t i = 0; i < n; i++) {
+        const int64_t f = batch[i];
+        const uint8_t* bits = d_harq_bits.data() + i * info;
+        uint8_t* o = out + (size_t)f * d_out_len;
+        if (d_opts.output == GPUFEC_OUTPUT_CODEWORD) { // the transmitted codeword of the decided bits
+            const long rv = d_harq_frames[(size_t)f].rv;
+            throw_on_error(gpufec_code_encode(d_harq->code_for(rv < 0 ? -1 : rv), bits, 1, o), "HARQ re-encode");
+        } else {
+            std::copy(bits, bits + d_out_len, o);
+        }
+        d_iters[(size_t)f] = d_harq_iters[i];
+        d_converged[(size_t)f] = d_harq_ok[i];
+    }
+    count_frames((int)n, d_harq_iters.data(), d_harq_ok.data());
+    batch.clear();
+    processes.clear();
 }
 
 void batch_decoder_base::set_iteration_limit(int max_iterations)
@@ -515,9 +547,10 @@ int batch_decoder_base::general_work(int noutput_items,
     d_iters.resize((size_t)frames);
     d_converged.resize((size_t)frames);
     const bool harq = find_harq_frames(frames);
+    if (harq)
+        decode_harq_frames(in, out, frames, item);
     for (int f = 0; f < frames;) {
-        if (harq && d_harq_frames[(size_t)f].process >= 0) {
-            decode_harq_frame(in + (size_t)f * d_llr_len * item, out + (size_t)f * d_out_len, f);
+        if (harq && d_harq_frames[(size_t)f].process >= 0) { // decoded above
             f++;
             continue;
         }

@@ -92,6 +92,8 @@ private:
     std::vector<harq_frame> d_harq_frames; // of the work call's frames
     std::vector<float> d_harq_soft;
     std::vector<uint8_t> d_harq_bits;
+    std::vector<int32_t> d_harq_iters;
+    std::vector<uint8_t> d_harq_ok;
     bool d_warned_harq = false;
 
     static constexpr int gpu_batch_hint = 256; // frames per call worth batching on the GPU
@@ -100,7 +102,8 @@ private:
     void decode_chunk(const void* in, int frames, uint8_t* out, int64_t first_frame);
     void count_frames(int frames, const int32_t* iters, const uint8_t* converged);
     bool find_harq_frames(int frames); // fills d_harq_frames; false: none in this call
-    void decode_harq_frame(const void* in, uint8_t* out, int64_t frame);
+    void decode_harq_frames(const char* in, uint8_t* out, int frames, size_t item);
+    void finish_harq_batch(std::vector<int64_t>& batch, std::vector<long>& processes, uint8_t* out);
     void post_stats();
     void warn_all_failed();
     void move_tags(uint64_t consumed);

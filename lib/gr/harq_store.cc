@@ -1,5 +1,6 @@
 #include "harq_store.h"
 
+#include <algorithm>
 #include <regex>
 
 namespace gr {
@@ -25,8 +26,7 @@ const gpufec_code* harq_store::code_for(long rv)
     return d_rv_code[rv].get();
 }
 
-harq_store::result harq_store::decode(long process, long rv, bool fresh, const float* soft, size_t frames,
-                                      uint8_t* bits, int32_t* iterations, uint8_t* ok)
+harq_store::result harq_store::combine(long process, long rv, bool fresh, const float* soft, size_t frames)
 {
     result r;
     if (rv < -1 || rv > 3) {
@@ -60,12 +60,46 @@ harq_store::result harq_store::decode(long process, long rv, bool fresh, const f
     }
     throw_on_error(gpufec_code_harq_combine(code, soft, frames, b.soft.data()), "HARQ combine");
     r.transmissions = ++b.transmissions;
-    throw_on_error(gpufec_decoder_decode(d_dec.get(), b.soft.data(), frames, bits, iterations, ok), "HARQ decode");
-    size_t decoded = 0;
-    for (size_t f = 0; f < frames; f++)
-        decoded += ok[f] ? 1 : 0;
-    if (decoded == frames)
-        d_buffers.erase(process); // every frame decoded: the process is done
+    return r;
+}
+
+void harq_store::decode(const long* processes, size_t count, uint8_t* bits, int32_t* iterations, uint8_t* ok)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++)
+        total += d_buffers.at(processes[i]).soft.size();
+    const float* soft = nullptr;
+    if (count == 1) {
+        soft = d_buffers.at(processes[0]).soft.data();
+    } else { // side by side, so that the batch is one call (a GPU's, or a CPU's vector lanes)
+        d_batch.resize(total);
+        size_t at = 0;
+        for (size_t i = 0; i < count; i++) {
+            const std::vector<float>& b = d_buffers.at(processes[i]).soft;
+            std::copy(b.begin(), b.end(), d_batch.begin() + (std::ptrdiff_t)at);
+            at += b.size();
+        }
+        soft = d_batch.data();
+    }
+    throw_on_error(gpufec_decoder_decode(d_dec.get(), soft, total / d_len, bits, iterations, ok), "HARQ decode");
+    size_t f = 0;
+    for (size_t i = 0; i < count; i++) {
+        const size_t frames = d_buffers.at(processes[i]).soft.size() / d_len;
+        size_t decoded = 0;
+        for (size_t g = 0; g < frames; g++)
+            decoded += ok[f + g] ? 1 : 0;
+        f += frames;
+        if (decoded == frames)
+            d_buffers.erase(processes[i]); // every frame decoded: the process is done
+    }
+}
+
+harq_store::result harq_store::decode(long process, long rv, bool fresh, const float* soft, size_t frames,
+                                      uint8_t* bits, int32_t* iterations, uint8_t* ok)
+{
+    const result r = combine(process, rv, fresh, soft, frames);
+    if (r.error.empty())
+        decode(&process, 1, bits, iterations, ok);
     return r;
 }
 

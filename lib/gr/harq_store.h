@@ -27,9 +27,13 @@ public:
         long transmissions = 0;  // combined in the process's buffer so far
     };
     /* Adds `frames` transmissions of process `process` (soft: LLRs, frames * n; rv -1: the
-     * code's own, else 0..3; fresh: the buffer is cleared first) and decodes the buffer into
-     * bits (frames * info_len()), iterations and ok. A process whose frames all decode is done:
-     * its buffer is freed. */
+     * code's own, else 0..3; fresh: the buffer is cleared first). */
+    result combine(long process, long rv, bool fresh, const float* soft, size_t frames);
+    /* Decodes the buffers of `count` combined processes (all different) in one call of the
+     * mother code's decoder, in that order: bits (their frames * info_len()), iterations and
+     * ok. A process whose frames all decode is done: its buffer is freed. */
+    void decode(const long* processes, size_t count, uint8_t* bits, int32_t* iterations, uint8_t* ok);
+    /* combine, then decode that process alone. */
     result decode(long process, long rv, bool fresh, const float* soft, size_t frames, uint8_t* bits,
                   int32_t* iterations, uint8_t* ok);
     /* Bits per decoded frame (the information bits; 0 before the first decode). */
@@ -52,6 +56,7 @@ private:
     decoder_ptr d_dec;
     uint32_t d_len = 0, d_info_len = 0;
     std::map<long, buffer> d_buffers;
+    std::vector<float> d_batch; // the buffers of one decode call, side by side
 };
 
 } // namespace gpufec
