@@ -374,6 +374,15 @@ static int frame_says_nothing(const float* x, uint32_t n, float inv_step)
     return 1;
 }
 
+/* The rule applied to nf frames of float32 LLRs a host implementation decoded. */
+static void clear_erased(const gpufec_decoder* dec, const float* llr, size_t nf, uint8_t* ok)
+{
+    const uint32_t n_tx = dec->cfg.code->tx.n_tx;
+    for (size_t f = 0; ok && f < nf; f++)
+        if (ok[f] && frame_says_nothing(llr + f * n_tx, n_tx, dec->caps.erasure_inv_step))
+            ok[f] = 0;
+}
+
 /* The context's buffers for a chunk of `frames`: mother codewords (gathering) and float32 soft
  * values (widening). */
 static gpufec_status chunk_buffers(gpufec_decoder* dec, size_t frames, int gather, int widen)
@@ -408,12 +417,10 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
     const uint32_t n_tx = cfg->code->tx.n_tx, n_full = cfg->code->n_full;
     const int host = !dec->ops->raw_input, widen = host && cfg->opts.input_type != GPUFEC_INPUT_FLOAT32;
     const int gather = dec->check_crc || (cfg->out_pos && !dec->caps.writes_output);
-    const float inv_step = dec->caps.erasure_inv_step;
     if (!gather && !widen) {
         gpufec_status st = dec->ops->decode(dec->state, llr, n_frames, bits, iterations, converged);
-        for (size_t f = 0; st == GPUFEC_OK && host && converged && f < n_frames; f++)
-            if (converged[f] && frame_says_nothing((const float*)llr + f * n_tx, n_tx, inv_step))
-                converged[f] = 0;
+        if (st == GPUFEC_OK && host)
+            clear_erased(dec, llr, n_frames, converged);
         return st;
     }
     /* Chunks of the implementation's batch (or 256 frames); widened chunks of about 8 MiB at
@@ -441,9 +448,8 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
         st = dec->ops->decode(dec->state, in, nf, out, iterations ? iterations + f : NULL, ok);
         if (st)
             return st;
-        for (size_t g = 0; host && ok && g < nf; g++)
-            if (ok[g] && frame_says_nothing((const float*)in + g * n_tx, n_tx, inv_step))
-                ok[g] = 0;
+        if (host)
+            clear_erased(dec, in, nf, ok);
         for (size_t g = 0; gather && g < nf; g++) {
             uint8_t* dst = bits + (f + g) * dec->out_len;
             const uint8_t* src = dec->hard + g * n_full;

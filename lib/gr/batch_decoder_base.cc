@@ -194,7 +194,7 @@ void batch_decoder_base::finish_harq_batch(std::vector<int64_t>& batch, std::vec
     const size_t n = batch.size();
     if (!n)
         return;
-    d_harq_bits.resize(n * std::max<size_t>(d_harq->info_len(), d_info.k));
+    d_harq_bits.resize(n * d_harq->info_len());
     d_harq_iters.resize(n);
     d_harq_ok.resize(n);
     gpufec_decoder_set_max_iterations(d_dec.get(), d_max_iterations.load());

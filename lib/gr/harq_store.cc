@@ -94,14 +94,5 @@ void harq_store::decode(const long* processes, size_t count, uint8_t* bits, int3
     }
 }
 
-harq_store::result harq_store::decode(long process, long rv, bool fresh, const float* soft, size_t frames,
-                                      uint8_t* bits, int32_t* iterations, uint8_t* ok)
-{
-    const result r = combine(process, rv, fresh, soft, frames);
-    if (r.error.empty())
-        decode(&process, 1, bits, iterations, ok);
-    return r;
-}
-
 } // namespace gpufec
 } // namespace gr

@@ -33,9 +33,6 @@ public:
      * mother code's decoder, in that order: bits (their frames * info_len()), iterations and
      * ok. A process whose frames all decode is done: its buffer is freed. */
     void decode(const long* processes, size_t count, uint8_t* bits, int32_t* iterations, uint8_t* ok);
-    /* combine, then decode that process alone. */
-    result decode(long process, long rv, bool fresh, const float* soft, size_t frames, uint8_t* bits,
-                  int32_t* iterations, uint8_t* ok);
     /* Bits per decoded frame (the information bits; 0 before the first decode). */
     uint32_t info_len() const { return d_info_len; }
     /* The block's code at redundancy version rv (-1: its own). */

@@ -158,16 +158,14 @@ class pdu_decoder_impl : public pdu_decoder
         }
         if (!d_harq)
             d_harq = std::make_unique<harq_store>(d_code_name, d_code.get(), d_float_opts, max_harq_processes);
-        const float* soft = scaled_soft(data);
-        d_bits.resize(frames * (size_t)std::max(d_out, (uint32_t)d_code_info_k()));
-        d_ok.resize(frames);
-        d_iters.resize(frames);
         const bool fresh = pmt::is_true(pmt::dict_ref(meta, pmt::mp("harq_new"), pmt::PMT_F));
-        const harq_store::result r =
-            d_harq->decode(process, rv, fresh, soft, frames, d_bits.data(), d_iters.data(), d_ok.data());
+        const harq_store::result r = d_harq->combine(process, rv, fresh, scaled_soft(data), frames);
         if (!r.error.empty())
             return reply(meta, r.error);
         d_bits.resize(frames * d_harq->info_len());
+        d_ok.resize(frames);
+        d_iters.resize(frames);
+        d_harq->decode(&process, 1, d_bits.data(), d_iters.data(), d_ok.data());
         if (d_float_opts.output == GPUFEC_OUTPUT_CODEWORD) { // as every other PDU: the transmitted words
             std::vector<uint8_t> words(frames * d_out);
             throw_on_error(gpufec_code_encode(d_harq->code_for(rv), d_bits.data(), frames, words.data()),
@@ -176,13 +174,6 @@ class pdu_decoder_impl : public pdu_decoder
         }
         meta = pmt::dict_add(meta, pmt::mp("gpufec_harq_transmissions"), pmt::from_long(r.transmissions));
         publish(meta, frames);
-    }
-
-    size_t d_code_info_k() const
-    {
-        gpufec_code_info info;
-        gpufec_code_get_info(d_code.get(), &info);
-        return info.k;
     }
 
 public:
