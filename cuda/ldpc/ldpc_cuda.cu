@@ -16,11 +16,16 @@ namespace {
  * slot and at most a quarter of the memory free now (two slots, room left for other contexts),
  * at least a warp, at most 16384 frames; a multiple of `wave` (frames one full wave of thread
  * blocks decodes; the SM count when not known) where that still fits, so that the last wave is
- * full. `per_frame`: the plan's workspace per frame, 0 for an estimate. */
+ * full, and at most WAVES_PER_CHUNK waves where the plan knows its wave, so that a large call
+ * runs as several chunks whose transfers overlap the other chunks' kernels (the two-frame plans'
+ * small workspace had made 8192 blocks one chunk: no overlap at all). `per_frame`: the plan's
+ * workspace per frame, 0 for an estimate. */
+#define WAVES_PER_CHUNK 4
 uint32_t choose_batch(const decoder_config* cfg, size_t per_frame, uint32_t wave)
 {
     if (cfg->opts.max_batch)
         return cfg->opts.max_batch;
+    const size_t most = wave ? (size_t)wave * WAVES_PER_CHUNK : 16384;
     const ldpc_code* c = ldpc_of(cfg->code);
     size_t free_b = 0, total_b = 0;
     size_t budget = (size_t)1 << 30;
@@ -39,6 +44,8 @@ uint32_t choose_batch(const decoder_config* cfg, size_t per_frame, uint32_t wave
         per_frame = (size_t)4 * (c->edges + 3 * (size_t)c->n) + 2 * (size_t)c->n + 16;
     size_t b = budget / per_frame;
     b = b < 32 ? 32 : b > 16384 ? 16384 : b;
+    if (b > most)
+        b = most;
     if (b >= wave)
         b -= b % wave;
     else

@@ -306,7 +306,7 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
 #pragma unroll
     for (int t = 0; t < DB; t++) {
         const bool valid = !((skipped >> t) & 1u);
-        const float x = v[t] - old_message(old, rp.t0 + t);
+        const float x = ldpc_extrinsic(v[t], old_message(old, rp.t0 + t), PREC);
         v[t] = valid ? x : v[t];
         ms_push(&acc, valid ? x : INFINITY, rp.t0 + t);
     }
@@ -664,6 +664,7 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
 
 #include "qc_packed_kernel.cuh"
 #include "qc_lean_kernel.cuh"
+#include "qc_lean_pair_kernel.cuh"
 
 } // namespace
 
@@ -671,7 +672,9 @@ struct qc_plan {
     const decoder_config* cfg;
     qc_args args; /* device tables filled; per-launch fields set by qc_launch */
     int prec, words, ssmem, half_post, spa, spa_split;
-    int packed, packed_sv, packed_gpost; /* int8: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
+    int packed, packed_sv, packed_gpost; /* int8, float16: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
+    int lean_pair;                       /* the packed plan on the lean kernel's rows (qc_lean_pair_kernel.cuh) */
+    int pair_compact;                    /* ... with two frames' row state in one uint4 */
     uint32_t packed_dmax;                /* the longest row */
     int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
     int lean_tp, lat_lean;               /* the lean kernel (qc_lean_kernel.cuh) for many frames, for few */
@@ -708,10 +711,26 @@ template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan
     return p->packed_gpost ? k_qc_packed<L, SV, true, DMAX> : k_qc_packed<L, SV, false, DMAX>;
 }
 
+/* Rows longer than one sign word of two frames: the compact row state (lean rows have at most
+ * LEAN_MAX_DEGREE edges, within PAIR_COMPACT_MAX_DEGREE); else packed_row's. */
+template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p)
+{
+    static_assert(LEAN_MAX_DEGREE <= PAIR_COMPACT_MAX_DEGREE, "lean rows in the compact state");
+    if constexpr (L::FR == 2)
+        if (p->pair_compact)
+            return p->packed_gpost ? k_qc_lean_pair<L, 0, true> : k_qc_lean_pair<L, 0, false>;
+    if (p->packed_sv > 1)
+        return p->packed_gpost ? k_qc_lean_pair<L, 2, true> : k_qc_lean_pair<L, 2, false>;
+    else
+        return p->packed_gpost ? k_qc_lean_pair<L, 1, true> : k_qc_lean_pair<L, 1, false>;
+}
+
 /* The kernel built for the code's longest row: one sign word (state vector) while the rows fit
  * a lane's bits. */
 template <class L> qc_kernel_fn pick_packed(const qc_plan* p)
 {
+    if (p->lean_pair)
+        return pick_lean_pair<L>(p);
     if (p->packed_dmax <= 8)
         return pick_packed_post<L, 1, 8>(p);
     if (p->packed_dmax <= L::BITS)
@@ -766,7 +785,9 @@ qc_kernel_fn pick_kernel(const qc_plan* p)
     if (p->lean_tp)
         return pick_lean<2, 1>(p, p->ssmem != 0);
     if (p->packed)
-        return p->packed == 2 ? pick_packed<lanes_h2>(p) : pick_packed<lanes_b4>(p);
+        return p->prec == LDPC_PREC_F16 ? pick_packed<lanes_f16>(p)
+               : p->packed == 2         ? pick_packed<lanes_h2>(p)
+                                        : pick_packed<lanes_b4>(p);
     return p->wide ? pick_one_frame<1, 20>(p, p->ssmem != 0) : pick_one_frame<1>(p, p->ssmem != 0);
 }
 
@@ -936,28 +957,37 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         lean_ok = c->qv_skip[t] < 0;
     for (uint32_t l = 0; lean_ok && l < c->qv_layers; l++)
         lean_ok = c->qv_ent_ptr[l + 1] > c->qv_ent_ptr[l];
-    /* For many frames too at float32 and float16 (H100, docs/performance.md: 1.3x to 1.9x the
-     * generic kernel on 5G NR and Wi-Fi); int8 keeps its packed plan (several frames per word),
-     * ahead on BG1 rate 1/3 and Wi-Fi, behind at rate 0.79. */
-    p->lean_tp = lean_ok && (p->prec != LDPC_PREC_I8 || (o->cuda_tuning & GPUFEC_CUDA_LEAN_THROUGHPUT));
-    /* int8: several frames per word unless disabled: two in half2 where the rows have up to
-     * 16 edges (one sign word) and a group's posteriors fit on chip, else four in bytes (measured
-     * on the H100, docs/performance.md: half2 ahead on Wi-Fi, bytes on 5G NR BG1's long rows and
-     * on DVB-S2 normal frames, whose posteriors live in L2, level on DVB-S2 short); the row state
-     * in global memory (prefetched a layer ahead), the posteriors on chip where a group's fit,
-     * else in global memory. */
-    if (p->prec == LDPC_PREC_I8 && !(o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8) && !p->lean_tp &&
+    /* For many frames too at float32 (H100, docs/performance.md: 1.3x to 1.9x the generic kernel
+     * on 5G NR and Wi-Fi); int8 and float16 take the packed plan on the lean rows (two frames per
+     * word, qc_lean_pair_kernel.cuh: 1.3x to 1.7x the lean kernel at the same precision). */
+    p->lean_tp = lean_ok && (p->prec == LDPC_PREC_F32 || (o->cuda_tuning & GPUFEC_CUDA_LEAN_THROUGHPUT) ||
+                             (p->prec == LDPC_PREC_F16 && (o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8)));
+    /* int8: several frames per word unless disabled: two in half2 where the rows are whole layers
+     * (the lean rows) or have up to 16 edges (one sign word), and a group's posteriors fit on
+     * chip, else four in bytes (measured on the H100, docs/performance.md: half2 ahead on Wi-Fi
+     * and on the lean rows, bytes on the generic kernel's long rows and on DVB-S2 normal frames,
+     * whose posteriors live in L2, level on DVB-S2 short); the row state in global memory
+     * (prefetched a layer ahead), the posteriors on chip where a group's fit, else in global
+     * memory. float16: two frames per word in half2 (lanes_f16, the float16 rule's own
+     * arithmetic) on the lean rows; on other codes only when asked (not measured ahead). */
+    const int packed_f16 = p->prec == LDPC_PREC_F16 && (lean_ok || (o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2));
+    if ((p->prec == LDPC_PREC_I8 || packed_f16) && !(o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8) && !p->lean_tp &&
         c->qv_max_entries <= PACKED_MAX_DEGREE && p->threads <= PACKED_MAX_THREADS) {
         const int gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 > (size_t)optin;
-        p->packed = o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES   ? 4
+        p->packed = p->prec == LDPC_PREC_F16                     ? 2
+                    : o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES   ? 4
                     : o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2 ? 2
-                    : c->qv_max_entries <= 16 && !gpost         ? 2
-                                                                : 4;
+                    : (c->qv_max_entries <= 16 || lean_ok) && !gpost ? 2
+                                                                       : 4;
         p->packed_sv = packed_state_vec(packed_sign_words(32 / p->packed, c->qv_max_entries));
         p->packed_dmax = c->qv_max_entries;
         p->packed_gpost = gpost;
+        p->lean_pair = lean_ok; /* whole layers: the lean kernel's rows, two (or four) frames per word */
+        /* one uint4 instead of two where the rows need two sign words (H100, docs/performance.md:
+         * 8192 BG1 blocks at rate 1/3 1.2x to 1.3x; one word already: Wi-Fi 1944 0.9x) */
+        p->pair_compact = p->lean_pair && p->packed == 2 && p->packed_sv > 1;
         p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : (size_t)c->n * 4);
-        p->gstate_bytes = (size_t)c->m * p->packed_sv * 16;
+        p->gstate_bytes = (size_t)c->m * (p->pair_compact ? 1 : p->packed_sv) * 16;
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
     /* The latency plan in the one-frame layout; in global memory its row state uses the
@@ -1069,10 +1099,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
     if (err == cudaSuccess && p->lat_frames)
         err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
-    /* int8 below one wave of the packed kernel (a slot of 152 5G NR blocks is 38 groups of four
-     * on 132 SMs): the lean kernel, which fills the SMs with one frame per block (H100,
-     * docs/performance.md). */
-    if (err == cudaSuccess && p->packed && lean_ok) {
+    /* Four frames per word below one wave (a slot of 152 5G NR blocks is 38 groups of four on 132
+     * SMs): the lean kernel, which fills the SMs with one frame per block (H100,
+     * docs/performance.md). Two per word on the lean rows stay (the same slot at int8: 144 us
+     * in pairs against 190 us one frame per block). */
+    if (err == cudaSuccess && p->packed == 4 && lean_ok && !(o->cuda_tuning & GPUFEC_CUDA_PACKED_ALWAYS)) {
         p->lean_smem = tables + post + (p->ssmem ? state : 0);
         p->lean_gstate = p->ssmem ? 0 : state;
         err = cudaFuncSetAttribute(pick_lean<2, 1>(p, p->ssmem != 0), cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -1089,10 +1120,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  W * 4, p->ssmem ? "shared" : "global");
     else if (p->packed)
         snprintf(p->describe, sizeof p->describe,
-                 "QC layered (%s), int8 rule, %d frames per word (%s), posteriors in %s memory, "
+                 "QC layered (%s), %s%s rule, %d frames per word (%s), posteriors in %s memory, "
                  "%d-byte row state per group in global memory",
-                 layers, p->packed, p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
-                 p->packed_sv * 16);
+                 layers, p->lean_pair ? "lean rows, " : "", p->prec == LDPC_PREC_F16 ? "float16" : "int8", p->packed,
+                 p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
+                 (p->pair_compact ? 1 : p->packed_sv) * 16);
     else if (p->spa)
         snprintf(p->describe, sizeof p->describe, "QC layered SPA, fast instructions (%s), %s posteriors, a message per edge in %s memory",
                  layers, p->half_post ? "fp16" : "fp32", p->ssmem ? "shared" : "global");

@@ -1,22 +1,27 @@
-/* The QC layered min-sum kernel at int8 with several frames per 32-bit word (included by
+/* The QC layered min-sum kernel with several frames per 32-bit word, at int8 and float16 (included by
  * qc_layered.cu, which owns qc_args and the plan). One thread block decodes a group of frames,
  * one thread per lane of a layer as in k_qc_layered; every posterior, message and minimum is a
  * word holding one value per frame, so one instruction stream advances every frame of the group.
- * Two word layouts (the lane policies below), one kernel:
- *   - lanes_h2: two frames per word in half2, using the native half2 instructions (HADD2,
+ * Three word layouts (the lane policies below), one kernel:
+ *   - lanes_h2 (int8): two frames per word in half2, using the native half2 instructions (HADD2,
  *     HMNMX2, HSET2). Every value of the int8 rule is an integer in [-255, 255], exact in fp16,
  *     so the float16 arithmetic computes exactly the int8 rule. The default.
- *   - lanes_b4: four frames per word in bytes, with the byte-SIMD intrinsics (__vsubss4,
+ *   - lanes_b4 (int8): four frames per word in bytes, with the byte-SIMD intrinsics (__vsubss4,
  *     __vabsss4, ...), which the GPU emulates with several instructions each.
- * The saturating arithmetic is the int8 rule of ldpc_rules.h (ldpc_i8_sat, ms_init_prec), so
- * the decisions equal the CPU's at int8, iteration counts included: a frame that has converged
- * is frozen (its lanes no longer written) while the others go on.
+ *   - lanes_f16 (float16): two frames per word in half2; the float16 rule rounds every value it
+ *     keeps, the extrinsic one included (ldpc_extrinsic), to binary16, which is what HSUB2 and
+ *     HADD2 do, with a clamp for its saturation.
+ * The saturating arithmetic is the rule of ldpc_rules.h (ldpc_i8_sat, ldpc_round_half,
+ * ms_init_prec), so the decisions equal the CPU's at the same precision, iteration counts
+ * included: a frame that has converged is frozen (its lanes no longer written) while the others
+ * go on.
  *
  * Row state per group: M1, M2 (the two stored magnitudes per frame), ARG (the position of the
  * first minimum per frame) and sign words (bit t of a frame's lane: the sign of its message on
  * edge t; a lane of B bits holds B edges), in global memory laid out [layer][uint4 k][lane] so
- * that a warp's loads are contiguous. The outgoing magnitude (ms_magnitude) comes from a table
- * built on the host with the rule's own function, one lookup per frame and row. */
+ * that a warp's loads are contiguous. The outgoing magnitude (ms_magnitude) comes, at int8, from
+ * a table built on the host with the rule's own function, one lookup per frame and row; at
+ * float16 from the function itself, once per frame and row. */
 #ifndef GPUFEC_QC_PACKED_KERNEL_CUH
 #define GPUFEC_QC_PACKED_KERNEL_CUH
 
@@ -30,8 +35,9 @@
 
 /* Four int8 frames per word. */
 struct lanes_b4 {
+    static constexpr int PREC = LDPC_PREC_I8;
     static constexpr uint32_t FR = 4, BITS = 8, SIGN = 0x80808080u;
-    static constexpr uint32_t MAX127 = 0x7f7f7f7fu, NONE = 0xffffffffu;
+    static constexpr uint32_t MAX127 = 0x7f7f7f7fu, INIT = MAX127, NONE = 0xffffffffu;
     static __device__ __forceinline__ uint32_t pos(uint32_t t) { return t * 0x01010101u; }
     static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return __vsubss4(a, b); }
     static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return __vaddss4(a, b); }
@@ -46,7 +52,7 @@ struct lanes_b4 {
         const uint32_t m = ((neg & SIGN) >> 7) * 0xffu;
         return __vsub4(mag ^ m, m);
     }
-    static __device__ __forceinline__ uint32_t table_magnitude(const uint8_t* tab, uint32_t m)
+    static __device__ __forceinline__ uint32_t magnitude(const qc_args&, const uint8_t* tab, uint32_t m)
     {
         return (uint32_t)tab[m & 0xffu] | (uint32_t)tab[(m >> 8) & 0xffu] << 8 |
                (uint32_t)tab[(m >> 16) & 0xffu] << 16 | (uint32_t)tab[m >> 24] << 24;
@@ -65,8 +71,9 @@ struct lanes_b4 {
  * channel values are converted from integers; a sum is -0 only from -0 operands, and x - x is
  * +0), so a sign bit is the sign of the value. */
 struct lanes_h2 {
+    static constexpr int PREC = LDPC_PREC_I8;
     static constexpr uint32_t FR = 2, BITS = 16, SIGN = 0x80008000u;
-    static constexpr uint32_t MAX127 = 0x57f057f0u, NONE = 0xffffffffu; /* 127.0; NaN: equals nothing */
+    static constexpr uint32_t MAX127 = 0x57f057f0u, INIT = MAX127, NONE = 0xffffffffu; /* 127.0; NaN: equals nothing */
     static __device__ __forceinline__ __half2 h(uint32_t x) { return *reinterpret_cast<__half2*>(&x); }
     static __device__ __forceinline__ uint32_t u(__half2 x) { return *reinterpret_cast<uint32_t*>(&x); }
     /* t (below 2048) as binary16 bits in both halves, computed with integer operations so that
@@ -94,7 +101,7 @@ struct lanes_h2 {
     static __device__ __forceinline__ uint32_t vmax(uint32_t a, uint32_t b) { return u(__hmax2(h(a), h(b))); }
     static __device__ __forceinline__ uint32_t apply_sign(uint32_t mag, uint32_t neg) { return mag ^ (neg & SIGN); }
     /* 1024 + m (m an integer below 1024) has m in its low ten bits: both indices in one add */
-    static __device__ __forceinline__ uint32_t table_magnitude(const uint8_t* tab, uint32_t m)
+    static __device__ __forceinline__ uint32_t magnitude(const qc_args&, const uint8_t* tab, uint32_t m)
     {
         const uint32_t i = u(__hadd2(h(m), h(P1024))) & 0x03ff03ffu;
         const uint16_t* t16 = reinterpret_cast<const uint16_t*>(tab + 128);
@@ -103,6 +110,46 @@ struct lanes_h2 {
     static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
     {
         reinterpret_cast<__half*>(app)[p * 2 + f] = __int2half_rn((int)q); /* never -0 (rintf can give it) */
+    }
+    static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
+    {
+        return (uint8_t)(reinterpret_cast<const uint16_t*>(app)[p * 2 + f] >> 15);
+    }
+};
+
+/* Two float16-rule frames per word in half2. The rule's values are binary16 values, and each
+ * operation on them is one half2 instruction: the extrinsic value and the new posterior are
+ * HSUB2 and HADD2 (correctly rounded, as ldpc_round_half after the float32 operation), clamped
+ * to +-65504 (its saturation); the minima HMNMX2; a magnitude and a sign are bits. Posteriors
+ * never hold -0 (the loader stores +0 for any zero, and -0 is the result of neither x - y nor
+ * x + y unless an operand is -0), so a sign bit is the rule's test x < 0. */
+struct lanes_f16 {
+    static constexpr int PREC = LDPC_PREC_F16;
+    static constexpr uint32_t FR = 2, BITS = 16, SIGN = 0x80008000u;
+    static constexpr uint32_t INIT = 0x7c007c00u, NONE = 0xffffffffu; /* +inf (ms_init_prec); NaN */
+    static constexpr uint32_t PMAX = 0x7bff7bffu, NMAX = 0xfbfffbffu; /* +-65504 */
+    static __device__ __forceinline__ __half2 h(uint32_t x) { return lanes_h2::h(x); }
+    static __device__ __forceinline__ uint32_t u(__half2 x) { return lanes_h2::u(x); }
+    static __host__ __device__ constexpr uint32_t pos(uint32_t t) { return lanes_h2::pos(t); }
+    static __device__ __forceinline__ uint32_t sat(__half2 x) { return u(__hmin2(__hmax2(x, h(NMAX)), h(PMAX))); }
+    static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return sat(__hsub2(h(a), h(b))); }
+    static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return sat(__hadd2(h(a), h(b))); }
+    static __device__ __forceinline__ uint32_t mag(uint32_t v) { return v & 0x7fff7fffu; }
+    static __device__ __forceinline__ uint32_t lt(uint32_t a, uint32_t b) { return __hlt2_mask(h(a), h(b)); }
+    static __device__ __forceinline__ uint32_t eq(uint32_t a, uint32_t b) { return __heq2_mask(h(a), h(b)); }
+    static __device__ __forceinline__ uint32_t vmin(uint32_t a, uint32_t b) { return u(__hmin2(h(a), h(b))); }
+    static __device__ __forceinline__ uint32_t vmax(uint32_t a, uint32_t b) { return u(__hmax2(h(a), h(b))); }
+    static __device__ __forceinline__ uint32_t apply_sign(uint32_t mag, uint32_t neg) { return mag ^ (neg & SIGN); }
+    /* ms_magnitude itself, per frame (binary16 in, binary16 out: exact both ways) */
+    static __device__ __forceinline__ uint32_t magnitude(const qc_args& a, const uint8_t*, uint32_t m)
+    {
+        const __half2 x = h(m);
+        return u(__floats2half2_rn(ms_magnitude(__low2float(x), a.mode, a.scale, a.offset, LDPC_PREC_F16),
+                                   ms_magnitude(__high2float(x), a.mode, a.scale, a.offset, LDPC_PREC_F16)));
+    }
+    static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
+    {
+        reinterpret_cast<__half*>(app)[p * 2 + f] = __float2half_rn(q == 0.0f ? 0.0f : q); /* +0 for -0 */
     }
     static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
     {
@@ -121,7 +168,7 @@ template <class L> struct packed_acc {
     uint32_t min1, min2, arg, parity;
     __device__ __forceinline__ void init()
     {
-        min1 = min2 = L::MAX127; /* ms_init_prec */
+        min1 = min2 = L::INIT; /* ms_init_prec */
         arg = L::NONE;
         parity = 0;
     }
@@ -220,7 +267,7 @@ __device__ __forceinline__ void packed_row_small(const qc_args& a, uint32_t* app
             v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T));
             c.push(v[t], T);
         }
-    packed_row ns = {L::table_magnitude(tab, c.min1), L::table_magnitude(tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
+    packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
 #pragma unroll
     for (int t = 0; t < DB; t++)
         if (!((skipped >> t) & 1u)) {
@@ -255,7 +302,7 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
             if (!skip)
                 c.push(L::sub_sat(app[j], packed_message<L>(old, old.s[w], b, T)), T);
         }
-    packed_row ns = {L::table_magnitude(tab, c.min1), L::table_magnitude(tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
+    packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
 #pragma unroll
     for (int w = 0; w < SWN; w++)
         for (uint32_t b = 0, t = w * L::BITS; b < L::BITS && t < d; b++, t++) {
@@ -276,8 +323,124 @@ template <class L> __device__ __forceinline__ uint32_t packed_frames_mask(uint32
     return nf >= L::FR ? 0xffffffffu : (1u << (L::BITS * nf)) - 1u;
 }
 
-/* GPOST: posteriors in global memory (a.gpost, n words per group), for codes whose n words do
- * not fit shared memory (DVB-S2 normal frames); they stay mostly in L2. */
+/* A group's shared memory: the per-layer tables, the magnitude table, the posteriors (unless
+ * GPOST: in global memory, a.gpost, n words per group, for codes whose n words do not fit shared
+ * memory, such as DVB-S2 normal frames; they stay mostly in L2). */
+struct packed_mem {
+    uint2* ents;
+    uint32_t* ent_ptr;
+    uint8_t* ncolor;
+    uint8_t* tab;
+    uint32_t* app;
+};
+
+template <bool GPOST> __device__ __forceinline__ packed_mem packed_layout(const qc_args& a, unsigned char* smem, uint32_t g)
+{
+    packed_mem m;
+    m.ents = reinterpret_cast<uint2*>(smem);
+    m.ent_ptr = reinterpret_cast<uint32_t*>(m.ents + a.entries);
+    m.ncolor = reinterpret_cast<uint8_t*>(m.ent_ptr + a.layers + 1);
+    m.tab = smem + qc_table_bytes(a.entries, a.layers);
+    m.app = GPOST ? a.gpost + (size_t)g * a.n : reinterpret_cast<uint32_t*>(m.tab + PACKED_TABLE_BYTES);
+    return m;
+}
+
+/* A group's start: tables, posteriors zeroed (punctured positions stay erasures, +0 in every
+ * layout), every stored message +0 (nwords uint4 of row state), then each frame's channel
+ * values, repeated positions' sums and filler bits. Returns, in all threads, a bit per frame that
+ * tells the decoder something (ldpc_channel_says_nothing). flags: three shared words. */
+template <class L>
+__device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const packed_mem& m, uint4* state, uint32_t nwords,
+                                                      uint32_t f0, uint32_t nf, uint32_t* flags, uint32_t tid, uint32_t nt)
+{
+    qc_load_tables(a, m.ents, m.ent_ptr, m.ncolor, tid, nt);
+    if (L::PREC == LDPC_PREC_I8)
+        for (uint32_t t = tid; t < PACKED_TABLE_BYTES; t += nt)
+            m.tab[t] = a.mag_tab[t];
+    for (uint32_t p = tid; p < a.n; p += nt)
+        m.app[p] = 0u;
+    for (uint32_t r = tid; r < nwords; r += nt)
+        state[r] = make_uint4(0u, 0u, 0u, 0u);
+    if (tid < 3)
+        flags[tid] = 0;
+    __syncthreads();
+    uint32_t loaded = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+        const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
+        for (uint32_t t = tid; t < a.n_tx; t += nt) {
+            const float v = soft_sanitize(in[t]);
+            loaded |= (uint32_t)!ldpc_channel_says_nothing(v, L::PREC, a.inv_step) << f;
+            const int32_t p = a.tx_int[t];
+            if (p >= 0)
+                L::put(m.app, (size_t)p, f, ldpc_channel(v, L::PREC, a.inv_step));
+        }
+        for (uint32_t r = tid; r < a.n_rep; r += nt)
+            L::put(m.app, a.rep[r].x, f, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), L::PREC, a.inv_step));
+        for (uint32_t t = tid; t < a.n_fill; t += nt)
+            L::put(m.app, a.fill_int[t], f, ldpc_channel(GPUFEC_LLR_LIMIT, L::PREC, a.inv_step));
+    }
+    if (loaded)
+        atomicOr(&flags[0], loaded);
+    __syncthreads();
+    return flags[0];
+}
+
+/* A group's progress: the syndrome of each live frame after iteration `it` where the schedule
+ * asks for it; converged frames are recorded (ok, iters) and, with early stopping, frozen
+ * (removed from live). Returns true when no frame is left to run. */
+template <class L>
+__device__ __forceinline__ bool packed_group_check(const qc_args& a, const packed_mem& m, int it, uint32_t* live,
+                                                   uint32_t* ok, int (&iters)[L::FR], uint32_t* flags, uint32_t* sflag,
+                                                   uint32_t tid, uint32_t nt)
+{
+    if (!((a.early && it % a.interval == 0) || it == a.max_iterations))
+        return false;
+    const uint32_t* app = m.app; /* the signs are the hard decisions */
+    const uint32_t bad = qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, *live & L::SIGN, [&](uint32_t j) { return app[j]; });
+    if (bad)
+        atomicOr(&flags[*sflag], bad);
+    __syncthreads();
+    const uint32_t any_bad = flags[*sflag];
+    if (tid == 0)
+        flags[*sflag ^ 3u] = 0; /* the word the next check uses (1 <-> 2) */
+    *sflag ^= 3u;
+    uint32_t conv = 0; /* lanes of the live frames whose syndrome is zero */
+#pragma unroll
+    for (uint32_t f = 0; f < L::FR; f++)
+        if (!((any_bad >> (L::BITS * f + L::BITS - 1)) & 1u))
+            conv |= (L::BITS == 32 ? 0xffffffffu : ((1u << L::BITS) - 1u)) << (L::BITS * f);
+    conv &= *live;
+    const bool last = it == a.max_iterations;
+    const uint32_t stop = a.early || last ? conv : 0u;
+    *ok |= stop;
+#pragma unroll
+    for (uint32_t f = 0; f < L::FR; f++)
+        if (((*live >> (L::BITS * f)) & 1u) && (((stop >> (L::BITS * f)) & 1u) || last))
+            iters[f] = it;
+    if (a.early)
+        *live &= ~conv;
+    return a.early && !*live;
+}
+
+/* A group's end: each frame's output bits, iterations and flag (erased frames are never decoded). */
+template <class L>
+__device__ __forceinline__ void packed_group_store(const qc_args& a, const packed_mem& m, uint32_t f0, uint32_t nf,
+                                                   uint32_t ok, uint32_t has_info, const int (&iters)[L::FR],
+                                                   uint32_t tid, uint32_t nt)
+{
+    for (uint32_t f = 0; f < nf; f++) {
+        uint8_t* out = a.out + (size_t)(f0 + f) * a.n_out;
+        for (uint32_t t = tid; t < a.n_out; t += nt)
+            out[t] = L::hard(m.app, a.out_int[t], f);
+    }
+#pragma unroll
+    for (uint32_t f = 0; f < L::FR; f++)
+        if (tid == f && f < nf) {
+            a.iters[f0 + f] = iters[f];
+            a.conv[f0 + f] = (uint8_t)(((ok >> (L::BITS * f)) & 1u) && ((has_info >> f) & 1u));
+        }
+}
+
 /* DMAX: the longest row the kernel is built for (8, 16 or PACKED_MAX_DEGREE), so that a code
  * of short rows gets a kernel without the long-row paths and their registers (more groups per
  * SM). */
@@ -286,44 +449,11 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ uint32_t s_flags[3]; /* loaded frames; two syndrome words used alternately */
-    uint2* ents = reinterpret_cast<uint2*>(smem);
-    uint32_t* ent_ptr = reinterpret_cast<uint32_t*>(ents + a.entries);
-    uint8_t* ncolor = reinterpret_cast<uint8_t*>(ent_ptr + a.layers + 1);
-    uint8_t* tab = smem + qc_table_bytes(a.entries, a.layers);
     const uint32_t g = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
-    uint32_t* app = GPOST ? a.gpost + (size_t)g * a.n : reinterpret_cast<uint32_t*>(tab + PACKED_TABLE_BYTES);
+    const packed_mem m = packed_layout<GPOST>(a, smem, g);
     uint4* state = reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SV * a.z;
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
-
-    qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
-    for (uint32_t t = tid; t < PACKED_TABLE_BYTES; t += nt)
-        tab[t] = a.mag_tab[t];
-    for (uint32_t p = tid; p < a.n; p += nt)
-        app[p] = 0u; /* punctured positions stay erasures (+0 in both layouts) */
-    for (uint32_t r = tid; r < a.layers * SV * a.z; r += nt)
-        state[r] = make_uint4(0u, 0u, 0u, 0u); /* every stored message +0 */
-    if (tid < 3)
-        s_flags[tid] = 0;
-    __syncthreads();
-    uint32_t loaded = 0;
-    for (uint32_t f = 0; f < nf; f++) {
-        const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
-        for (uint32_t t = tid; t < a.n_tx; t += nt) {
-            const float v = soft_sanitize(in[t]);
-            loaded |= (uint32_t)!ldpc_channel_says_nothing(v, LDPC_PREC_I8, a.inv_step) << f;
-            const int32_t p = a.tx_int[t];
-            if (p >= 0)
-                L::put(app, (size_t)p, f, ldpc_channel(v, LDPC_PREC_I8, a.inv_step));
-        }
-        for (uint32_t r = tid; r < a.n_rep; r += nt)
-            L::put(app, a.rep[r].x, f, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), LDPC_PREC_I8, a.inv_step));
-        for (uint32_t t = tid; t < a.n_fill; t += nt)
-            L::put(app, a.fill_int[t], f, ldpc_channel(GPUFEC_LLR_LIMIT, LDPC_PREC_I8, a.inv_step));
-    }
-    if (loaded)
-        atomicOr(&s_flags[0], loaded);
-    __syncthreads();
-    const uint32_t has_info = s_flags[0];
+    const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SV * a.z, f0, nf, s_flags, tid, nt);
 
     uint4 next[SV]; /* the next phase's row state, loaded ahead as in k_qc_layered */
 #pragma unroll
@@ -333,8 +463,8 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
-            const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
-            const uint32_t colors = ncolor[l];
+            const uint32_t e0 = m.ent_ptr[l], d = m.ent_ptr[l + 1] - e0;
+            const uint32_t colors = m.ncolor[l];
             for (uint32_t col = 0; col < colors; col++) {
                 const uint32_t lane = phase_lane(a, col, tid);
                 uint4 cur[SV];
@@ -349,14 +479,16 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
                 }
                 if (phase_active(a, colors, l, col, lane)) {
                     if (d <= 4)
-                        packed_row_small<L, SV, 4>(a, app, tab, ents, e0, d, lane, live, cur);
+                        packed_row_small<L, SV, 4>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
                     else if (DMAX <= 8 || d <= 8)
-                        packed_row_small<L, SV, 8>(a, app, tab, ents, e0, d, lane, live, cur);
+                        packed_row_small<L, SV, 8>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
                     else if constexpr (DMAX > 8) {
                         if (L::BITS >= 16 && d <= 16)
-                            packed_row_small<L, SV, L::BITS >= 16 ? 16 : 8>(a, app, tab, ents, e0, d, lane, live, cur);
+                            packed_row_small<L, SV, L::BITS >= 16 ? 16 : 8>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                        else if (L::BITS >= 16 && d <= 20) /* 5G NR BG1's core rows (19 edges) */
+                            packed_row_small<L, SV, L::BITS >= 16 ? 20 : 8>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
                         else
-                            packed_row_large<L, SV>(a, app, tab, ents, e0, d, lane, live, cur);
+                            packed_row_large<L, SV>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
                     }
 #pragma unroll
                     for (int k = 0; k < SV; k++)
@@ -365,44 +497,10 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
                 __syncthreads();
             }
         }
-        it++;
-        if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
-            /* the signs are the hard decisions */
-            const uint32_t bad = qc_syndrome_bad(a, ents, ent_ptr, tid, nt, live & L::SIGN, [&](uint32_t j) { return app[j]; });
-            if (bad)
-                atomicOr(&s_flags[sflag], bad);
-            __syncthreads();
-            const uint32_t any_bad = s_flags[sflag];
-            if (tid == 0)
-                s_flags[sflag ^ 3u] = 0; /* the word the next check uses (1 <-> 2) */
-            sflag ^= 3u;
-            uint32_t conv = 0; /* lanes of the live frames whose syndrome is zero */
-            for (uint32_t f = 0; f < L::FR; f++)
-                if (!((any_bad >> (L::BITS * f + L::BITS - 1)) & 1u))
-                    conv |= (L::BITS == 32 ? 0xffffffffu : ((1u << L::BITS) - 1u)) << (L::BITS * f);
-            conv &= live;
-            const bool last = it == a.max_iterations;
-            const uint32_t stop = a.early || last ? conv : 0u;
-            ok |= stop;
-            for (uint32_t f = 0; f < L::FR; f++)
-                if (((live >> (L::BITS * f)) & 1u) && (((stop >> (L::BITS * f)) & 1u) || last))
-                    iters[f] = it;
-            if (a.early) {
-                live &= ~conv;
-                if (!live)
-                    break;
-            }
-        }
+        if (packed_group_check<L>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt))
+            break;
     }
-    for (uint32_t f = 0; f < nf; f++) {
-        uint8_t* out = a.out + (size_t)(f0 + f) * a.n_out;
-        for (uint32_t t = tid; t < a.n_out; t += nt)
-            out[t] = L::hard(app, a.out_int[t], f);
-    }
-    if (tid < nf) {
-        a.iters[f0 + tid] = iters[tid];
-        a.conv[f0 + tid] = (uint8_t)(((ok >> (L::BITS * tid)) & 1u) && ((has_info >> tid) & 1u)); /* erased: never */
-    }
+    packed_group_store<L>(a, m, f0, nf, ok, has_info, iters, tid, nt);
 }
 
 #endif

@@ -10,10 +10,11 @@
 #define GPUFEC_CUDA_QC_STATE_SHARED 4u     /* QC kernel: row state on chip, where it fits */
 #define GPUFEC_CUDA_NO_COMPRESSED_MESSAGES 8u /* generic layered min-sum: messages per edge */
 /* 16, 32, 64: another family's plan's own switches (defined in its cuda/<family>/ folder) */
-#define GPUFEC_CUDA_NO_PACKED_I8 128u      /* QC kernel at int8: one frame per thread, not 2 per word */
+#define GPUFEC_CUDA_NO_PACKED_I8 128u      /* QC kernel at int8 and float16: one frame per thread, not 2 per word */
 #define GPUFEC_CUDA_PACKED_BYTES 256u      /* QC kernel at int8: 4 frames per word in bytes */
-#define GPUFEC_CUDA_PACKED_HALF2 512u      /* QC kernel at int8: 2 frames per word in half2 (default: half2 for
-                                              rows up to 16 edges whose group fits on chip, else bytes) */
+#define GPUFEC_CUDA_PACKED_HALF2 512u      /* QC kernel at int8 and float16: 2 frames per word in half2 (int8
+                                              default: half2 for rows up to 16 edges whose group fits on chip,
+                                              else bytes) */
 #define GPUFEC_CUDA_NO_LATENCY_PLAN 1024u  /* QC kernel: the throughput plan even for a few frames (default:
                                               while frames fit one per SM, one frame per block, two threads
                                               per row where a frame has at most 128 lanes) */
@@ -27,6 +28,8 @@
 #define GPUFEC_CUDA_LEAN_THROUGHPUT 16384u /* QC kernel at int8: the lean kernel for many frames (one frame per
                                               block) instead of the packed plan */
 #define GPUFEC_CUDA_LEAN_SPLIT 32768u      /* the lean kernel's latency plan with two threads per row (default: one) */
-#define GPUFEC_CUDA_TUNING_ALL 65535u      /* every switch defined */
+#define GPUFEC_CUDA_PACKED_ALWAYS 65536u   /* QC kernel: the plan with several frames per word even for chunks
+                                              below one of its waves (default: the lean kernel there) */
+#define GPUFEC_CUDA_TUNING_ALL 131071u     /* every switch defined */
 
 #endif

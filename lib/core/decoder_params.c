@@ -3,6 +3,7 @@
  * which the enum names and parsers, gpufec_decoder_opts_set, the parameter listing of
  * the tools and the GRC drop-downs (generated at build time through gpufec-info --params) come.
  * Defaults are read from gpufec_decoder_opts_default, never written twice. */
+#include "cuda_tuning.h"
 #include "decoder_internal.h"
 #include "param_table.h"
 #include "text_reader.h"
@@ -44,7 +45,7 @@ static const param_desc COMMON[] = {
     PARAM_NUM("max_batch", P_U32, max_batch, 0, 4294967295.0, "frames per internal batch (0: backend's choice)", ""),
     PARAM_ENUM("input_type", input_type, input_type_names, input_type_labels, "soft-bit type of decode_soft", ""),
     PARAM_NUM("input_scale", P_FLOAT, input_scale, 1e-6, 1e3, "int8 input: LLR of one unit", "input_type=int8"),
-    PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, 65535, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
+    PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, GPUFEC_CUDA_TUNING_ALL, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
               "backend=auto|cuda"),
 };
 

@@ -148,10 +148,14 @@ GPUFEC_HD void ms_init_prec(ms_acc* a, int prec)
  * (__vabsss4). Channel values and message magnitudes stay within +-127. */
 GPUFEC_HD float ldpc_i8_sat(float x) { return fminf(fmaxf(x, -128.0f), LDPC_I8_MAX); }
 
-/* The value a check row sees from a posterior and its old message, at a storage precision. */
+/* The value a check row sees from a posterior and its old message, at a storage precision.
+ * float16 rounds it to binary16 (saturating) like every stored value, so that binary16
+ * arithmetic computes the whole row update: HSUB2 and HADD2 on two frames per word give these
+ * values bit for bit (binary32 has 24 >= 2 x 11 + 2 bits, so rounding a binary32 sum or
+ * difference of two binary16 values to binary16 is the same as rounding the exact one). */
 GPUFEC_HD float ldpc_extrinsic(float app, float msg, int prec)
 {
-    return prec == LDPC_PREC_I8 ? ldpc_i8_sat(app - msg) : app - msg;
+    return prec == LDPC_PREC_I8 ? ldpc_i8_sat(app - msg) : prec == LDPC_PREC_F16 ? ldpc_round_half(app - msg) : app - msg;
 }
 
 /* A sanitised channel LLR as the decoder starts from it; int8 counts steps of 1 / inv_step. */

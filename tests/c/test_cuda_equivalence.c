@@ -380,6 +380,60 @@ static void compare_conv(const char* name, double ebn0, size_t frames, int passe
     compare_opts(name, "viterbi", o, ebn0, frames, 0.0);
 }
 
+/* The kernel variants as records (VOLK's habit): the flags that select one, the text its
+ * description must hold (so that a variant that silently stopped being chosen fails here), and
+ * the precision. */
+typedef struct {
+    uint32_t flags;
+    const char* expect;
+    gpufec_precision prec;
+} kernel_variant;
+
+/* Several frames per word; "packed" as the argument runs these alone (compute-sanitizer). */
+static void packed_plan_cases(int quick)
+{
+    const gpufec_schedule L = GPUFEC_SCHEDULE_LAYERED;
+    /* int8 runs several frames per word (qc_packed_kernel.cuh: two in half2, or four in bytes),
+     * float16 two in half2: a partial last group, frames of a group converging at
+     * different iterations (early stop freezes them), rows longer than one sign word (5G NR, two
+     * state vectors; BG1's 19-edge rows in registers), Z = 384 threads, posteriors in global
+     * memory (DVB-S2 normal), colours (DVB-S2) and lane slices (CCSDS C2); and the one-frame
+     * int8 kernel, still selectable, on the same cases. */
+    const kernel_variant packed_variants[] = {
+        {GPUFEC_CUDA_PACKED_HALF2 | GPUFEC_CUDA_NO_LEAN, "int8 rule, 2 frames per word (half2)", GPUFEC_PRECISION_INT8},
+        {GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_NO_LEAN, "4 frames per word (bytes)", GPUFEC_PRECISION_INT8},
+        {GPUFEC_CUDA_NO_PACKED_I8 | GPUFEC_CUDA_NO_LEAN, "int8 posteriors", GPUFEC_PRECISION_INT8},
+        /* four per word: chunks below one wave (the test's 96 frames) take the lean kernel */
+        {GPUFEC_CUDA_PACKED_BYTES, "frames: lean rows, one frame per block", GPUFEC_PRECISION_INT8},
+        {GPUFEC_CUDA_PACKED_HALF2 | GPUFEC_CUDA_NO_LEAN, "float16 rule, 2 frames per word (half2)", GPUFEC_PRECISION_FLOAT16},
+        /* the packed plan on the lean kernel's rows (qc_lean_pair_kernel.cuh): two per word by
+         * default at int8 and float16 (the compact row state on 5G NR, one sign word on Wi-Fi);
+         * four per word forced for the test's chunks below one of its waves */
+        {0, "lean rows, float16 rule, 2 frames per word", GPUFEC_PRECISION_FLOAT16},
+        {0, "lean rows, int8 rule, 2 frames per word", GPUFEC_PRECISION_INT8},
+        {GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_ALWAYS, "lean rows, int8 rule, 4 frames per word", GPUFEC_PRECISION_INT8},
+    };
+    for (size_t variant = 0; variant < sizeof packed_variants / sizeof *packed_variants; variant++) {
+        tuning = packed_variants[variant].flags;
+        expect_variant = packed_variants[variant].expect;
+        const gpufec_precision pr = packed_variants[variant].prec;
+        const int whole_layers_only = strstr(expect_variant, "lean") != NULL; /* no colours, no slices */
+        if (!whole_layers_only)
+            compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.6, quick ? 31 : 203, 0.0, pr);
+        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 18 : 97, 0.0, pr);
+        compare_p("wifi-1944-5_6", GPUFEC_ALG_MS, L, 4.0, quick ? 41 : 301, 0.0, pr);
+        compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 17 : 97, 0.0, pr);
+        /* BG2 below rate 0.4: int8 NMS runs the factor then norm_offset by default (mode 3) */
+        compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 19 : 97, 0.0, pr);
+        if (!whole_layers_only)
+            compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, quick ? 9 : 101, 0.0, pr);
+        if (!quick && !whole_layers_only)
+            compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, pr);
+    }
+    tuning = 0;
+    expect_variant = NULL;
+}
+
 /* Optional argument: one family ("ldpc", "turbo", "nbldpc", "conv") to compare; none: all. */
 /* The latency plan forced (two threads per row): colour-split layers, punctured and filler
  * bits, Z = 384 at 768 threads with the row state in global memory, lane slices, each precision,
@@ -501,6 +555,10 @@ int main(int argc, char** argv)
         latency_plan_cases(getenv("GPUFEC_QUICK") != NULL);
         TEST_DONE();
     }
+    if (strcmp(only, "packed") == 0) {
+        packed_plan_cases(getenv("GPUFEC_QUICK") != NULL);
+        TEST_DONE();
+    }
     if (!FAMILY("ldpc"))
         TEST_DONE();
     const gpufec_algorithm algs[] = {GPUFEC_ALG_SPA, GPUFEC_ALG_MS, GPUFEC_ALG_NMS, GPUFEC_ALG_OMS};
@@ -564,48 +622,15 @@ int main(int argc, char** argv)
         compare_p("5gnr-bg1:k=3000:e=12000:rv=3:qm=6", GPUFEC_ALG_NMS, L, 0.6, 150, 0.0, precs[p]);
         compare_p("5gnr-bg1:k=3000:e=4200:qm=4:crc=24b", GPUFEC_ALG_NMS, L, 2.2, 150, 0.0, precs[p]);
     }
-    /* int8 runs several frames per word (qc_packed_kernel.cuh: two in half2, or four in bytes):
-     * a partial last group, frames of a group converging at different iterations (early stop
-     * freezes them), rows longer than one sign word (5G NR, two state vectors), Z = 384 threads,
-     * posteriors in global memory (DVB-S2 normal); and the one-frame int8 kernel, still
-     * selectable, on the same cases. */
-    /* The kernel variants as records (VOLK's habit): the flags that select one, and the text its
-     * description must hold, so that a variant that silently stopped being chosen fails here. */
-    typedef struct {
-        uint32_t flags;
-        const char* expect;
-    } kernel_variant;
-    const kernel_variant i8_variants[] = {
-        {GPUFEC_CUDA_PACKED_HALF2 | GPUFEC_CUDA_NO_LEAN, "2 frames per word (half2)"},
-        {GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_NO_LEAN, "4 frames per word (bytes)"},
-        {GPUFEC_CUDA_NO_PACKED_I8 | GPUFEC_CUDA_NO_LEAN, "int8 posteriors"},
-        /* chunks below one wave of the packed kernel (the test's 96 frames) take the lean kernel */
-        {0, "frames: lean rows, one frame per block"},
-    };
-    for (size_t variant = 0; variant < sizeof i8_variants / sizeof *i8_variants; variant++) {
-        tuning = i8_variants[variant].flags;
-        expect_variant = i8_variants[variant].expect;
-        const gpufec_precision I8 = GPUFEC_PRECISION_INT8;
-        const int whole_layers_only = strstr(expect_variant, "lean") != NULL; /* no colours, no slices */
-        if (!whole_layers_only)
-            compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.6, quick ? 31 : 203, 0.0, I8);
-        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 18 : 97, 0.0, I8);
-        compare_p("wifi-1944-5_6", GPUFEC_ALG_MS, L, 4.0, quick ? 41 : 301, 0.0, I8);
-        /* BG2 below rate 0.4: int8 NMS runs the factor then norm_offset by default (mode 3) */
-        compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 19 : 97, 0.0, I8);
-        if (!whole_layers_only)
-            compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, quick ? 9 : 101, 0.0, I8);
-        if (!quick && !whole_layers_only)
-            compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, I8);
-    }
+    packed_plan_cases(quick);
     const kernel_variant f32_variants[] = {
-        {GPUFEC_CUDA_QC_STATE_GLOBAL, "lean rows, fp32 posteriors, 16-byte row state in global memory"},
-        {GPUFEC_CUDA_QC_STATE_SHARED, "lean rows, fp32 posteriors, 16-byte row state in shared memory"},
-        {GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_NO_LEAN, "layers), fp32 posteriors, 16-byte row state in global memory"},
-        {GPUFEC_CUDA_QC_STATE_SHARED | GPUFEC_CUDA_NO_LEAN, "layers), fp32 posteriors, 16-byte row state in shared memory"},
-        {GPUFEC_CUDA_NO_QC_KERNEL, "layered, posteriors in shared memory"},
-        {GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_NO_COMPRESSED_MESSAGES, "layered, posteriors in shared memory"},
-        {GPUFEC_CUDA_WIDE_ROWS | GPUFEC_CUDA_NO_LEAN, "rows of up to 20 edges in registers"},
+        {GPUFEC_CUDA_QC_STATE_GLOBAL, "lean rows, fp32 posteriors, 16-byte row state in global memory", GPUFEC_PRECISION_FLOAT32},
+        {GPUFEC_CUDA_QC_STATE_SHARED, "lean rows, fp32 posteriors, 16-byte row state in shared memory", GPUFEC_PRECISION_FLOAT32},
+        {GPUFEC_CUDA_QC_STATE_GLOBAL | GPUFEC_CUDA_NO_LEAN, "layers), fp32 posteriors, 16-byte row state in global memory", GPUFEC_PRECISION_FLOAT32},
+        {GPUFEC_CUDA_QC_STATE_SHARED | GPUFEC_CUDA_NO_LEAN, "layers), fp32 posteriors, 16-byte row state in shared memory", GPUFEC_PRECISION_FLOAT32},
+        {GPUFEC_CUDA_NO_QC_KERNEL, "layered, posteriors in shared memory", GPUFEC_PRECISION_FLOAT32},
+        {GPUFEC_CUDA_NO_QC_KERNEL | GPUFEC_CUDA_NO_COMPRESSED_MESSAGES, "layered, posteriors in shared memory", GPUFEC_PRECISION_FLOAT32},
+        {GPUFEC_CUDA_WIDE_ROWS | GPUFEC_CUDA_NO_LEAN, "rows of up to 20 edges in registers", GPUFEC_PRECISION_FLOAT32},
     };
     for (size_t variant = 0; variant < sizeof f32_variants / sizeof *f32_variants; variant++) {
         tuning = f32_variants[variant].flags;

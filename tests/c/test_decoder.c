@@ -490,6 +490,48 @@ static void test_round_half(void)
     CHECK(ms_magnitude(2.0f, 1, 0.75f, 0.0f, LDPC_PREC_I8) == 2.0f, "int8 NMS rounding (1.5 -> 2)");
 }
 
+/* The nearest binary16 value to x (ties to the even pattern), saturating at 65504, found by a
+ * binary search over the patterns with half_bits_to_float alone. */
+static double nearest_half(double x)
+{
+    const double a = fabs(x);
+    uint32_t lo = 0, hi = 0x7bff; /* largest pattern whose value is <= a */
+    if (a >= 65504.0)
+        return x < 0 ? -65504.0 : 65504.0;
+    while (lo < hi) {
+        const uint32_t mid = (lo + hi + 1) / 2;
+        if (half_bits_to_float((uint16_t)mid) <= a)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const double below = half_bits_to_float((uint16_t)lo), above = half_bits_to_float((uint16_t)(lo + 1));
+    double r = a - below < above - a ? below : a - below > above - a ? above : (lo & 1) ? above : below;
+    if (lo == 0x7bff)
+        r = below;
+    return x < 0 ? -r : r;
+}
+
+/* float16: the extrinsic value is the difference rounded once to binary16 (what HSUB2 gives),
+ * on random pairs of binary16 values of every magnitude. */
+static void test_f16_extrinsic(void)
+{
+    int bad = 0;
+    for (int i = 0; i < 20000; i++) {
+        const uint16_t ha = (uint16_t)(test_rand() & 0xffff), hm = (uint16_t)(test_rand() & 0xffff);
+        if ((ha & 0x7c00) == 0x7c00 || (hm & 0x7c00) == 0x7c00)
+            continue; /* not finite */
+        const float a = half_bits_to_float(ha), m = half_bits_to_float(hm);
+        const double want = nearest_half((double)a - (double)m);
+        const float got = ldpc_extrinsic(a, m, LDPC_PREC_F16);
+        bad += (double)got != want;
+    }
+    CHECK(bad == 0, "%d float16 extrinsic values not the nearest binary16", bad);
+    CHECK(ldpc_extrinsic(65504.0f, -65504.0f, LDPC_PREC_F16) == 65504.0f, "float16 extrinsic saturates");
+    CHECK(ldpc_extrinsic(1.0f, 0x1p-24f, LDPC_PREC_F16) == 1.0f, "float16 extrinsic rounds");
+    CHECK(ldpc_extrinsic(1.0f, 0x1p-24f, LDPC_PREC_F32) == 1.0f - 0x1p-24f, "float32 extrinsic exact");
+}
+
 /* One SPA row through the rule: every edge's message. */
 static void spa_row_messages(const float* v, uint32_t d, float* out)
 {
@@ -1319,6 +1361,7 @@ int main(int argc, char** argv)
         TEST_DONE();
     }
     test_round_half();
+    test_f16_extrinsic();
     test_preferred_batch();
     test_precision();
     test_layer_view();

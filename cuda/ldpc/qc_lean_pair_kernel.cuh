@@ -1,0 +1,159 @@
+/* The lean kernel with two frames per word (included by qc_layered.cu after the packed and lean
+ * kernels): the lean kernel's rows (whole layers, code compiled for each row's exact degree, no
+ * entry decode, skip test or mask) on the packed kernel's words (a lane policy of
+ * qc_packed_kernel.cuh: lanes_f16 for float16, lanes_h2 for int8), so that one instruction
+ * stream advances two frames and an edge's address, derived once and kept in a register, serves
+ * both. The group's load, syndrome, freezing of converged frames and output are the packed
+ * kernel's (packed_group_*), and so are the row state and the per-edge message rule
+ * (packed_message, packed_output): same rule, same decisions and iteration counts as the CPU. */
+#ifndef GPUFEC_QC_LEAN_PAIR_KERNEL_CUH
+#define GPUFEC_QC_LEAN_PAIR_KERNEL_CUH
+
+/* The row state of two frames (16-bit lanes) in one uint4 for rows of at most 27 edges, half
+ * of packed_row's two: the two magnitude words, then a word per frame with its signs (edge t at
+ * bit t) and the position of its first minimum in the top 5 bits (31: none). The row traffic of
+ * a long code's many groups goes to DRAM (BG1 at rate 1/3: 46 layers of 384 rows per group), so
+ * its size is the kernel's speed there. Converted to and from packed_row once per row. */
+#define PAIR_COMPACT_MAX_DEGREE 27u
+#define PAIR_NO_ARG 31u
+
+template <class L> __device__ __forceinline__ packed_row pair_compact_load(uint4 w)
+{
+    static_assert(L::FR == 2 && L::BITS == 16, "two frames in 16-bit lanes");
+    const uint32_t aa = w.z >> 27, ab = w.w >> 27;
+    const uint32_t ha = aa == PAIR_NO_ARG ? 0xffffu : (uint32_t)__half_as_ushort(__uint2half_rn(aa));
+    const uint32_t hb = ab == PAIR_NO_ARG ? 0xffffu : (uint32_t)__half_as_ushort(__uint2half_rn(ab));
+    return {w.x, w.y, ha | hb << 16, {__byte_perm(w.z, w.w, 0x5410), __byte_perm(w.z, w.w, 0x7632) & 0x07ff07ffu, 0, 0, 0}};
+}
+
+/* A lane's first-minimum position (binary16 of 0..26, or NaN: none) as 5 bits. */
+__device__ __forceinline__ uint32_t pair_arg_bits(uint32_t h)
+{
+    return (h & 0x7fffu) > 0x7c00u ? PAIR_NO_ARG : (uint32_t)__half2uint_rz(__ushort_as_half((unsigned short)h));
+}
+
+/* The new state where `live`, the old one elsewhere (frozen frames), packed. */
+template <class L> __device__ __forceinline__ uint4 pair_compact_store(const packed_row& o, const packed_row& n, uint32_t live)
+{
+#define PC_SEL(x, y) (((x) & live) | ((y) & ~live))
+    const uint32_t arg = PC_SEL(n.arg, o.arg), s0 = PC_SEL(n.s[0], o.s[0]), s1 = PC_SEL(n.s[1], o.s[1]);
+    return make_uint4(PC_SEL(n.m1, o.m1), PC_SEL(n.m2, o.m2),
+                      (__byte_perm(s0, s1, 0x5410) & 0x07ffffffu) | pair_arg_bits(arg & 0xffffu) << 27,
+                      (__byte_perm(s0, s1, 0x7632) & 0x07ffffffu) | pair_arg_bits(arg >> 16) << 27);
+#undef PC_SEL
+}
+
+/* One row of exactly D edges (ents: the layer's entries). SV: uint4 of row state per row, 0 for
+ * the compact form. */
+template <class L, int SV, int D>
+__device__ __forceinline__ void lean_pair_row(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
+                                              uint32_t lane, uint32_t live, uint4* st)
+{
+    static_assert(D <= (SV == 0 ? (int)PAIR_COMPACT_MAX_DEGREE : (int)L::BITS * (SV > 1 ? 5 : 1)), "sign words");
+    packed_row old;
+    if constexpr (SV == 0)
+        old = pair_compact_load<L>(st[0]);
+    else
+        old = packed_load<SV>(st);
+    uint32_t jv[D], v[D];
+#pragma unroll
+    for (int t = 0; t < D; t++) {
+        const uint2 e = ents[t];
+        const uint32_t u = lane + e.y; /* whole layers: e.y is the shift alone */
+        jv[t] = e.x + min(u, u - a.z); /* u - z wraps to a huge value when u < z */
+    }
+#pragma unroll
+    for (int t = 0; t < D; t++)
+        v[t] = app[jv[t]];
+    packed_acc<L> c;
+    c.init();
+#pragma unroll
+    for (int t = 0; t < D; t++) {
+        const uint32_t T = L::pos((uint32_t)t);
+        v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T));
+        c.push(v[t], T);
+    }
+    packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
+#pragma unroll
+    for (int t = 0; t < D; t++) {
+        const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &ns.s[t / L::BITS]);
+        uint32_t post = L::add_sat(v[t], out);
+        if (live != 0xffffffffu) /* frozen frames keep their posteriors (unchanged since pass 1) */
+            post = (post & live) | (app[jv[t]] & ~live);
+        app[jv[t]] = post;
+    }
+    if constexpr (SV == 0)
+        st[0] = pair_compact_store<L>(old, ns, live);
+    else
+        packed_store<SV>(st, old, ns, live);
+}
+
+/* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
+template <class L, int SV, int LO, int HI>
+__device__ __forceinline__ void lean_pair_row_any(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
+                                                  uint32_t d, uint32_t lane, uint32_t live, uint4* st)
+{
+    if constexpr (LO == HI) {
+        lean_pair_row<L, SV, LO>(a, app, tab, ents, lane, live, st);
+    } else {
+        constexpr int MID = (LO + HI) / 2;
+        if (d <= MID)
+            lean_pair_row_any<L, SV, LO, MID>(a, app, tab, ents, d, lane, live, st);
+        else
+            lean_pair_row_any<L, SV, MID + 1, HI>(a, app, tab, ents, d, lane, live, st);
+    }
+}
+
+/* One group of L::FR frames per block, one thread per row of a layer; the row state (SV uint4 per
+ * row, 0: one in the compact form) in global memory, the next layer's loaded before this layer's
+ * barrier. */
+template <class L, int SV, bool GPOST>
+__global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_lean_pair(qc_args a)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ uint32_t s_flags[3];
+    const uint32_t g = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
+    constexpr int SW = SV == 0 ? 1 : SV; /* uint4 per row */
+    const packed_mem m = packed_layout<GPOST>(a, smem, g);
+    uint4* state = reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SW * a.z;
+    const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
+    const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SW * a.z, f0, nf, s_flags, tid, nt);
+    const bool active = tid < a.z;
+    /* the longest row one sign word per lane holds, or LEAN_MAX_DEGREE with more */
+    constexpr int DMAX = (SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE) ? LEAN_MAX_DEGREE : (int)L::BITS;
+
+    uint4 next[SW];
+#pragma unroll
+    for (int k = 0; k < SW; k++)
+        next[k] = active ? state[k * a.z + tid] : make_uint4(0u, 0u, 0u, 0u);
+    uint32_t live = packed_frames_mask<L>(nf), ok = 0, sflag = 1;
+    int it = 0, iters[L::FR] = {};
+    while (it < a.max_iterations) {
+        for (uint32_t l = 0; l < a.layers; l++) {
+            const uint32_t e0 = m.ent_ptr[l], d = m.ent_ptr[l + 1] - e0;
+            if (active) {
+                uint4 cur[SW];
+                const uint32_t nl = l + 1 < a.layers ? l + 1 : 0;
+#pragma unroll
+                for (int k = 0; k < SW; k++) {
+                    cur[k] = next[k];
+                    next[k] = state[((size_t)nl * SW + k) * a.z + tid];
+                }
+                lean_pair_row_any<L, SV, 1, DMAX>(a, m.app, m.tab, m.ents + e0, d, tid, live, cur);
+#pragma unroll
+                for (int k = 0; k < SW; k++)
+                    state[((size_t)l * SW + k) * a.z + tid] = cur[k];
+                if (a.layers == 1)
+#pragma unroll
+                    for (int k = 0; k < SW; k++)
+                        next[k] = cur[k];
+            }
+            __syncthreads();
+        }
+        if (packed_group_check<L>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt))
+            break;
+    }
+    packed_group_store<L>(a, m, f0, nf, ok, has_info, iters, tid, nt);
+}
+
+#endif
