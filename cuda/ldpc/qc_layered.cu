@@ -203,6 +203,47 @@ __device__ __forceinline__ uint32_t qc_syndrome_bad(const qc_args& a, const uint
     return bad;
 }
 
+/* ldpc_round_half(x) as binary16 (nearest, saturating at +-65504; a zero may keep x's sign,
+ * which no test of the float kernels reads). */
+__device__ __forceinline__ __half f16_round_hw(float x)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned short h; /* one conversion that saturates (PTX .satfinite), no clamp before it */
+    asm("cvt.rn.satfinite.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+    return __ushort_as_half(h);
+#else
+    return __float2half_rn(fminf(fmaxf(x, -LDPC_F16_MAX), LDPC_F16_MAX));
+#endif
+}
+
+/* A float value as the rule keeps it: rounded to binary16 at float16 (ldpc_store), itself
+ * otherwise (int8 values are whole steps, clamped where the rule says). */
+template <int PREC> __device__ __forceinline__ float prec_round(float x)
+{
+    if constexpr (PREC == LDPC_PREC_F16)
+        return __half2float(f16_round_hw(x));
+    else
+        return x;
+}
+
+/* ldpc_extrinsic with the hardware conversion at float16. */
+template <int PREC> __device__ __forceinline__ float qc_extrinsic(float app, float msg)
+{
+    if constexpr (PREC == LDPC_PREC_F16)
+        return prec_round<PREC>(app - msg);
+    else
+        return ldpc_extrinsic(app, msg, PREC);
+}
+
+/* A posterior as the rule stores it (ldpc_store), float16 in one saturating conversion. */
+template <int PREC, typename PostT> __device__ __forceinline__ void qc_post_store(PostT* app, uint32_t j, float x)
+{
+    if constexpr (PREC == LDPC_PREC_F16)
+        app[j] = f16_round_hw(x);
+    else
+        post_store(app, j, ldpc_store(x, PREC));
+}
+
 /* The stored message of position t from the row's old state. */
 __device__ __forceinline__ float old_message(const row_state& o, uint32_t t)
 {
@@ -306,7 +347,7 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
 #pragma unroll
     for (int t = 0; t < DB; t++) {
         const bool valid = !((skipped >> t) & 1u);
-        const float x = ldpc_extrinsic(v[t], old_message(old, rp.t0 + t), PREC);
+        const float x = qc_extrinsic<PREC>(v[t], old_message(old, rp.t0 + t));
         v[t] = valid ? x : v[t];
         ms_push(&acc, valid ? x : INFINITY, rp.t0 + t);
     }
@@ -318,9 +359,9 @@ __device__ __forceinline__ row_state row_small(const qc_args& a, PostT* app, con
         const uint32_t neg = acc.parity ^ (uint32_t)(v[t] < 0.0f);
         const float mag = rp.t0 + t == ns.arg ? ns.m2 : ns.m1;
         ns.signs |= (valid ? neg : 0u) << (rp.t0 + t);
-        const float out = ldpc_store(v[t] + (neg ? -mag : mag), PREC);
+        const float out = v[t] + (neg ? -mag : mag);
         if (valid)
-            post_store(app, jv[t], out);
+            qc_post_store<PREC>(app, jv[t], out);
     }
     ns.signs = split_or<SPLIT>(ns.signs, rp.mask);
     return ns;
@@ -395,7 +436,7 @@ __device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, con
         bool skip;
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
         if (!skip) {
-            const float v = ldpc_extrinsic(post_load(app, j), old_message(old, t), PREC);
+            const float v = qc_extrinsic<PREC>(post_load(app, j), old_message(old, t));
             ms_push(&acc, PREC == LDPC_PREC_I8 ? fmaxf(v, -LDPC_I8_MAX) : v, t);
         }
     }
@@ -406,11 +447,11 @@ __device__ __forceinline__ row_state row_large(const qc_args& a, PostT* app, con
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip);
         if (skip)
             continue;
-        const float v = ldpc_extrinsic(post_load(app, j), old_message(old, t), PREC);
+        const float v = qc_extrinsic<PREC>(post_load(app, j), old_message(old, t));
         const uint32_t neg = acc.parity ^ (uint32_t)(v < 0.0f);
         const float mag = t == ns.arg ? ns.m2 : ns.m1;
         ns.signs |= neg << t;
-        post_store(app, j, ldpc_store(v + (neg ? -mag : mag), PREC));
+        qc_post_store<PREC>(app, j, v + (neg ? -mag : mag));
     }
     ns.signs = split_or<SPLIT>(ns.signs, rp.mask);
     return ns;
@@ -675,6 +716,7 @@ struct qc_plan {
     int packed, packed_sv, packed_gpost; /* int8, float16: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
     int lean_pair;                       /* the packed plan on the lean kernel's rows (qc_lean_pair_kernel.cuh) */
     int pair_compact;                    /* ... with two frames' row state in one uint4 */
+    int pair_ssmem;                      /* ... with the row state on chip */
     uint32_t packed_dmax;                /* the longest row */
     int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
     int lean_tp, lat_lean;               /* the lean kernel (qc_lean_kernel.cuh) for many frames, for few */
@@ -713,16 +755,20 @@ template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan
 
 /* Rows longer than one sign word of two frames: the compact row state (lean rows have at most
  * LEAN_MAX_DEGREE edges, within PAIR_COMPACT_MAX_DEGREE); else packed_row's. */
+template <class L, int SV> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p)
+{
+    return p->packed_gpost ? k_qc_lean_pair<L, SV, true, false>
+           : p->pair_ssmem ? k_qc_lean_pair<L, SV, false, true>
+                           : k_qc_lean_pair<L, SV, false, false>;
+}
+
 template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p)
 {
     static_assert(LEAN_MAX_DEGREE <= PAIR_COMPACT_MAX_DEGREE, "lean rows in the compact state");
     if constexpr (L::FR == 2)
         if (p->pair_compact)
-            return p->packed_gpost ? k_qc_lean_pair<L, 0, true> : k_qc_lean_pair<L, 0, false>;
-    if (p->packed_sv > 1)
-        return p->packed_gpost ? k_qc_lean_pair<L, 2, true> : k_qc_lean_pair<L, 2, false>;
-    else
-        return p->packed_gpost ? k_qc_lean_pair<L, 1, true> : k_qc_lean_pair<L, 1, false>;
+            return pick_lean_pair_mem<L, 0>(p);
+    return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2>(p) : pick_lean_pair_mem<L, 1>(p);
 }
 
 /* The kernel built for the code's longest row: one sign word (state vector) while the rows fit
@@ -988,6 +1034,15 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->pair_compact = p->lean_pair && p->packed == 2 && p->packed_sv > 1;
         p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : (size_t)c->n * 4);
         p->gstate_bytes = (size_t)c->m * (p->pair_compact ? 1 : p->packed_sv) * 16;
+        /* the lean rows' state on chip where two groups per SM still fit (5G NR BG1 at rate 0.79:
+         * 8 layers, 48 KiB), unless asked for global memory */
+        const size_t on_chip = tables + PACKED_TABLE_BYTES + pair_post_bytes(c->n) + p->gstate_bytes;
+        p->pair_ssmem = p->lean_pair && !gpost && on_chip <= (size_t)optin &&
+                        (size_t)per_sm / (on_chip + 1024) >= 2 && !(o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL);
+        if (p->pair_ssmem) {
+            p->smem = on_chip;
+            p->gstate_bytes = 0;
+        }
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
     /* The latency plan in the one-frame layout; in global memory its row state uses the
@@ -1121,10 +1176,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     else if (p->packed)
         snprintf(p->describe, sizeof p->describe,
                  "QC layered (%s), %s%s rule, %d frames per word (%s), posteriors in %s memory, "
-                 "%d-byte row state per group in global memory",
+                 "%d-byte row state per group in %s memory",
                  layers, p->lean_pair ? "lean rows, " : "", p->prec == LDPC_PREC_F16 ? "float16" : "int8", p->packed,
                  p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
-                 (p->pair_compact ? 1 : p->packed_sv) * 16);
+                 (p->pair_compact ? 1 : p->packed_sv) * 16, p->pair_ssmem ? "shared" : "global");
     else if (p->spa)
         snprintf(p->describe, sizeof p->describe, "QC layered SPA, fast instructions (%s), %s posteriors, a message per edge in %s memory",
                  layers, p->half_post ? "fp16" : "fp32", p->ssmem ? "shared" : "global");

@@ -10,36 +10,6 @@
 
 #define LEAN_MAX_DEGREE 20
 
-/* ldpc_round_half(x) as binary16 (nearest, saturating at +-65504; a zero may keep x's sign,
- * which no test of the float kernels reads). */
-__device__ __forceinline__ __half lean_half(float x)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    unsigned short h; /* one conversion that saturates (PTX .satfinite), no clamp before it */
-    asm("cvt.rn.satfinite.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
-    return __ushort_as_half(h);
-#else
-    return __float2half_rn(fminf(fmaxf(x, -LDPC_F16_MAX), LDPC_F16_MAX));
-#endif
-}
-
-/* A value as the rule keeps it: rounded to binary16 at float16, itself otherwise. */
-template <int PREC> __device__ __forceinline__ float lean_round(float x)
-{
-    if constexpr (PREC == LDPC_PREC_F16)
-        return __half2float(lean_half(x));
-    else
-        return x;
-}
-
-template <int PREC, typename PostT> __device__ __forceinline__ void lean_store(PostT* app, uint32_t j, float x)
-{
-    if constexpr (PREC == LDPC_PREC_F16)
-        app[j] = lean_half(x);
-    else
-        post_store(app, j, x);
-}
-
 /* One row of D edges, SPLIT threads per row (adjacent threads; part p of them takes edges
  * [p H, p H + H), H = ceil(D / SPLIT), the last part's spare slot masked). float32 and float16
  * storage work in float as row_small; int8 in whole steps as row_small_i8 (saturating subtract
@@ -81,7 +51,7 @@ __device__ __forceinline__ row_state lean_row(const qc_args& a, PostT* app, cons
             x = max(-128, min(127, (osig >> t) & 1u ? v[t] + mag : v[t] - mag));
             m = valid ? min(abs(x), 127) : 127;
         } else {
-            x = lean_round<PREC>((osig >> t) & 1u ? v[t] + mag : v[t] - mag); /* ldpc_extrinsic */
+            x = prec_round<PREC>((osig >> t) & 1u ? v[t] + mag : v[t] - mag); /* ldpc_extrinsic */
             m = valid ? fabsf(x) : INFINITY;
         }
         v[t] = x;
@@ -106,7 +76,7 @@ __device__ __forceinline__ row_state lean_row(const qc_args& a, PostT* app, cons
         if constexpr (I8)
             app[jv[t]] = (int8_t)max(-128, min(127, out));
         else
-            lean_store<PREC>(app, jv[t], out);
+            qc_post_store<PREC>(app, jv[t], out);
     }
     ns.signs = split_or<SPLIT>(neg << t0, mask);
     return ns;

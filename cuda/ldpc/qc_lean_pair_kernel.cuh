@@ -104,18 +104,24 @@ __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, uint32_t* ap
     }
 }
 
+/* Shared-memory bytes of a group's posteriors (after the tables), where the row state follows
+ * when it is on chip. */
+__host__ __device__ inline size_t pair_post_bytes(uint32_t n) { return ((size_t)n * 4 + 15) & ~(size_t)15; }
+
 /* One group of L::FR frames per block, one thread per row of a layer; the row state (SV uint4 per
- * row, 0: one in the compact form) in global memory, the next layer's loaded before this layer's
- * barrier. */
-template <class L, int SV, bool GPOST>
+ * row, 0: one in the compact form) on chip (SSMEM, where two groups per SM still fit) or in
+ * global memory, the next layer's loaded before this layer's barrier. */
+template <class L, int SV, bool GPOST, bool SSMEM>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_lean_pair(qc_args a)
 {
+    static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ uint32_t s_flags[3];
     const uint32_t g = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     constexpr int SW = SV == 0 ? 1 : SV; /* uint4 per row */
     const packed_mem m = packed_layout<GPOST>(a, smem, g);
-    uint4* state = reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SW * a.z;
+    uint4* state = SSMEM ? reinterpret_cast<uint4*>(reinterpret_cast<unsigned char*>(m.app) + pair_post_bytes(a.n))
+                         : reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SW * a.z;
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SW * a.z, f0, nf, s_flags, tid, nt);
     const bool active = tid < a.z;

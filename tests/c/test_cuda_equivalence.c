@@ -411,6 +411,9 @@ static void packed_plan_cases(int quick)
          * four per word forced for the test's chunks below one of its waves */
         {0, "lean rows, float16 rule, 2 frames per word", GPUFEC_PRECISION_FLOAT16},
         {0, "lean rows, int8 rule, 2 frames per word", GPUFEC_PRECISION_INT8},
+        /* (row state on chip where two groups per SM fit: all but BG1's whole mother code here) */
+        {GPUFEC_CUDA_QC_STATE_GLOBAL, "lean rows, int8 rule, 2 frames per word (half2), posteriors in shared memory, "
+                                      "16-byte row state per group in global memory", GPUFEC_PRECISION_INT8},
         {GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_ALWAYS, "lean rows, int8 rule, 4 frames per word", GPUFEC_PRECISION_INT8},
     };
     for (size_t variant = 0; variant < sizeof packed_variants / sizeof *packed_variants; variant++) {
