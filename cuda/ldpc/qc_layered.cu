@@ -765,10 +765,10 @@ template <class L, int SV> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p)
 template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p)
 {
     static_assert(LEAN_MAX_DEGREE <= PAIR_COMPACT_MAX_DEGREE, "lean rows in the compact state");
-    if constexpr (L::FR == 2)
-        if (p->pair_compact)
-            return pick_lean_pair_mem<L, 0>(p);
-    return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2>(p) : pick_lean_pair_mem<L, 1>(p);
+    if constexpr (L::FR == 2) /* one sign word, or the compact state */
+        return p->pair_compact ? pick_lean_pair_mem<L, 0>(p) : pick_lean_pair_mem<L, 1>(p);
+    else
+        return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2>(p) : pick_lean_pair_mem<L, 1>(p);
 }
 
 /* The kernel built for the code's longest row: one sign word (state vector) while the rows fit
