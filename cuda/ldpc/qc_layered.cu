@@ -216,8 +216,7 @@ __device__ __forceinline__ __half f16_round_hw(float x)
 #endif
 }
 
-/* A float value as the rule keeps it: rounded to binary16 at float16 (ldpc_store), itself
- * otherwise (int8 values are whole steps, clamped where the rule says). */
+/* A float value as the float16 rule keeps it (ldpc_round_half), itself at other precisions. */
 template <int PREC> __device__ __forceinline__ float prec_round(float x)
 {
     if constexpr (PREC == LDPC_PREC_F16)
@@ -717,6 +716,7 @@ struct qc_plan {
     int lean_pair;                       /* the packed plan on the lean kernel's rows (qc_lean_pair_kernel.cuh) */
     int pair_compact;                    /* ... with two frames' row state in one uint4 */
     int pair_ssmem;                      /* ... with the row state on chip */
+    int packed_row_bytes;                /* row state per row and group */
     uint32_t packed_dmax;                /* the longest row */
     int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
     int lean_tp, lat_lean;               /* the lean kernel (qc_lean_kernel.cuh) for many frames, for few */
@@ -1032,8 +1032,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         /* one uint4 instead of two where the rows need two sign words (H100, docs/performance.md:
          * 8192 BG1 blocks at rate 1/3 1.2x to 1.3x; one word already: Wi-Fi 1944 0.9x) */
         p->pair_compact = p->lean_pair && p->packed == 2 && p->packed_sv > 1;
+        p->packed_row_bytes = (p->pair_compact ? 1 : p->packed_sv) * 16;
         p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : (size_t)c->n * 4);
-        p->gstate_bytes = (size_t)c->m * (p->pair_compact ? 1 : p->packed_sv) * 16;
+        p->gstate_bytes = (size_t)c->m * p->packed_row_bytes;
         /* the lean rows' state on chip where two groups per SM still fit (5G NR BG1 at rate 0.79:
          * 8 layers, 48 KiB), unless asked for global memory */
         const size_t on_chip = tables + PACKED_TABLE_BYTES + pair_post_bytes(c->n) + p->gstate_bytes;
@@ -1179,7 +1180,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "%d-byte row state per group in %s memory",
                  layers, p->lean_pair ? "lean rows, " : "", p->prec == LDPC_PREC_F16 ? "float16" : "int8", p->packed,
                  p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
-                 (p->pair_compact ? 1 : p->packed_sv) * 16, p->pair_ssmem ? "shared" : "global");
+                 p->packed_row_bytes, p->pair_ssmem ? "shared" : "global");
     else if (p->spa)
         snprintf(p->describe, sizeof p->describe, "QC layered SPA, fast instructions (%s), %s posteriors, a message per edge in %s memory",
                  layers, p->half_post ? "fp16" : "fp32", p->ssmem ? "shared" : "global");
