@@ -181,8 +181,9 @@ __device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, 
 }
 
 /* The failing checks among lanes tid, tid + nt, ...: the xor of hard(j) over each row's
- * variables, or-ed over the rows; stops once every bit of `all` is set (nothing left to learn). */
-template <class F>
+ * variables, or-ed over the rows; stops once every bit of `all` is set (nothing left to learn).
+ * SCALE: the entries' unit (4: bytes, no skipped lanes; j is then a byte offset). */
+template <uint32_t SCALE = 1, class F>
 __device__ __forceinline__ uint32_t qc_syndrome_bad(const qc_args& a, const uint2* ents, const uint32_t* ent_ptr,
                                                     uint32_t tid, uint32_t nt, uint32_t all, F hard)
 {
@@ -192,8 +193,8 @@ __device__ __forceinline__ uint32_t qc_syndrome_bad(const qc_args& a, const uint
             uint32_t parity = 0;
             for (uint32_t t = ent_ptr[l]; t < ent_ptr[l + 1]; t++) {
                 bool skip;
-                const uint32_t j = ent_var(ents[t], lane, a.z, &skip);
-                if (!skip)
+                const uint32_t j = ent_var(ents[t], lane * SCALE, a.z * SCALE, &skip);
+                if (SCALE != 1 || !skip)
                     parity ^= hard(j);
             }
             bad |= parity & all;
@@ -1028,7 +1029,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->packed_sv = packed_state_vec(packed_sign_words(32 / p->packed, c->qv_max_entries));
         p->packed_dmax = c->qv_max_entries;
         p->packed_gpost = gpost;
-        p->lean_pair = lean_ok; /* whole layers: the lean kernel's rows, two (or four) frames per word */
+        /* whole layers: the lean kernel's rows, two (or four) frames per word; its entries in
+         * bytes keep a shift times 4 in 16 bits */
+        p->lean_pair = lean_ok && z < (1u << 14);
         /* one uint4 instead of two where the rows need two sign words (H100, docs/performance.md:
          * 8192 BG1 blocks at rate 1/3 1.2x to 1.3x; one word already: Wi-Fi 1944 0.9x) */
         p->pair_compact = p->lean_pair && p->packed == 2 && p->packed_sv > 1;

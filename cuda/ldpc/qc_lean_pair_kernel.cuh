@@ -43,11 +43,61 @@ template <class L> __device__ __forceinline__ uint4 pair_compact_store(const pac
 #undef PC_SEL
 }
 
-/* One row of exactly D edges (ents: the layer's entries). SV: uint4 of row state per row, 0 for
+/* The minima of a row without the first minimum's position: which edge has it is found in the
+ * second pass (pair_is_min), three instructions per edge fewer than packed_acc's push. */
+template <class L> struct pair_acc {
+    uint32_t min1, min2, parity;
+    __device__ __forceinline__ void push(uint32_t v)
+    {
+        const uint32_t m = L::mag(v);
+        min2 = L::vmin(min2, L::vmax(min1, m));
+        min1 = L::vmin(min1, m);
+        parity ^= v;
+    }
+};
+
+/* Lanes whose edge gives the row's first minimum: |v| equal to min1. Where several edges tie,
+ * each is marked and the last becomes the stored position, not the rule's first; the messages
+ * are the same, because a tie makes min2 equal min1, hence M2 equal M1. int8's magnitude is
+ * min(|v|, 127): an edge at -128 matches nothing when min1 is 127, and then min2 is 127 too. */
+template <class L> __device__ __forceinline__ uint32_t pair_is_min(uint32_t v, uint32_t min1)
+{
+    if constexpr (L::FR == 4)
+        return L::eq(L::mag(v), min1);
+    else
+        return __heq2_mask(__habs2(L::h(v)), L::h(min1));
+}
+
+/* The second pass over a row's edges (FROZEN: some frames no longer written, their posteriors
+ * kept), adding each edge's outgoing message to its extrinsic value, and recording the first
+ * minimum's position per frame in ns->arg and the signs in ns->s. */
+template <class L, int D, bool FROZEN>
+__device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t (&jv)[D], const uint32_t (&v)[D],
+                                             const pair_acc<L>& c, packed_row* ns, uint32_t live)
+{
+    uint32_t arg = L::NONE;
+#pragma unroll
+    for (int t = 0; t < D; t++) {
+        const uint32_t e = pair_is_min<L>(v[t], c.min1), T = L::pos((uint32_t)t);
+        arg = (arg & ~e) | (T & e);
+        const uint32_t mag = (ns->m2 & e) | (ns->m1 & ~e);
+        const uint32_t neg = (c.parity ^ v[t]) & L::SIGN;
+        ns->s[t / L::BITS] |= neg >> (L::BITS - 1 - t % L::BITS);
+        uint32_t post = L::add_sat(v[t], L::apply_sign(mag, neg));
+        uint32_t* ap = reinterpret_cast<uint32_t*>(base + jv[t]);
+        if constexpr (FROZEN) /* frozen frames keep their posteriors (unchanged since pass 1) */
+            post = (post & live) | (*ap & ~live);
+        *ap = post;
+    }
+    ns->arg = arg;
+}
+
+/* One row of exactly D edges (ents: the layer's entries, in bytes: x the column block's offset
+ * from base, y the shift times 4; lane4 and z4 likewise). SV: uint4 of row state per row, 0 for
  * the compact form. */
 template <class L, int SV, int D>
-__device__ __forceinline__ void lean_pair_row(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
-                                              uint32_t lane, uint32_t live, uint4* st)
+__device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
+                                              uint32_t lane4, uint32_t z4, uint32_t live, uint4* st)
 {
     static_assert(D <= (SV == 0 ? (int)PAIR_COMPACT_MAX_DEGREE : (int)L::BITS * (SV > 1 ? 5 : 1)), "sign words");
     packed_row old;
@@ -59,29 +109,23 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, uint32_t* app, c
 #pragma unroll
     for (int t = 0; t < D; t++) {
         const uint2 e = ents[t];
-        const uint32_t u = lane + e.y; /* whole layers: e.y is the shift alone */
-        jv[t] = e.x + min(u, u - a.z); /* u - z wraps to a huge value when u < z */
+        const uint32_t u = lane4 + e.y; /* whole layers: e.y is the shift alone */
+        jv[t] = e.x + min(u, u - z4);   /* u - z4 wraps to a huge value when u < z4 */
     }
 #pragma unroll
     for (int t = 0; t < D; t++)
-        v[t] = app[jv[t]];
-    packed_acc<L> c;
-    c.init();
+        v[t] = *reinterpret_cast<const uint32_t*>(base + jv[t]);
+    pair_acc<L> c = {L::INIT, L::INIT, 0u}; /* ms_init_prec */
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        const uint32_t T = L::pos((uint32_t)t);
-        v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T));
-        c.push(v[t], T);
+        v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, L::pos((uint32_t)t)));
+        c.push(v[t]);
     }
-    packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
-#pragma unroll
-    for (int t = 0; t < D; t++) {
-        const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &ns.s[t / L::BITS]);
-        uint32_t post = L::add_sat(v[t], out);
-        if (live != 0xffffffffu) /* frozen frames keep their posteriors (unchanged since pass 1) */
-            post = (post & live) | (app[jv[t]] & ~live);
-        app[jv[t]] = post;
-    }
+    packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), 0u, {0, 0, 0, 0, 0}};
+    if (live == 0xffffffffu)
+        pair_row_out<L, D, false>(base, jv, v, c, &ns, live);
+    else
+        pair_row_out<L, D, true>(base, jv, v, c, &ns, live);
     if constexpr (SV == 0)
         st[0] = pair_compact_store<L>(old, ns, live);
     else
@@ -90,17 +134,18 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, uint32_t* app, c
 
 /* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
 template <class L, int SV, int LO, int HI>
-__device__ __forceinline__ void lean_pair_row_any(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
-                                                  uint32_t d, uint32_t lane, uint32_t live, uint4* st)
+__device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned char* base, const uint8_t* tab,
+                                                  const uint2* ents, uint32_t d, uint32_t lane4, uint32_t z4,
+                                                  uint32_t live, uint4* st)
 {
     if constexpr (LO == HI) {
-        lean_pair_row<L, SV, LO>(a, app, tab, ents, lane, live, st);
+        lean_pair_row<L, SV, LO>(a, base, tab, ents, lane4, z4, live, st);
     } else {
         constexpr int MID = (LO + HI) / 2;
         if (d <= MID)
-            lean_pair_row_any<L, SV, LO, MID>(a, app, tab, ents, d, lane, live, st);
+            lean_pair_row_any<L, SV, LO, MID>(a, base, tab, ents, d, lane4, z4, live, st);
         else
-            lean_pair_row_any<L, SV, MID + 1, HI>(a, app, tab, ents, d, lane, live, st);
+            lean_pair_row_any<L, SV, MID + 1, HI>(a, base, tab, ents, d, lane4, z4, live, st);
     }
 }
 
@@ -124,6 +169,14 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_lean_pair(qc_args 
                          : reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SW * a.z;
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SW * a.z, f0, nf, s_flags, tid, nt);
+    /* The entries in bytes from base (one multiply and add per edge fewer): column blocks with
+     * the posteriors' offset, shifts times 4 (below 2^16, plan: z < 2^14, so no skip bits). */
+    const uint32_t app_off = (uint32_t)(reinterpret_cast<unsigned char*>(m.app) - m.base);
+    for (uint32_t t = tid; t < a.entries; t += nt) {
+        const uint2 e = m.ents[t];
+        m.ents[t] = make_uint2(app_off + e.x * 4u, e.y * 4u);
+    }
+    __syncthreads();
     const bool active = tid < a.z;
     /* the longest row one sign word per lane holds, or LEAN_MAX_DEGREE with more */
     constexpr int DMAX = (SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE) ? LEAN_MAX_DEGREE : (int)L::BITS;
@@ -145,7 +198,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_lean_pair(qc_args 
                     cur[k] = next[k];
                     next[k] = state[((size_t)nl * SW + k) * a.z + tid];
                 }
-                lean_pair_row_any<L, SV, 1, DMAX>(a, m.app, m.tab, m.ents + e0, d, tid, live, cur);
+                lean_pair_row_any<L, SV, 1, DMAX>(a, m.base, m.tab, m.ents + e0, d, tid * 4u, a.z * 4u, live, cur);
 #pragma unroll
                 for (int k = 0; k < SW; k++)
                     state[((size_t)l * SW + k) * a.z + tid] = cur[k];
@@ -156,7 +209,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_lean_pair(qc_args 
             }
             __syncthreads();
         }
-        if (packed_group_check<L>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt))
+        if (packed_group_check<L, 4>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt))
             break;
     }
     packed_group_store<L>(a, m, f0, nf, ok, has_info, iters, tid, nt);

@@ -327,6 +327,7 @@ template <class L> __device__ __forceinline__ uint32_t packed_frames_mask(uint32
  * GPOST: in global memory, a.gpost, n words per group, for codes whose n words do not fit shared
  * memory, such as DVB-S2 normal frames; they stay mostly in L2). */
 struct packed_mem {
+    unsigned char* base; /* what byte-scaled entries count from: shared memory, or the group's posteriors (GPOST) */
     uint2* ents;
     uint32_t* ent_ptr;
     uint8_t* ncolor;
@@ -342,6 +343,7 @@ template <bool GPOST> __device__ __forceinline__ packed_mem packed_layout(const 
     m.ncolor = reinterpret_cast<uint8_t*>(m.ent_ptr + a.layers + 1);
     m.tab = smem + qc_table_bytes(a.entries, a.layers);
     m.app = GPOST ? a.gpost + (size_t)g * a.n : reinterpret_cast<uint32_t*>(m.tab + PACKED_TABLE_BYTES);
+    m.base = GPOST ? reinterpret_cast<unsigned char*>(m.app) : smem;
     return m;
 }
 
@@ -387,8 +389,9 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
 
 /* A group's progress: the syndrome of each live frame after iteration `it` where the schedule
  * asks for it; converged frames are recorded (ok, iters) and, with early stopping, frozen
- * (removed from live). Returns true when no frame is left to run. */
-template <class L>
+ * (removed from live). Returns true when no frame is left to run. SCALE 4: the entries are in
+ * bytes from m.base (the lean pair kernel's). */
+template <class L, uint32_t SCALE = 1>
 __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packed_mem& m, int it, uint32_t* live,
                                                    uint32_t* ok, int (&iters)[L::FR], uint32_t* flags, uint32_t* sflag,
                                                    uint32_t tid, uint32_t nt)
@@ -396,7 +399,10 @@ __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packe
     if (!((a.early && it % a.interval == 0) || it == a.max_iterations))
         return false;
     const uint32_t* app = m.app; /* the signs are the hard decisions */
-    const uint32_t bad = qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, *live & L::SIGN, [&](uint32_t j) { return app[j]; });
+    const unsigned char* base = m.base;
+    const uint32_t bad = qc_syndrome_bad<SCALE>(a, m.ents, m.ent_ptr, tid, nt, *live & L::SIGN, [&](uint32_t j) {
+        return SCALE == 1 ? app[j] : *reinterpret_cast<const uint32_t*>(base + j);
+    });
     if (bad)
         atomicOr(&flags[*sflag], bad);
     __syncthreads();
