@@ -37,6 +37,7 @@ struct qc_args {
     int32_t* iters;
     uint8_t* conv;
     uint32_t* gstate; /* global message state (when not in shared memory) */
+    uint32_t pair_state_bytes; /* the lean pair kernel's row state per group (a multiple of 16) */
     uint32_t* gpost;  /* packed int8: posteriors in global memory (GPOST), n words per group */
     const uint8_t* mag_tab; /* packed int8: ms_magnitude of 0..127 */
     uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
@@ -717,6 +718,8 @@ struct qc_plan {
     int lean_pair;                       /* the packed plan on the lean kernel's rows (qc_lean_pair_kernel.cuh) */
     int pair_compact;                    /* ... with two frames' row state in one uint4 */
     int pair_ssmem;                      /* ... with the row state on chip */
+    int pair_short;                      /* ... int8, with 8 bytes of it for rows of at most 11 edges */
+    size_t pair_state_bytes;             /* ... its bytes per group */
     int packed_row_bytes;                /* row state per row and group */
     uint32_t packed_dmax;                /* the longest row */
     int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
@@ -756,20 +759,40 @@ template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan
 
 /* Rows longer than one sign word of two frames: the compact row state (lean rows have at most
  * LEAN_MAX_DEGREE edges, within PAIR_COMPACT_MAX_DEGREE); else packed_row's. */
-template <class L, int SV> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p)
+/* The lean pair kernel's row state per group: the layers' regions (pair_region_bytes), rows of
+ * at most PAIR_SHORT_MAX_DEGREE edges in 8 bytes where short. */
+size_t pair_state_sum(const ldpc_code* c, uint32_t z, int row_bytes, int short_rows)
 {
-    return p->packed_gpost ? k_qc_lean_pair<L, SV, true, false>
-           : p->pair_ssmem ? k_qc_lean_pair<L, SV, false, true>
-                           : k_qc_lean_pair<L, SV, false, false>;
+    size_t bytes = 0;
+    for (uint32_t l = 0; l < c->qv_layers; l++) {
+        const uint32_t d = c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l];
+        bytes += pair_region_bytes(short_rows && d <= PAIR_SHORT_MAX_DEGREE ? 8u : (uint32_t)row_bytes, z);
+    }
+    return bytes;
+}
+
+template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p)
+{
+    return p->packed_gpost ? k_qc_lean_pair<L, SV, true, false, SHORT>
+           : p->pair_ssmem ? k_qc_lean_pair<L, SV, false, true, SHORT>
+                           : k_qc_lean_pair<L, SV, false, false, SHORT>;
+}
+
+template <class L, int SV> qc_kernel_fn pick_lean_pair_short(const qc_plan* p)
+{
+    if constexpr (L::PREC == LDPC_PREC_I8 && L::FR == 2)
+        if (p->pair_short)
+            return pick_lean_pair_mem<L, SV, true>(p);
+    return pick_lean_pair_mem<L, SV, false>(p);
 }
 
 template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p)
 {
     static_assert(LEAN_MAX_DEGREE <= PAIR_COMPACT_MAX_DEGREE, "lean rows in the compact state");
     if constexpr (L::FR == 2) /* one sign word, or the compact state */
-        return p->pair_compact ? pick_lean_pair_mem<L, 0>(p) : pick_lean_pair_mem<L, 1>(p);
+        return p->pair_compact ? pick_lean_pair_short<L, 0>(p) : pick_lean_pair_short<L, 1>(p);
     else
-        return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2>(p) : pick_lean_pair_mem<L, 1>(p);
+        return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2, false>(p) : pick_lean_pair_mem<L, 1, false>(p);
 }
 
 /* The kernel built for the code's longest row: one sign word (state vector) while the rows fit
@@ -1038,6 +1061,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->packed_row_bytes = (p->pair_compact ? 1 : p->packed_sv) * 16;
         p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : (size_t)c->n * 4);
         p->gstate_bytes = (size_t)c->m * p->packed_row_bytes;
+        if (p->lean_pair)
+            p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, p->packed_row_bytes, 0);
         /* the lean rows' state on chip where two groups per SM still fit (5G NR BG1 at rate 0.79:
          * 8 layers, 48 KiB), unless asked for global memory */
         const size_t on_chip = tables + PACKED_TABLE_BYTES + pair_post_bytes(c->n) + p->gstate_bytes;
@@ -1047,6 +1072,13 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             p->smem = on_chip;
             p->gstate_bytes = 0;
         }
+        /* int8 pairs with the row state in DRAM: 8 bytes of it for rows of at most 11 edges (H100,
+         * docs/performance.md: 8192 blocks of BG1 at rate 1/3, whose 42 extension rows have at
+         * most 10 edges, 1.11x; on chip the conversions cost more than the bytes save) */
+        p->pair_short = p->lean_pair && !p->pair_ssmem && p->packed == 2 && p->prec == LDPC_PREC_I8 &&
+                        !(o->cuda_tuning & GPUFEC_CUDA_PAIR_WIDE_STATE);
+        if (p->pair_short)
+            p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, p->packed_row_bytes, 1);
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
     /* The latency plan in the one-frame layout; in global memory its row state uses the
@@ -1137,6 +1169,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.out_int = (const uint32_t*)p->dev[6];
         a.rep = (const uint2*)p->dev[7];
         a.mag_tab = (const uint8_t*)p->dev[8];
+        a.pair_state_bytes = (uint32_t)p->pair_state_bytes;
         a.map = p->map.view();
         a.n_rep = n_rep;
         a.z = z;
@@ -1180,10 +1213,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     else if (p->packed)
         snprintf(p->describe, sizeof p->describe,
                  "QC layered (%s), %s%s rule, %d frames per word (%s), posteriors in %s memory, "
-                 "%d-byte row state per group in %s memory",
+                 "%d-byte row state per row%s in %s memory",
                  layers, p->lean_pair ? "lean rows, " : "", p->prec == LDPC_PREC_F16 ? "float16" : "int8", p->packed,
                  p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
-                 p->packed_row_bytes, p->pair_ssmem ? "shared" : "global");
+                 p->packed_row_bytes, p->pair_short ? " (8 with at most 11 edges)" : "", p->pair_ssmem ? "shared" : "global");
     else if (p->spa)
         snprintf(p->describe, sizeof p->describe, "QC layered SPA, fast instructions (%s), %s posteriors, a message per edge in %s memory",
                  layers, p->half_post ? "fp16" : "fp32", p->ssmem ? "shared" : "global");

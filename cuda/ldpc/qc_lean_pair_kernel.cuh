@@ -15,7 +15,7 @@
  * a long code's many groups goes to DRAM (BG1 at rate 1/3: 46 layers of 384 rows per group), so
  * its size is the kernel's speed there. Converted to and from packed_row once per row. */
 #define PAIR_COMPACT_MAX_DEGREE 27u
-#define PAIR_NO_ARG 31u
+#define PAIR_NO_ARG 31u /* also, as a position, the pair rows' "none": beyond every row, it matches no edge */
 
 template <class L> __device__ __forceinline__ packed_row pair_compact_load(uint4 w)
 {
@@ -75,7 +75,7 @@ template <class L, int D, bool FROZEN>
 __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t (&jv)[D], const uint32_t (&v)[D],
                                              const pair_acc<L>& c, packed_row* ns, uint32_t live)
 {
-    uint32_t arg = L::NONE;
+    uint32_t arg = L::pos(PAIR_NO_ARG);
 #pragma unroll
     for (int t = 0; t < D; t++) {
         const uint32_t e = pair_is_min<L>(v[t], c.min1), T = L::pos((uint32_t)t);
@@ -92,16 +92,56 @@ __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t
     ns->arg = arg;
 }
 
+/* int8 pairs (lanes_h2) on rows of at most 11 edges (BG1's extension rows, all of BG2, Wi-Fi):
+ * two frames' row state in 8 bytes, a word per frame holding M1 and M2 (7 bits each: the int8
+ * rule's magnitudes are at most 127), the first minimum's position (4 bits; 15, as 31 elsewhere,
+ * matches no edge) and the signs (11 bits). Half the compact form's bytes: at rate 1/3 the row
+ * state is the kernel's DRAM traffic. Integers below 1024 go to and from binary16 exactly by
+ * way of 1024 + m, whose low ten bits are m. */
+#define PAIR_SHORT_MAX_DEGREE 11
+
+template <class L, bool SHORT> __host__ __device__ constexpr bool pair_short(uint32_t d)
+{
+    return SHORT && L::PREC == LDPC_PREC_I8 && L::FR == 2 && d <= (uint32_t)PAIR_SHORT_MAX_DEGREE;
+}
+
+__device__ __forceinline__ uint32_t pair_short_half(uint32_t lo, uint32_t hi) /* two integers as binary16 */
+{
+    return lanes_h2::u(__hsub2(lanes_h2::h(lanes_h2::P1024 | lo | hi << 16), lanes_h2::h(lanes_h2::P1024)));
+}
+
+__device__ __forceinline__ packed_row pair_short_load(uint2 w)
+{
+    return {pair_short_half(w.x & 0x7fu, w.y & 0x7fu), pair_short_half((w.x >> 7) & 0x7fu, (w.y >> 7) & 0x7fu),
+            pair_short_half((w.x >> 14) & 0xfu, (w.y >> 14) & 0xfu), {(w.x >> 18) | (w.y >> 18) << 16, 0, 0, 0, 0}};
+}
+
+/* The new state where `live`, the old one elsewhere (frozen frames). */
+__device__ __forceinline__ uint2 pair_short_store(const packed_row& o, const packed_row& n, uint32_t live)
+{
+#define PS_SEL(x, y) (((x) & live) | ((y) & ~live))
+    const uint32_t i1 = lanes_h2::u(__hadd2(lanes_h2::h(PS_SEL(n.m1, o.m1)), lanes_h2::h(lanes_h2::P1024)));
+    const uint32_t i2 = lanes_h2::u(__hadd2(lanes_h2::h(PS_SEL(n.m2, o.m2)), lanes_h2::h(lanes_h2::P1024)));
+    const uint32_t ia = lanes_h2::u(__hadd2(lanes_h2::h(PS_SEL(n.arg, o.arg)), lanes_h2::h(lanes_h2::P1024)));
+    const uint32_t s0 = PS_SEL(n.s[0], o.s[0]);
+#undef PS_SEL
+    return make_uint2((i1 & 0x7fu) | (i2 & 0x7fu) << 7 | (ia & 0xfu) << 14 | (s0 & 0x7ffu) << 18,
+                      ((i1 >> 16) & 0x7fu) | ((i2 >> 16) & 0x7fu) << 7 | ((ia >> 16) & 0xfu) << 14 | (s0 >> 16) << 18);
+}
+
 /* One row of exactly D edges (ents: the layer's entries, in bytes: x the column block's offset
- * from base, y the shift times 4; lane4 and z4 likewise). SV: uint4 of row state per row, 0 for
+ * from base, y the shift times 4; lane4 likewise, nz4 is -4z). SV: uint4 of row state per row, 0 for
  * the compact form. */
-template <class L, int SV, int D>
+template <class L, int SV, bool SHORT, int D>
 __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
-                                              uint32_t lane4, uint32_t z4, uint32_t live, uint4* st)
+                                              uint32_t lane4, uint32_t nz4, uint32_t live, uint4* st)
 {
     static_assert(D <= (SV == 0 ? (int)PAIR_COMPACT_MAX_DEGREE : (int)L::BITS * (SV > 1 ? 5 : 1)), "sign words");
+    constexpr bool SR = pair_short<L, SHORT>(D);
     packed_row old;
-    if constexpr (SV == 0)
+    if constexpr (SR)
+        old = pair_short_load(make_uint2(st[0].x, st[0].y));
+    else if constexpr (SV == 0)
         old = pair_compact_load<L>(st[0]);
     else
         old = packed_load<SV>(st);
@@ -110,7 +150,7 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
     for (int t = 0; t < D; t++) {
         const uint2 e = ents[t];
         const uint32_t u = lane4 + e.y; /* whole layers: e.y is the shift alone */
-        jv[t] = e.x + min(u, u - z4);   /* u - z4 wraps to a huge value when u < z4 */
+        jv[t] = e.x + min(u, u + nz4);  /* u - z4 wraps to a huge value when u < z4 (one add-min) */
     }
 #pragma unroll
     for (int t = 0; t < D; t++)
@@ -126,26 +166,31 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
         pair_row_out<L, D, false>(base, jv, v, c, &ns, live);
     else
         pair_row_out<L, D, true>(base, jv, v, c, &ns, live);
-    if constexpr (SV == 0)
+    if constexpr (SR) {
+        const uint2 w = pair_short_store(old, ns, live);
+        st[0].x = w.x;
+        st[0].y = w.y;
+    } else if constexpr (SV == 0) {
         st[0] = pair_compact_store<L>(old, ns, live);
-    else
+    } else {
         packed_store<SV>(st, old, ns, live);
+    }
 }
 
 /* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
-template <class L, int SV, int LO, int HI>
+template <class L, int SV, bool SHORT, int LO, int HI>
 __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned char* base, const uint8_t* tab,
-                                                  const uint2* ents, uint32_t d, uint32_t lane4, uint32_t z4,
+                                                  const uint2* ents, uint32_t d, uint32_t lane4, uint32_t nz4,
                                                   uint32_t live, uint4* st)
 {
     if constexpr (LO == HI) {
-        lean_pair_row<L, SV, LO>(a, base, tab, ents, lane4, z4, live, st);
+        lean_pair_row<L, SV, SHORT, LO>(a, base, tab, ents, lane4, nz4, live, st);
     } else {
         constexpr int MID = (LO + HI) / 2;
         if (d <= MID)
-            lean_pair_row_any<L, SV, LO, MID>(a, base, tab, ents, d, lane4, z4, live, st);
+            lean_pair_row_any<L, SV, SHORT, LO, MID>(a, base, tab, ents, d, lane4, nz4, live, st);
         else
-            lean_pair_row_any<L, SV, MID + 1, HI>(a, base, tab, ents, d, lane4, z4, live, st);
+            lean_pair_row_any<L, SV, SHORT, MID + 1, HI>(a, base, tab, ents, d, lane4, nz4, live, st);
     }
 }
 
@@ -153,10 +198,48 @@ __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned cha
  * when it is on chip. */
 __host__ __device__ inline size_t pair_post_bytes(uint32_t n) { return ((size_t)n * 4 + 15) & ~(size_t)15; }
 
+/* Bytes of a layer's row state per lane (8 for the short int8 form, else 16 per uint4 of it),
+ * and of its region: z lanes rounded to 16 bytes, so that every region's uint4 stay aligned
+ * (the plan sums the regions with the same function). */
+template <class L, int SV, bool SHORT> __device__ __forceinline__ uint32_t pair_row_bytes(uint32_t d)
+{
+    return pair_short<L, SHORT>(d) ? 8u : 16u * (SV == 0 ? 1u : (uint32_t)SV);
+}
+__host__ __device__ inline uint32_t pair_region_bytes(uint32_t row_bytes, uint32_t z) { return (row_bytes * z + 15u) & ~15u; }
+
+/* One lane's row state of a layer (region at byte offset o, degree d) into uint4 registers
+ * (the short form in the first's x and y), and back. The regions are [uint4 k][lane]. */
+template <class L, int SV, bool SHORT>
+__device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t o, uint32_t d, uint32_t lane, uint32_t z,
+                                               uint4 (&r)[SV == 0 ? 1 : SV])
+{
+    if (pair_short<L, SHORT>(d)) {
+        const uint2 w = reinterpret_cast<const uint2*>(st + o)[lane];
+        r[0] = make_uint4(w.x, w.y, 0u, 0u);
+    } else {
+#pragma unroll
+        for (int k = 0; k < (SV == 0 ? 1 : SV); k++)
+            r[k] = reinterpret_cast<const uint4*>(st + o)[k * z + lane];
+    }
+}
+template <class L, int SV, bool SHORT>
+__device__ __forceinline__ void pair_state_put(unsigned char* st, uint32_t o, uint32_t d, uint32_t lane, uint32_t z,
+                                               const uint4 (&r)[SV == 0 ? 1 : SV])
+{
+    if (pair_short<L, SHORT>(d)) {
+        reinterpret_cast<uint2*>(st + o)[lane] = make_uint2(r[0].x, r[0].y);
+    } else {
+#pragma unroll
+        for (int k = 0; k < (SV == 0 ? 1 : SV); k++)
+            reinterpret_cast<uint4*>(st + o)[k * z + lane] = r[k];
+    }
+}
+
 /* One group of L::FR frames per block, one thread per row of a layer; the row state (SV uint4 per
- * row, 0: one in the compact form) on chip (SSMEM, where two groups per SM still fit) or in
- * global memory, the next layer's loaded before this layer's barrier. */
-template <class L, int SV, bool GPOST, bool SSMEM>
+ * row, 0: one in the compact form; SHORT: 8 bytes for int8 rows of at most 11 edges) on chip
+ * (SSMEM, where two groups per SM still fit) or in global memory (a.pair_state_bytes per group),
+ * the next layer's loaded before this layer's barrier. */
+template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_lean_pair(qc_args a)
 {
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
@@ -165,10 +248,11 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_lean_pair(qc_args 
     const uint32_t g = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     constexpr int SW = SV == 0 ? 1 : SV; /* uint4 per row */
     const packed_mem m = packed_layout<GPOST>(a, smem, g);
-    uint4* state = SSMEM ? reinterpret_cast<uint4*>(reinterpret_cast<unsigned char*>(m.app) + pair_post_bytes(a.n))
-                         : reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SW * a.z;
+    unsigned char* state = SSMEM ? reinterpret_cast<unsigned char*>(m.app) + pair_post_bytes(a.n)
+                                 : reinterpret_cast<unsigned char*>(a.gstate) + (size_t)g * a.pair_state_bytes;
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
-    const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SW * a.z, f0, nf, s_flags, tid, nt);
+    const uint32_t has_info = packed_group_load<L>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u, f0,
+                                                   nf, s_flags, tid, nt);
     /* The entries in bytes from base (one multiply and add per edge fewer): column blocks with
      * the posteriors' offset, shifts times 4 (below 2^16, plan: z < 2^14, so no skip bits). */
     const uint32_t app_off = (uint32_t)(reinterpret_cast<unsigned char*>(m.app) - m.base);
@@ -182,31 +266,30 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_lean_pair(qc_args 
     constexpr int DMAX = (SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE) ? LEAN_MAX_DEGREE : (int)L::BITS;
 
     uint4 next[SW];
-#pragma unroll
-    for (int k = 0; k < SW; k++)
-        next[k] = active ? state[k * a.z + tid] : make_uint4(0u, 0u, 0u, 0u);
+    if (active)
+        pair_state_get<L, SV, SHORT>(state, 0u, m.ent_ptr[1] - m.ent_ptr[0], tid, a.z, next);
     uint32_t live = packed_frames_mask<L>(nf), ok = 0, sflag = 1;
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
+        uint32_t o = 0; /* this layer's region */
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = m.ent_ptr[l], d = m.ent_ptr[l + 1] - e0;
+            const uint32_t nl = l + 1 < a.layers ? l + 1 : 0, on = nl ? o + pair_region_bytes(pair_row_bytes<L, SV, SHORT>(d), a.z) : 0u;
             if (active) {
                 uint4 cur[SW];
-                const uint32_t nl = l + 1 < a.layers ? l + 1 : 0;
-#pragma unroll
-                for (int k = 0; k < SW; k++) {
-                    cur[k] = next[k];
-                    next[k] = state[((size_t)nl * SW + k) * a.z + tid];
-                }
-                lean_pair_row_any<L, SV, 1, DMAX>(a, m.base, m.tab, m.ents + e0, d, tid * 4u, a.z * 4u, live, cur);
 #pragma unroll
                 for (int k = 0; k < SW; k++)
-                    state[((size_t)l * SW + k) * a.z + tid] = cur[k];
+                    cur[k] = next[k];
+                pair_state_get<L, SV, SHORT>(state, on, m.ent_ptr[nl + 1] - m.ent_ptr[nl], tid, a.z, next);
+                lean_pair_row_any<L, SV, SHORT, 1, DMAX>(a, m.base, m.tab, m.ents + e0, d, tid * 4u, 0u - a.z * 4u,
+                                                         live, cur);
+                pair_state_put<L, SV, SHORT>(state, o, d, tid, a.z, cur);
                 if (a.layers == 1)
 #pragma unroll
                     for (int k = 0; k < SW; k++)
                         next[k] = cur[k];
             }
+            o = on;
             __syncthreads();
         }
         if (packed_group_check<L, 4>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt))

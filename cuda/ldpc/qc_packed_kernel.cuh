@@ -91,9 +91,9 @@ struct lanes_h2 {
     static __device__ __forceinline__ uint32_t sat(__half2 x) { return u(__hmin2(__hmax2(x, h(M128)), h(MAX127))); }
     static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return sat(__hsub2(h(a), h(b))); }
     static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return sat(__hadd2(h(a), h(b))); }
-    static __device__ __forceinline__ uint32_t mag(uint32_t v)
+    static __device__ __forceinline__ uint32_t mag(uint32_t v) /* |v| as an operand modifier of the min */
     {
-        return u(__hmin2(h(v & 0x7fff7fffu), h(MAX127)));
+        return u(__hmin2(__habs2(h(v)), h(MAX127)));
     }
     static __device__ __forceinline__ uint32_t lt(uint32_t a, uint32_t b) { return __hlt2_mask(h(a), h(b)); }
     static __device__ __forceinline__ uint32_t eq(uint32_t a, uint32_t b) { return __heq2_mask(h(a), h(b)); }
@@ -134,7 +134,7 @@ struct lanes_f16 {
     static __device__ __forceinline__ uint32_t sat(__half2 x) { return u(__hmin2(__hmax2(x, h(NMAX)), h(PMAX))); }
     static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return sat(__hsub2(h(a), h(b))); }
     static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return sat(__hadd2(h(a), h(b))); }
-    static __device__ __forceinline__ uint32_t mag(uint32_t v) { return v & 0x7fff7fffu; }
+    static __device__ __forceinline__ uint32_t mag(uint32_t v) { return u(__habs2(h(v))); } /* folds into its users */
     static __device__ __forceinline__ uint32_t lt(uint32_t a, uint32_t b) { return __hlt2_mask(h(a), h(b)); }
     static __device__ __forceinline__ uint32_t eq(uint32_t a, uint32_t b) { return __heq2_mask(h(a), h(b)); }
     static __device__ __forceinline__ uint32_t vmin(uint32_t a, uint32_t b) { return u(__hmin2(h(a), h(b))); }

@@ -413,7 +413,12 @@ static void packed_plan_cases(int quick)
         {0, "lean rows, int8 rule, 2 frames per word", GPUFEC_PRECISION_INT8},
         /* (row state on chip where two groups per SM fit: all but BG1's whole mother code here) */
         {GPUFEC_CUDA_QC_STATE_GLOBAL, "lean rows, int8 rule, 2 frames per word (half2), posteriors in shared memory, "
-                                      "16-byte row state per group in global memory", GPUFEC_PRECISION_INT8},
+                                      "16-byte row state per row (8 with at most 11 edges) in global memory",
+         GPUFEC_PRECISION_INT8},
+        /* int8 rows of at most 11 edges in the 16-byte row state too */
+        {GPUFEC_CUDA_PAIR_WIDE_STATE, "lean rows, int8 rule, 2 frames per word (half2), posteriors in shared memory, "
+                                      "16-byte row state per row in",
+         GPUFEC_PRECISION_INT8},
         {GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_ALWAYS, "lean rows, int8 rule, 4 frames per word", GPUFEC_PRECISION_INT8},
     };
     for (size_t variant = 0; variant < sizeof packed_variants / sizeof *packed_variants; variant++) {
