@@ -719,6 +719,8 @@ struct qc_plan {
     int pair_compact;                    /* ... with two frames' row state in one uint4 */
     int pair_ssmem;                      /* ... with the row state on chip */
     int pair_short;                      /* ... int8, with 8 bytes of it for rows of at most 11 edges */
+    uint32_t pair_one_wave;              /* ... chunks of at most this many groups (one per SM, two frames
+                                            per word): the kernel built for one block per SM */
     size_t pair_state_bytes;             /* ... its bytes per group */
     int packed_row_bytes;                /* row state per row and group */
     uint32_t packed_dmax;                /* the longest row */
@@ -773,26 +775,41 @@ size_t pair_state_sum(const ldpc_code* c, uint32_t z, int row_bytes, int short_r
 
 template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p)
 {
-    return p->packed_gpost ? k_qc_lean_pair<L, SV, true, false, SHORT>
-           : p->pair_ssmem ? k_qc_lean_pair<L, SV, false, true, SHORT>
-                           : k_qc_lean_pair<L, SV, false, false, SHORT>;
+    return p->packed_gpost ? k_qc_lean_pair<L, SV, true, false, SHORT, 2>
+           : p->pair_ssmem ? k_qc_lean_pair<L, SV, false, true, SHORT, 2>
+                           : k_qc_lean_pair<L, SV, false, false, SHORT, 2>;
 }
 
-template <class L, int SV> qc_kernel_fn pick_lean_pair_short(const qc_plan* p)
+/* At most one group per SM (a slot of 152 5G NR blocks: 76 pairs on 132 SMs): the kernel built
+ * for one block per SM, whose registers are not capped for two (pair_one_wave). */
+template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_one(const qc_plan* p)
+{
+    return p->packed_gpost ? k_qc_lean_pair<L, SV, true, false, SHORT, 2>
+           : p->pair_ssmem ? k_qc_lean_pair<L, SV, false, true, SHORT, 1>
+                           : k_qc_lean_pair<L, SV, false, false, SHORT, 1>;
+}
+
+template <class L, int SV> qc_kernel_fn pick_lean_pair_short(const qc_plan* p, bool one)
 {
     if constexpr (L::PREC == LDPC_PREC_I8 && L::FR == 2)
         if (p->pair_short)
-            return pick_lean_pair_mem<L, SV, true>(p);
-    return pick_lean_pair_mem<L, SV, false>(p);
+            return one ? pick_lean_pair_one<L, SV, true>(p) : pick_lean_pair_mem<L, SV, true>(p);
+    return one ? pick_lean_pair_one<L, SV, false>(p) : pick_lean_pair_mem<L, SV, false>(p);
 }
 
-template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p)
+template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p, bool one)
 {
     static_assert(LEAN_MAX_DEGREE <= PAIR_COMPACT_MAX_DEGREE, "lean rows in the compact state");
     if constexpr (L::FR == 2) /* one sign word, or the compact state */
-        return p->pair_compact ? pick_lean_pair_short<L, 0>(p) : pick_lean_pair_short<L, 1>(p);
+        return p->pair_compact ? pick_lean_pair_short<L, 0>(p, one) : pick_lean_pair_short<L, 1>(p, one);
     else
         return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2, false>(p) : pick_lean_pair_mem<L, 1, false>(p);
+}
+
+/* The pair kernel for a chunk of at most one group per SM. */
+qc_kernel_fn pick_pair_one(const qc_plan* p)
+{
+    return p->prec == LDPC_PREC_F16 ? pick_lean_pair<lanes_f16>(p, true) : pick_lean_pair<lanes_h2>(p, true);
 }
 
 /* The kernel built for the code's longest row: one sign word (state vector) while the rows fit
@@ -800,7 +817,7 @@ template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p)
 template <class L> qc_kernel_fn pick_packed(const qc_plan* p)
 {
     if (p->lean_pair)
-        return pick_lean_pair<L>(p);
+        return pick_lean_pair<L>(p, false);
     if (p->packed_dmax <= 8)
         return pick_packed_post<L, 1, 8>(p);
     if (p->packed_dmax <= L::BITS)
@@ -922,6 +939,8 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
         pick_latency(p)<<<ch->nf, p->lat_threads, p->lat_smem, stream>>>(a);
     else if (ch->nf < p->lean_small_frames)
         pick_lean<2, 1>(p, p->ssmem != 0)<<<ch->nf, p->threads, p->lean_smem, stream>>>(a);
+    else if (qc_units(p, ch->nf) <= p->pair_one_wave)
+        pick_pair_one(p)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
     else
         pick_kernel(p)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
     return cudaGetLastError();
@@ -1189,6 +1208,14 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.inv_step = decoder_inv_step(&lo);
     }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
+    /* two frames per word on lean rows, a chunk of one group per SM at most: one block per SM
+     * (H100, docs/performance.md: a slot of 152 5G NR blocks) */
+    if (err == cudaSuccess && p->lean_pair && p->packed == 2 && !p->packed_gpost) {
+        int sms = 0;
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
+        p->pair_one_wave = (uint32_t)sms;
+        err = cudaFuncSetAttribute(pick_pair_one(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
+    }
     if (err == cudaSuccess && p->lat_frames)
         err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
     /* Four frames per word below one wave (a slot of 152 5G NR blocks is 38 groups of four on 132

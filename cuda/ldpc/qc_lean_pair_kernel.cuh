@@ -47,9 +47,16 @@ template <class L> __device__ __forceinline__ uint4 pair_compact_store(const pac
  * second pass (pair_is_min), three instructions per edge fewer than packed_acc's push. */
 template <class L> struct pair_acc {
     uint32_t min1, min2, parity;
+    /* int8 in half2: |v| (at most 128) for min(|v|, 127), as the minima start at 127 */
     __device__ __forceinline__ void push(uint32_t v)
     {
-        const uint32_t m = L::mag(v);
+        uint32_t m;
+        if constexpr (L::FR == 2) {
+            static_assert(L::PREC != LDPC_PREC_I8 || L::INIT == 0x57f057f0u, "int8 minima start at 127");
+            m = L::u(__habs2(L::h(v)));
+        } else {
+            m = L::mag(v);
+        }
         min2 = L::vmin(min2, L::vmax(min1, m));
         min1 = L::vmin(min1, m);
         parity ^= v;
@@ -238,9 +245,10 @@ __device__ __forceinline__ void pair_state_put(unsigned char* st, uint32_t o, ui
 /* One group of L::FR frames per block, one thread per row of a layer; the row state (SV uint4 per
  * row, 0: one in the compact form; SHORT: 8 bytes for int8 rows of at most 11 edges) on chip
  * (SSMEM, where two groups per SM still fit) or in global memory (a.pair_state_bytes per group),
- * the next layer's loaded before this layer's barrier. */
-template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT>
-__global__ void __launch_bounds__(PACKED_MAX_THREADS, 2) k_qc_lean_pair(qc_args a)
+ * the next layer's loaded before this layer's barrier. MINB: blocks per SM the registers must
+ * allow (2; 1 for chunks of one group per SM at most). */
+template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB>
+__global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
     extern __shared__ __align__(16) unsigned char smem[];
