@@ -762,16 +762,18 @@ template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan
 /* Rows longer than one sign word of two frames: the compact row state (lean rows have at most
  * LEAN_MAX_DEGREE edges, within PAIR_COMPACT_MAX_DEGREE); else packed_row's. */
 /* The lean pair kernel's row state per group: the layers' regions (pair_region_bytes), rows of
- * at most PAIR_SHORT_MAX_DEGREE edges in 8 bytes where short. */
-size_t pair_state_sum(const ldpc_code* c, uint32_t z, int row_bytes, int short_rows)
+ * at most PAIR_SHORT_MAX_DEGREE edges in short_bytes where not 0. */
+size_t pair_state_sum(const ldpc_code* c, uint32_t z, int row_bytes, int short_bytes)
 {
     size_t bytes = 0;
     for (uint32_t l = 0; l < c->qv_layers; l++) {
         const uint32_t d = c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l];
-        bytes += pair_region_bytes(short_rows && d <= PAIR_SHORT_MAX_DEGREE ? 8u : (uint32_t)row_bytes, z);
+        bytes += pair_region_bytes(short_bytes && d <= PAIR_SHORT_MAX_DEGREE ? (uint32_t)short_bytes : (uint32_t)row_bytes, z);
     }
     return bytes;
 }
+
+
 
 template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p)
 {
@@ -1093,11 +1095,12 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         }
         /* int8 pairs with the row state in DRAM: 8 bytes of it for rows of at most 11 edges (H100,
          * docs/performance.md: 8192 blocks of BG1 at rate 1/3, whose 42 extension rows have at
-         * most 10 edges, 1.11x; on chip the conversions cost more than the bytes save) */
+         * most 10 edges, 1.11x, then 1.06x with cheaper conversions; on chip the conversions
+         * cost more than the bytes save; a 12-byte float16 form gained nothing) */
         p->pair_short = p->lean_pair && !p->pair_ssmem && p->packed == 2 && p->prec == LDPC_PREC_I8 &&
                         !(o->cuda_tuning & GPUFEC_CUDA_PAIR_WIDE_STATE);
         if (p->pair_short)
-            p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, p->packed_row_bytes, 1);
+            p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, p->packed_row_bytes, 8);
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
     /* The latency plan in the one-frame layout; in global memory its row state uses the

@@ -30,8 +30,9 @@
 #define GPUFEC_CUDA_LEAN_SPLIT 32768u      /* the lean kernel's latency plan with two threads per row (default: one) */
 #define GPUFEC_CUDA_PACKED_ALWAYS 65536u   /* QC kernel: the plan with several frames per word even for chunks
                                               below one of its waves (default: the lean kernel there) */
-#define GPUFEC_CUDA_PAIR_WIDE_STATE 131072u /* QC kernel, int8 pairs on lean rows: rows of at most 11 edges keep
-                                              the 16-byte row state too (default: 8 bytes) */
+#define GPUFEC_CUDA_PAIR_WIDE_STATE 131072u /* QC kernel, int8 pairs on lean rows with the row state in global
+                                              memory: rows of at most 11 edges keep the 16-byte row state too
+                                              (default: 8 bytes) */
 #define GPUFEC_CUDA_TUNING_ALL 262143u     /* every switch defined */
 
 #endif

@@ -415,6 +415,9 @@ static void packed_plan_cases(int quick)
         {GPUFEC_CUDA_QC_STATE_GLOBAL, "lean rows, int8 rule, 2 frames per word (half2), posteriors in shared memory, "
                                       "16-byte row state per row (8 with at most 11 edges) in global memory",
          GPUFEC_PRECISION_INT8},
+        {GPUFEC_CUDA_QC_STATE_GLOBAL, "lean rows, float16 rule, 2 frames per word (half2), posteriors in shared memory, "
+                                      "16-byte row state per row in global memory",
+         GPUFEC_PRECISION_FLOAT16},
         /* int8 rows of at most 11 edges in the 16-byte row state too */
         {GPUFEC_CUDA_PAIR_WIDE_STATE, "lean rows, int8 rule, 2 frames per word (half2), posteriors in shared memory, "
                                       "16-byte row state per row in",
