@@ -759,8 +759,6 @@ template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan
     return p->packed_gpost ? k_qc_packed<L, SV, true, DMAX> : k_qc_packed<L, SV, false, DMAX>;
 }
 
-/* Rows longer than one sign word of two frames: the compact row state (lean rows have at most
- * LEAN_MAX_DEGREE edges, within PAIR_COMPACT_MAX_DEGREE); else packed_row's. */
 /* The lean pair kernel's row state per group: the layers' regions (pair_region_bytes), rows of
  * at most PAIR_SHORT_MAX_DEGREE edges in short_bytes where not 0. */
 size_t pair_state_sum(const ldpc_code* c, uint32_t z, int row_bytes, int short_bytes)
@@ -773,39 +771,35 @@ size_t pair_state_sum(const ldpc_code* c, uint32_t z, int row_bytes, int short_b
     return bytes;
 }
 
-
-
-template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p)
+/* The row state's place; one: a chunk of at most one group per SM (a slot of 152 5G NR blocks
+ * is 76 pairs on 132 SMs), the kernel built for one block per SM, whose registers are not
+ * capped for two (pair_one_wave; posteriors in global memory keep the two-block build). */
+template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p, bool one)
 {
-    return p->packed_gpost ? k_qc_lean_pair<L, SV, true, false, SHORT, 2>
-           : p->pair_ssmem ? k_qc_lean_pair<L, SV, false, true, SHORT, 2>
-                           : k_qc_lean_pair<L, SV, false, false, SHORT, 2>;
-}
-
-/* At most one group per SM (a slot of 152 5G NR blocks: 76 pairs on 132 SMs): the kernel built
- * for one block per SM, whose registers are not capped for two (pair_one_wave). */
-template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_one(const qc_plan* p)
-{
-    return p->packed_gpost ? k_qc_lean_pair<L, SV, true, false, SHORT, 2>
-           : p->pair_ssmem ? k_qc_lean_pair<L, SV, false, true, SHORT, 1>
-                           : k_qc_lean_pair<L, SV, false, false, SHORT, 1>;
+    if (p->packed_gpost)
+        return k_qc_lean_pair<L, SV, true, false, SHORT, 2>;
+    if (p->pair_ssmem)
+        return one ? k_qc_lean_pair<L, SV, false, true, SHORT, 1> : k_qc_lean_pair<L, SV, false, true, SHORT, 2>;
+    return one ? k_qc_lean_pair<L, SV, false, false, SHORT, 1> : k_qc_lean_pair<L, SV, false, false, SHORT, 2>;
 }
 
 template <class L, int SV> qc_kernel_fn pick_lean_pair_short(const qc_plan* p, bool one)
 {
     if constexpr (L::PREC == LDPC_PREC_I8 && L::FR == 2)
         if (p->pair_short)
-            return one ? pick_lean_pair_one<L, SV, true>(p) : pick_lean_pair_mem<L, SV, true>(p);
-    return one ? pick_lean_pair_one<L, SV, false>(p) : pick_lean_pair_mem<L, SV, false>(p);
+            return pick_lean_pair_mem<L, SV, true>(p, one);
+    return pick_lean_pair_mem<L, SV, false>(p, one);
 }
 
+/* Rows longer than one sign word of two frames: the compact row state (lean rows have at most
+ * LEAN_MAX_DEGREE edges, within PAIR_COMPACT_MAX_DEGREE); else packed_row's. */
 template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p, bool one)
 {
     static_assert(LEAN_MAX_DEGREE <= PAIR_COMPACT_MAX_DEGREE, "lean rows in the compact state");
     if constexpr (L::FR == 2) /* one sign word, or the compact state */
         return p->pair_compact ? pick_lean_pair_short<L, 0>(p, one) : pick_lean_pair_short<L, 1>(p, one);
     else
-        return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2, false>(p) : pick_lean_pair_mem<L, 1, false>(p);
+        return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2, false>(p, false) : pick_lean_pair_mem<L, 1, false>(p, false);
 }
 
 /* The pair kernel for a chunk of at most one group per SM. */
@@ -1021,8 +1015,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     }
     /* Row state on chip only when that does not cost frames per SM: two frames' barriers
      * interleave, and the prefetched global state costs little bandwidth (measured). */
-    int per_sm = 0;
+    int per_sm = 0, sms = 0;
     cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, o->device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
     const size_t with_state = tables + post + state + 1024, without = tables + post + 1024;
     p->ssmem = tables + post + state <= (size_t)optin &&
                (size_t)per_sm / with_state >= ((size_t)per_sm / without < 2 ? 1 : 2);
@@ -1111,8 +1106,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
      * issue-bound and the split measured 0.8x to 1.06x (H100, docs/performance.md). */
     if (!(o->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN) && !p->spa) {
         const int forced = (o->cuda_tuning & GPUFEC_CUDA_LATENCY_PLAN) != 0;
-        int sms = 0;
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
         p->lat_ssmem = tables + post + state <= (size_t)optin;
         p->lat_lean = lean_ok && !forced;
         p->lat_split = p->lat_lean ? ((o->cuda_tuning & GPUFEC_CUDA_LEAN_SPLIT) ? 2 : 1) : forced || lanes <= 128 ? 2 : 1;
@@ -1214,8 +1207,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     /* two frames per word on lean rows, a chunk of one group per SM at most: one block per SM
      * (H100, docs/performance.md: a slot of 152 5G NR blocks) */
     if (err == cudaSuccess && p->lean_pair && p->packed == 2 && !p->packed_gpost) {
-        int sms = 0;
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
         p->pair_one_wave = (uint32_t)sms;
         err = cudaFuncSetAttribute(pick_pair_one(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
     }
