@@ -38,6 +38,7 @@ struct qc_args {
     uint8_t* conv;
     uint32_t* gstate; /* global message state (when not in shared memory) */
     uint32_t pair_state_bytes; /* the lean pair kernel's row state per group (a multiple of 16) */
+    uint32_t pair_desc;        /* ... and the byte offset of its layer table (pair_layers_build) in shared memory */
     uint32_t* gpost;  /* packed int8: posteriors in global memory (GPOST), n words per group */
     const uint8_t* mag_tab; /* packed int8: ms_magnitude of 0..127 */
     uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
@@ -722,6 +723,7 @@ struct qc_plan {
     uint32_t pair_one_wave;              /* ... chunks of at most this many groups (one per SM, two frames
                                             per word): the kernel built for one block per SM */
     size_t pair_state_bytes;             /* ... its bytes per group */
+    size_t pair_desc;                    /* ... where its layer table starts in shared memory */
     int packed_row_bytes;                /* row state per row and group */
     uint32_t packed_dmax;                /* the longest row */
     int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
@@ -1059,7 +1061,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     const int packed_f16 = p->prec == LDPC_PREC_F16 && (lean_ok || (o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2));
     if ((p->prec == LDPC_PREC_I8 || packed_f16) && !(o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8) && !p->lean_tp &&
         c->qv_max_entries <= PACKED_MAX_DEGREE && p->threads <= PACKED_MAX_THREADS) {
-        const int gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 > (size_t)optin;
+        /* (with the lean pair kernel's layer table, pair_desc_bytes, after them) */
+        const int gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 + (lean_ok ? pair_desc_bytes(c->qv_layers) + 15 : 0) >
+                          (size_t)optin;
         p->packed = p->prec == LDPC_PREC_F16                     ? 2
                     : o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES   ? 4
                     : o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2 ? 2
@@ -1070,7 +1074,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->packed_gpost = gpost;
         /* whole layers: the lean kernel's rows, two (or four) frames per word; its entries in
          * bytes keep a shift times 4 in 16 bits */
-        p->lean_pair = lean_ok && z < (1u << 14);
+        p->lean_pair = lean_ok && z < (1u << 14) && c->qv_layers >= 2; /* a layer ahead is another layer */
         /* one uint4 instead of two where the rows need two sign words (H100, docs/performance.md:
          * 8192 BG1 blocks at rate 1/3 1.2x to 1.3x; one word already: Wi-Fi 1944 0.9x) */
         p->pair_compact = p->lean_pair && p->packed == 2 && p->packed_sv > 1;
@@ -1081,12 +1085,15 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, p->packed_row_bytes, 0);
         /* the lean rows' state on chip where two groups per SM still fit (5G NR BG1 at rate 0.79:
          * 8 layers, 48 KiB), unless asked for global memory */
-        const size_t on_chip = tables + PACKED_TABLE_BYTES + pair_post_bytes(c->n) + p->gstate_bytes;
+        const size_t on_chip = tables + PACKED_TABLE_BYTES + pair_post_bytes(c->n) + p->gstate_bytes +
+                               pair_desc_bytes(c->qv_layers);
         p->pair_ssmem = p->lean_pair && !gpost && on_chip <= (size_t)optin &&
                         (size_t)per_sm / (on_chip + 1024) >= 2 && !(o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL);
-        if (p->pair_ssmem) {
-            p->smem = on_chip;
+        if (p->pair_ssmem)
             p->gstate_bytes = 0;
+        if (p->lean_pair) { /* the layer table last */
+            p->pair_desc = ((p->pair_ssmem ? on_chip - pair_desc_bytes(c->qv_layers) : p->smem) + 15) & ~(size_t)15;
+            p->smem = p->pair_desc + pair_desc_bytes(c->qv_layers);
         }
         /* int8 pairs with the row state in DRAM: 8 bytes of it for rows of at most 11 edges (H100,
          * docs/performance.md: 8192 blocks of BG1 at rate 1/3, whose 42 extension rows have at
@@ -1185,6 +1192,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.rep = (const uint2*)p->dev[7];
         a.mag_tab = (const uint8_t*)p->dev[8];
         a.pair_state_bytes = (uint32_t)p->pair_state_bytes;
+        a.pair_desc = (uint32_t)p->pair_desc;
         a.map = p->map.view();
         a.n_rep = n_rep;
         a.z = z;

@@ -17,8 +17,17 @@
 #define PAIR_COMPACT_MAX_DEGREE 27u
 #define PAIR_NO_ARG 31u /* also, as a position, the pair rows' "none": beyond every row, it matches no edge */
 
+/* An edge's position as the pair rows compare it with a row's first minimum: with 16-bit lanes
+ * the integer itself in each lane, which HSET2 compares as a binary16 subnormal (exactly: no
+ * flush to zero without .ftz), so that a stored position needs no conversion; bytes: L::pos. */
+template <class L> __host__ __device__ constexpr uint32_t pair_pos(uint32_t t)
+{
+    return L::FR == 2 ? t * 0x00010001u : L::pos(t);
+}
+
 /* Integers below 1024 go to and from binary16 exactly by way of 1024 + m, whose low ten bits are
- * m: two of them (one per 16-bit lane) in one half2 instruction and a mask. */
+ * m: two of them (one per 16-bit lane) in one half2 instruction and a mask (the short state's
+ * magnitudes). */
 #define PAIR_1024 0x64006400u
 __device__ __forceinline__ uint32_t pair_int_half(uint32_t bits) /* lane integers (below 1024) as binary16 */
 {
@@ -32,16 +41,16 @@ __device__ __forceinline__ uint32_t pair_half_int(uint32_t h) /* the reverse: ea
 template <class L> __device__ __forceinline__ packed_row pair_compact_load(uint4 w)
 {
     static_assert(L::FR == 2 && L::BITS == 16, "two frames in 16-bit lanes");
-    return {w.x, w.y, pair_int_half(w.z >> 27 | (w.w >> 27) << 16),
+    return {w.x, w.y, w.z >> 27 | (w.w >> 27) << 16,
             {__byte_perm(w.z, w.w, 0x5410), __byte_perm(w.z, w.w, 0x7632) & 0x07ff07ffu, 0, 0, 0}};
 }
 
 /* The new state where `live`, the old one elsewhere (frozen frames), packed. The positions are
- * binary16 integers (PAIR_NO_ARG for none). */
+ * pair_pos integers (PAIR_NO_ARG for none). */
 template <class L> __device__ __forceinline__ uint4 pair_compact_store(const packed_row& o, const packed_row& n, uint32_t live)
 {
 #define PC_SEL(x, y) (((x) & live) | ((y) & ~live))
-    const uint32_t arg = pair_half_int(PC_SEL(n.arg, o.arg)), s0 = PC_SEL(n.s[0], o.s[0]), s1 = PC_SEL(n.s[1], o.s[1]);
+    const uint32_t arg = PC_SEL(n.arg, o.arg), s0 = PC_SEL(n.s[0], o.s[0]), s1 = PC_SEL(n.s[1], o.s[1]);
     return make_uint4(PC_SEL(n.m1, o.m1), PC_SEL(n.m2, o.m2),
                       (__byte_perm(s0, s1, 0x5410) & 0x07ffffffu) | arg << 27,
                       (__byte_perm(s0, s1, 0x7632) & 0x07ffffffu) | ((arg >> 16) & 0x1fu) << 27);
@@ -87,10 +96,10 @@ template <class L, int D, bool FROZEN>
 __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t (&jv)[D], const uint32_t (&v)[D],
                                              const pair_acc<L>& c, packed_row* ns, uint32_t live)
 {
-    uint32_t arg = L::pos(PAIR_NO_ARG);
+    uint32_t arg = pair_pos<L>(PAIR_NO_ARG);
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        const uint32_t e = pair_is_min<L>(v[t], c.min1), T = L::pos((uint32_t)t);
+        const uint32_t e = pair_is_min<L>(v[t], c.min1), T = pair_pos<L>((uint32_t)t);
         arg = (arg & ~e) | (T & e);
         const uint32_t mag = (ns->m2 & e) | (ns->m1 & ~e);
         const uint32_t neg = (c.parity ^ v[t]) & L::SIGN;
@@ -120,7 +129,7 @@ template <class L, bool SHORT> __host__ __device__ constexpr bool pair_short(uin
 
 __device__ __forceinline__ packed_row pair_short_load(uint2 w)
 {
-    return {pair_int_half(w.x & 0x007f007fu), pair_int_half((w.x >> 7) & 0x007f007fu), pair_int_half(w.y & 0x000f000fu),
+    return {pair_int_half(w.x & 0x007f007fu), pair_int_half((w.x >> 7) & 0x007f007fu), w.y & 0x000f000fu,
             {(w.y >> 4) & 0x07ff07ffu, 0, 0, 0, 0}};
 }
 
@@ -129,17 +138,39 @@ __device__ __forceinline__ uint2 pair_short_store(const packed_row& o, const pac
 {
 #define PS_SEL(x, y) (((x) & live) | ((y) & ~live))
     const uint32_t m1 = pair_half_int(PS_SEL(n.m1, o.m1)), m2 = pair_half_int(PS_SEL(n.m2, o.m2));
-    const uint32_t pw = (pair_half_int(PS_SEL(n.arg, o.arg)) & 0x000f000fu) | (PS_SEL(n.s[0], o.s[0]) & 0x07ff07ffu) << 4;
+    const uint32_t pw = (PS_SEL(n.arg, o.arg) & 0x000f000fu) | (PS_SEL(n.s[0], o.s[0]) & 0x07ff07ffu) << 4;
 #undef PS_SEL
     return make_uint2((m1 & 0x007f007fu) | (m2 & 0x007f007fu) << 7, pw);
 }
 
+/* A row's new state where `live`, the old one elsewhere, stored in its form (SR: the short one)
+ * at lane `lane` of its layer's region (laid out as pair_state_get reads it). Here, where the
+ * row's degree is a constant, the form needs no test. */
+template <class L, int SV, bool SR>
+__device__ __forceinline__ void pair_row_store(const packed_row& old, const packed_row& ns, uint32_t live,
+                                               unsigned char* region, uint32_t lane, uint32_t z)
+{
+    if constexpr (SR) {
+        reinterpret_cast<uint2*>(region)[lane] = pair_short_store(old, ns, live);
+    } else if constexpr (SV == 0) {
+        reinterpret_cast<uint4*>(region)[lane] = pair_compact_store<L>(old, ns, live);
+    } else {
+        uint4 w[SV];
+        packed_store<SV>(w, old, ns, live);
+#pragma unroll
+        for (int k = 0; k < SV; k++)
+            reinterpret_cast<uint4*>(region)[k * z + lane] = w[k];
+    }
+}
+
 /* One row of exactly D edges (ents: the layer's entries, in bytes: x the column block's offset
  * from base, y the shift times 4; lane4 likewise, nz4 is -4z). SV: uint4 of row state per row, 0 for
- * the compact form. */
+ * the compact form; st: the row's state (loaded a layer ahead), its new one stored at the row's
+ * lane of `region`. */
 template <class L, int SV, bool SHORT, int D>
 __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
-                                              uint32_t lane4, uint32_t nz4, uint32_t live, uint4* st)
+                                              uint32_t lane4, uint32_t nz4, uint32_t live, const uint4* st,
+                                              unsigned char* region, uint32_t lane)
 {
     static_assert(D <= (SV == 0 ? (int)PAIR_COMPACT_MAX_DEGREE : (int)L::BITS * (SV > 1 ? 5 : 1)), "sign words");
     constexpr bool SR = pair_short<L, SHORT>(D);
@@ -163,22 +194,16 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
     pair_acc<L> c = {L::INIT, L::INIT, 0u}; /* ms_init_prec */
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, L::pos((uint32_t)t)));
+        v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, pair_pos<L>((uint32_t)t)));
         c.push(v[t]);
     }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), 0u, {0, 0, 0, 0, 0}};
-    if (live == 0xffffffffu)
-        pair_row_out<L, D, false>(base, jv, v, c, &ns, live);
-    else
-        pair_row_out<L, D, true>(base, jv, v, c, &ns, live);
-    if constexpr (SR) {
-        const uint2 w = pair_short_store(old, ns, live);
-        st[0].x = w.x;
-        st[0].y = w.y;
-    } else if constexpr (SV == 0) {
-        st[0] = pair_compact_store<L>(old, ns, live);
+    if (live == 0xffffffffu) { /* no frame frozen: the masks fold away */
+        pair_row_out<L, D, false>(base, jv, v, c, &ns, 0xffffffffu);
+        pair_row_store<L, SV, SR>(old, ns, 0xffffffffu, region, lane, a.z);
     } else {
-        packed_store<SV>(st, old, ns, live);
+        pair_row_out<L, D, true>(base, jv, v, c, &ns, live);
+        pair_row_store<L, SV, SR>(old, ns, live, region, lane, a.z);
     }
 }
 
@@ -186,16 +211,16 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
 template <class L, int SV, bool SHORT, int LO, int HI>
 __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned char* base, const uint8_t* tab,
                                                   const uint2* ents, uint32_t d, uint32_t lane4, uint32_t nz4,
-                                                  uint32_t live, uint4* st)
+                                                  uint32_t live, const uint4* st, unsigned char* region, uint32_t lane)
 {
     if constexpr (LO == HI) {
-        lean_pair_row<L, SV, SHORT, LO>(a, base, tab, ents, lane4, nz4, live, st);
+        lean_pair_row<L, SV, SHORT, LO>(a, base, tab, ents, lane4, nz4, live, st, region, lane);
     } else {
         constexpr int MID = (LO + HI) / 2;
         if (d <= MID)
-            lean_pair_row_any<L, SV, SHORT, LO, MID>(a, base, tab, ents, d, lane4, nz4, live, st);
+            lean_pair_row_any<L, SV, SHORT, LO, MID>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
         else
-            lean_pair_row_any<L, SV, SHORT, MID + 1, HI>(a, base, tab, ents, d, lane4, nz4, live, st);
+            lean_pair_row_any<L, SV, SHORT, MID + 1, HI>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
     }
 }
 
@@ -213,7 +238,8 @@ template <class L, int SV, bool SHORT> __device__ __forceinline__ uint32_t pair_
 __host__ __device__ inline uint32_t pair_region_bytes(uint32_t row_bytes, uint32_t z) { return (row_bytes * z + 15u) & ~15u; }
 
 /* One lane's row state of a layer (region at byte offset o, degree d) into uint4 registers
- * (the short form in the first's x and y), and back. The regions are [uint4 k][lane]. */
+ * (the short form in the first's x and y; pair_row_store writes it back). The regions are
+ * [uint4 k][lane]. */
 template <class L, int SV, bool SHORT>
 __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t o, uint32_t d, uint32_t lane, uint32_t z,
                                                uint4 (&r)[SV == 0 ? 1 : SV])
@@ -227,16 +253,27 @@ __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t
             r[k] = reinterpret_cast<const uint4*>(st + o)[k * z + lane];
     }
 }
+
+/* A layer as the pair kernel walks it, built once per group: x its entries' byte offset in shared
+ * memory, y its degree (low 8 bits) and the magnitude table's byte offset in shared memory (the
+ * rest), z its row state's region (byte offset from st0: shared memory's start when the state is
+ * on chip, else the group's state), w -4z (read from memory, so that an edge's wrap compiles to
+ * one add-min, VIADDMNMX, not a multiply-add by the folded constant and a min). A layer's step
+ * reads them in one uniform uint4 instead of deriving them from the arguments again (the loop's
+ * overhead per row was about a quarter of the kernel's instructions at rate 0.79). */
+__host__ __device__ inline size_t pair_desc_bytes(uint32_t layers) { return (size_t)layers * 16; }
+
 template <class L, int SV, bool SHORT>
-__device__ __forceinline__ void pair_state_put(unsigned char* st, uint32_t o, uint32_t d, uint32_t lane, uint32_t z,
-                                               const uint4 (&r)[SV == 0 ? 1 : SV])
+__device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed_mem& m, const unsigned char* smem,
+                                                  uint32_t st0, uint4* desc, uint32_t tid, uint32_t nt)
 {
-    if (pair_short<L, SHORT>(d)) {
-        reinterpret_cast<uint2*>(st + o)[lane] = make_uint2(r[0].x, r[0].y);
-    } else {
-#pragma unroll
-        for (int k = 0; k < (SV == 0 ? 1 : SV); k++)
-            reinterpret_cast<uint4*>(st + o)[k * z + lane] = r[k];
+    const uint32_t* ep = m.ent_ptr;
+    for (uint32_t l = tid; l < a.layers; l += nt) {
+        uint32_t o = st0;
+        for (uint32_t k = 0; k < l; k++)
+            o += pair_region_bytes(pair_row_bytes<L, SV, SHORT>(ep[k + 1] - ep[k]), a.z);
+        desc[l] = make_uint4((uint32_t)(reinterpret_cast<const unsigned char*>(m.ents + ep[l]) - smem),
+                             (ep[l + 1] - ep[l]) | (uint32_t)(m.tab - smem) << 8, o, 0u - a.z * 4u);
     }
 }
 
@@ -244,7 +281,7 @@ __device__ __forceinline__ void pair_state_put(unsigned char* st, uint32_t o, ui
  * row, 0: one in the compact form; SHORT: 8 bytes for int8 rows of at most 11 edges) on chip
  * (SSMEM, where two groups per SM still fit) or in global memory (a.pair_state_bytes per group),
  * the next layer's loaded before this layer's barrier. MINB: blocks per SM the registers must
- * allow (2; 1 for chunks of one group per SM at most). */
+ * allow (2; 1 for chunks of one group per SM at most). At least two layers (the plan). */
 template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
@@ -256,6 +293,8 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     const packed_mem m = packed_layout<GPOST>(a, smem, g);
     unsigned char* state = SSMEM ? reinterpret_cast<unsigned char*>(m.app) + pair_post_bytes(a.n)
                                  : reinterpret_cast<unsigned char*>(a.gstate) + (size_t)g * a.pair_state_bytes;
+    unsigned char* st0 = SSMEM ? smem : state; /* what the layer table's regions count from */
+    uint4* desc = reinterpret_cast<uint4*>(smem + a.pair_desc);
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u, f0,
                                                    nf, s_flags, tid, nt);
@@ -266,36 +305,33 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         const uint2 e = m.ents[t];
         m.ents[t] = make_uint2(app_off + e.x * 4u, e.y * 4u);
     }
+    pair_layers_build<L, SV, SHORT>(a, m, smem, (uint32_t)(state - st0), desc, tid, nt);
     __syncthreads();
     const bool active = tid < a.z;
     /* the longest row one sign word per lane holds, or LEAN_MAX_DEGREE with more */
     constexpr int DMAX = (SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE) ? LEAN_MAX_DEGREE : (int)L::BITS;
-
-    uint4 next[SW];
-    if (active)
-        pair_state_get<L, SV, SHORT>(state, 0u, m.ent_ptr[1] - m.ent_ptr[0], tid, a.z, next);
+    const uint32_t lane4 = tid * 4u;
     uint32_t live = packed_frames_mask<L>(nf), ok = 0, sflag = 1;
+
+    uint4 next[SW], dc = desc[0];
+    if (active)
+        pair_state_get<L, SV, SHORT>(st0, dc.z, dc.y & 0xffu, tid, a.z, next);
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
-        uint32_t o = 0; /* this layer's region */
         for (uint32_t l = 0; l < a.layers; l++) {
-            const uint32_t e0 = m.ent_ptr[l], d = m.ent_ptr[l + 1] - e0;
-            const uint32_t nl = l + 1 < a.layers ? l + 1 : 0, on = nl ? o + pair_region_bytes(pair_row_bytes<L, SV, SHORT>(d), a.z) : 0u;
+            const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
             if (active) {
                 uint4 cur[SW];
 #pragma unroll
                 for (int k = 0; k < SW; k++)
                     cur[k] = next[k];
-                pair_state_get<L, SV, SHORT>(state, on, m.ent_ptr[nl + 1] - m.ent_ptr[nl], tid, a.z, next);
-                lean_pair_row_any<L, SV, SHORT, 1, DMAX>(a, m.base, m.tab, m.ents + e0, d, tid * 4u, 0u - a.z * 4u,
-                                                         live, cur);
-                pair_state_put<L, SV, SHORT>(state, o, d, tid, a.z, cur);
-                if (a.layers == 1)
-#pragma unroll
-                    for (int k = 0; k < SW; k++)
-                        next[k] = cur[k];
+                const uint32_t d = dc.y & 0xffu;
+                pair_state_get<L, SV, SHORT>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                lean_pair_row_any<L, SV, SHORT, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
+                                                         reinterpret_cast<const uint2*>(smem + dc.x), d, lane4, dc.w, live, cur,
+                                                         st0 + dc.z, tid);
             }
-            o = on;
+            dc = dn;
             __syncthreads();
         }
         if (packed_group_check<L, 4>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt))
