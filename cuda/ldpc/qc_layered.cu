@@ -44,7 +44,23 @@ struct qc_args {
     uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
     int max_iterations, early, interval, mode;
     float scale, offset, inv_step;
+    /* float16 lanes: ms_magnitude in half2 arithmetic where that is exact (f16_mag_exact),
+     * with the factor and the offset as binary16 in both halves */
+    uint32_t f16_mag, f16_scale2, f16_offset2;
 };
+
+/* Whether ms_magnitude at float16 (min with GPUFEC_LLR_LIMIT, the factor or the offset, then
+ * binary16 rounding) equals the same steps in binary16 arithmetic (HMNMX2, HMUL2, HSUB2): modes
+ * 0 to 2 with the factor and offset exactly binary16 and no overflow. The float32 product of two
+ * binary16 values is exact (22 bits), so rounding it is HMUL2's rounding; a float32 difference
+ * rounded to binary16 is the difference correctly rounded (24 >= 2 x 11 + 2 bits). Mode 3 rounds
+ * the product only after the offset: not one binary16 instruction. */
+bool f16_mag_exact(int mode, float scale, float offset)
+{
+    const bool s_ok = (float)__float2half(scale) == scale && scale > 0.0f && GPUFEC_LLR_LIMIT * scale <= 65504.0f;
+    const bool o_ok = (float)__float2half(offset) == offset && offset >= 0.0f && offset <= 65504.0f;
+    return mode == 0 || (mode == 1 && s_ok) || (mode == 2 && o_ok);
+}
 
 /* ---- posterior storage ---- */
 __device__ __forceinline__ float post_load(const float* a, uint32_t j) { return a[j]; }
@@ -1210,6 +1226,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.scale = lo.normalization;
         a.offset = ldpc_rule_offset(&lo);
         a.inv_step = decoder_inv_step(&lo);
+        a.f16_mag = f16_mag_exact(a.mode, a.scale, a.offset) && !(o->cuda_tuning & GPUFEC_CUDA_F16_MAG_FLOAT);
+        a.f16_scale2 = __half_as_ushort(__float2half(a.scale)) * 0x00010001u;
+        a.f16_offset2 = __half_as_ushort(__float2half(a.offset)) * 0x00010001u;
     }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
     /* two frames per word on lean rows, a chunk of one group per SM at most: one block per SM

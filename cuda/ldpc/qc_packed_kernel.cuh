@@ -111,6 +111,10 @@ struct lanes_h2 {
     {
         reinterpret_cast<__half*>(app)[p * 2 + f] = __int2half_rn((int)q); /* never -0 (rintf can give it) */
     }
+    static __device__ __forceinline__ uint32_t put2(float q0, float q1) /* put's two lanes as one word */
+    {
+        return (uint32_t)__half_as_ushort(__int2half_rn((int)q0)) | (uint32_t)__half_as_ushort(__int2half_rn((int)q1)) << 16;
+    }
     static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
     {
         return (uint8_t)(reinterpret_cast<const uint16_t*>(app)[p * 2 + f] >> 15);
@@ -140,9 +144,20 @@ struct lanes_f16 {
     static __device__ __forceinline__ uint32_t vmin(uint32_t a, uint32_t b) { return u(__hmin2(h(a), h(b))); }
     static __device__ __forceinline__ uint32_t vmax(uint32_t a, uint32_t b) { return u(__hmax2(h(a), h(b))); }
     static __device__ __forceinline__ uint32_t apply_sign(uint32_t mag, uint32_t neg) { return mag ^ (neg & SIGN); }
-    /* ms_magnitude itself, per frame (binary16 in, binary16 out: exact both ways) */
+    /* ms_magnitude: in half2 arithmetic where the plan found that exact (f16_mag_exact: three
+     * instructions for both frames instead of about 35 per frame through float32), else the
+     * function itself per frame (binary16 in, binary16 out: exact both ways) */
+    static constexpr uint32_t LIMIT2 = 0x70e270e2u; /* GPUFEC_LLR_LIMIT, 10000.0 */
     static __device__ __forceinline__ uint32_t magnitude(const qc_args& a, const uint8_t*, uint32_t m)
     {
+        if (a.f16_mag) {
+            __half2 y = __hmin2(h(m), h(LIMIT2));
+            if (a.mode == 1)
+                y = __hmul2(y, h(a.f16_scale2));
+            else if (a.mode == 2)
+                y = __hmax2(__hsub2(y, h(a.f16_offset2)), h(0u));
+            return u(y) & 0x7fff7fffu; /* +0, never -0 (ldpc_round_half's sign is the value's) */
+        }
         const __half2 x = h(m);
         return u(__floats2half2_rn(ms_magnitude(__low2float(x), a.mode, a.scale, a.offset, LDPC_PREC_F16),
                                    ms_magnitude(__high2float(x), a.mode, a.scale, a.offset, LDPC_PREC_F16)));
@@ -150,6 +165,10 @@ struct lanes_f16 {
     static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
     {
         reinterpret_cast<__half*>(app)[p * 2 + f] = __float2half_rn(q == 0.0f ? 0.0f : q); /* +0 for -0 */
+    }
+    static __device__ __forceinline__ uint32_t put2(float q0, float q1) /* put's two lanes as one word */
+    {
+        return u(__floats2half2_rn(q0 == 0.0f ? 0.0f : q0, q1 == 0.0f ? 0.0f : q1));
     }
     static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
     {
@@ -367,9 +386,21 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
         flags[tid] = 0;
     __syncthreads();
     uint32_t loaded = 0;
+    if constexpr (L::FR == 2) { /* both frames' values of a position in one pass and one word */
+        const float* in0 = a.in + (size_t)f0 * a.n_tx;
+        const float* in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
+        for (uint32_t t = tid; t < a.n_tx; t += nt) {
+            const float v0 = soft_sanitize(in0[t]), v1 = soft_sanitize(in1[t]);
+            loaded |= (uint32_t)!ldpc_channel_says_nothing(v0, L::PREC, a.inv_step) |
+                      (uint32_t)(nf > 1 && !ldpc_channel_says_nothing(v1, L::PREC, a.inv_step)) << 1;
+            const int32_t p = a.tx_int[t];
+            if (p >= 0)
+                m.app[p] = L::put2(ldpc_channel(v0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(v1, L::PREC, a.inv_step) : 0.0f);
+        }
+    }
     for (uint32_t f = 0; f < nf; f++) {
         const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
-        for (uint32_t t = tid; t < a.n_tx; t += nt) {
+        for (uint32_t t = tid; L::FR != 2 && t < a.n_tx; t += nt) {
             const float v = soft_sanitize(in[t]);
             loaded |= (uint32_t)!ldpc_channel_says_nothing(v, L::PREC, a.inv_step) << f;
             const int32_t p = a.tx_int[t];

@@ -33,6 +33,9 @@
 #define GPUFEC_CUDA_PAIR_WIDE_STATE 131072u /* QC kernel, int8 pairs on lean rows with the row state in global
                                               memory: rows of at most 11 edges keep the 16-byte row state too
                                               (default: 8 bytes) */
-#define GPUFEC_CUDA_TUNING_ALL 262143u     /* every switch defined */
+#define GPUFEC_CUDA_F16_MAG_FLOAT 262144u  /* QC kernel at float16, two frames per word: each outgoing magnitude
+                                              through float32 per frame (default: three half2 instructions for
+                                              both frames where that is exact, f16_mag_exact) */
+#define GPUFEC_CUDA_TUNING_ALL 524287u     /* every switch defined */
 
 #endif

@@ -423,6 +423,8 @@ static void packed_plan_cases(int quick)
                                       "16-byte row state per row in",
          GPUFEC_PRECISION_INT8},
         {GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_ALWAYS, "lean rows, int8 rule, 4 frames per word", GPUFEC_PRECISION_INT8},
+        /* float16 magnitudes through float32 per frame (default: half2 arithmetic where exact) */
+        {GPUFEC_CUDA_F16_MAG_FLOAT, "lean rows, float16 rule, 2 frames per word", GPUFEC_PRECISION_FLOAT16},
     };
     for (size_t variant = 0; variant < sizeof packed_variants / sizeof *packed_variants; variant++) {
         tuning = packed_variants[variant].flags;
