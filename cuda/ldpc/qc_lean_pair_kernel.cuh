@@ -11,18 +11,55 @@
 
 /* The row state of two frames (16-bit lanes) in one uint4 for rows of at most 27 edges, half
  * of packed_row's two: the two magnitude words, then a word per frame with its signs (edge t at
- * bit t) and the position of its first minimum in the top 5 bits (31: none). The row traffic of
+ * bit t) and the position of its first minimum in the top 5 bits (pair_pos). The row traffic of
  * a long code's many groups goes to DRAM (BG1 at rate 1/3: 46 layers of 384 rows per group), so
  * its size is the kernel's speed there. Converted to and from packed_row once per row. */
 #define PAIR_COMPACT_MAX_DEGREE 27u
-#define PAIR_NO_ARG 31u /* also, as a position, the pair rows' "none": beyond every row, it matches no edge */
+#define PAIR_NO_ARG 31u /* bytes: as a position, "none": beyond every row, it matches no edge */
 
-/* An edge's position as the pair rows compare it with a row's first minimum: with 16-bit lanes
- * the integer itself in each lane, which HSET2 compares as a binary16 subnormal (exactly: no
- * flush to zero without .ftz), so that a stored position needs no conversion; bytes: L::pos. */
+/* An edge's position as the pair rows compare it with a row's first minimum. 16-bit lanes: t + 1
+ * as an integer in each lane (0: none), which binary16 instructions take as a subnormal, exactly
+ * (no flush to zero without .ftz): HSET2 compares it, and HFMA2 (1.0 or 0.0 times it, plus the
+ * position so far) records it on the FMA pipe; a stored position needs no conversion. Bytes:
+ * L::pos(t), none PAIR_NO_ARG. */
 template <class L> __host__ __device__ constexpr uint32_t pair_pos(uint32_t t)
 {
-    return L::FR == 2 ? t * 0x00010001u : L::pos(t);
+    return L::FR == 2 ? (t + 1u) * 0x00010001u : L::pos(t);
+}
+template <class L> __host__ __device__ constexpr uint32_t pair_none() { return L::FR == 2 ? 0u : L::pos(PAIR_NO_ARG); }
+
+/* The pair rows' per-edge choices on the FMA pipe (16-bit lanes). The kernel is bound by the
+ * ALU pipe, which runs at half the issue rate on sm_90 (Nsight Compute: 82% of its peak with 67%
+ * of issue slots used at rate 0.79), where the selects were bit operations (LOP3) on masks. Here
+ * a comparison gives 1.0 or 0.0 per lane (HSET2.BF) and the choices are exact fused
+ * multiply-adds: pair_pick is m2 where hit is 1.0, else m1 (int8: m1 + hit * (m2 - m1), the
+ * difference taken once per row; both integers below 256, every step exact; float16: hit * m2 +
+ * (m1 - hit * m1), exact for 0.0 and 1.0). */
+template <class L> __device__ __forceinline__ uint32_t pair_hit(uint32_t a, uint32_t b)
+{
+    return L::u(__heq2(L::h(a), L::h(b)));
+}
+template <class L> __device__ __forceinline__ uint32_t pair_pick(uint32_t hit, uint32_t m1, uint32_t m2, uint32_t d21)
+{
+    if constexpr (L::PREC == LDPC_PREC_I8)
+        return L::u(__hfma2(L::h(hit), L::h(d21), L::h(m1)));
+    else
+        return L::u(__hfma2(L::h(hit), L::h(m2), __hfma2(__hneg2(L::h(hit)), L::h(m1), L::h(m1))));
+}
+template <class L> __device__ __forceinline__ uint32_t pair_diff(uint32_t m1, uint32_t m2) /* pair_pick's d21 */
+{
+    if constexpr (L::FR == 2 && L::PREC == LDPC_PREC_I8)
+        return L::u(__hsub2(L::h(m2), L::h(m1)));
+    else
+        return 0u;
+}
+/* acc plus x shifted right by sh (1 to 31), as a multiply-add's high word (IMAD.HI on the FMA
+ * pipe, not LEA.HI on the ALU) */
+__device__ __forceinline__ uint32_t pair_add_shr(uint32_t acc, uint32_t x, uint32_t sh)
+{
+    uint32_t r;
+    asm("mad.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(1u << (32u - sh)), "r"(acc));
+    return r;
 }
 
 /* Integers below 1024 go to and from binary16 exactly by way of 1024 + m, whose low ten bits are
@@ -46,7 +83,7 @@ template <class L> __device__ __forceinline__ packed_row pair_compact_load(uint4
 }
 
 /* The new state where `live`, the old one elsewhere (frozen frames), packed. The positions are
- * pair_pos integers (PAIR_NO_ARG for none). */
+ * pair_pos integers (pair_none for none). */
 template <class L> __device__ __forceinline__ uint4 pair_compact_store(const packed_row& o, const packed_row& n, uint32_t live)
 {
 #define PC_SEL(x, y) (((x) & live) | ((y) & ~live))
@@ -78,9 +115,11 @@ template <class L> struct pair_acc {
 };
 
 /* Lanes whose edge gives the row's first minimum: |v| equal to min1. Where several edges tie,
- * each is marked and the last becomes the stored position, not the rule's first; the messages
- * are the same, because a tie makes min2 equal min1, hence M2 equal M1. int8's magnitude is
- * min(|v|, 127): an edge at -128 matches nothing when min1 is 127, and then min2 is 127 too. */
+ * each is marked and the stored position is not the rule's first (bytes: the last; 16-bit
+ * lanes: the sum of the tied positions, pair_row_out), but the messages are the same, because a
+ * tie makes min2 equal min1, hence M2 equal M1, whichever edge a position names. int8's
+ * magnitude is min(|v|, 127): an edge at -128 matches nothing when min1 is 127, and then min2 is
+ * 127 too. */
 template <class L> __device__ __forceinline__ uint32_t pair_is_min(uint32_t v, uint32_t min1)
 {
     if constexpr (L::FR == 4)
@@ -96,14 +135,24 @@ template <class L, int D, bool FROZEN>
 __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t (&jv)[D], const uint32_t (&v)[D],
                                              const pair_acc<L>& c, packed_row* ns, uint32_t live)
 {
-    uint32_t arg = pair_pos<L>(PAIR_NO_ARG);
+    uint32_t arg = pair_none<L>();
+    const uint32_t d21 = pair_diff<L>(ns->m1, ns->m2);
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        const uint32_t e = pair_is_min<L>(v[t], c.min1), T = pair_pos<L>((uint32_t)t);
-        arg = (arg & ~e) | (T & e);
-        const uint32_t mag = (ns->m2 & e) | (ns->m1 & ~e);
-        const uint32_t neg = (c.parity ^ v[t]) & L::SIGN;
-        ns->s[t / L::BITS] |= neg >> (L::BITS - 1 - t % L::BITS);
+        const uint32_t T = pair_pos<L>((uint32_t)t), neg = (c.parity ^ v[t]) & L::SIGN;
+        const uint32_t SH = L::BITS - 1 - t % L::BITS; /* a constant once unrolled */
+        uint32_t mag;
+        if constexpr (L::FR == 2) { /* pair_hit: 1.0 where |v| is min1; ties add positions (none stored, as M2 = M1) */
+            const uint32_t hit = pair_hit<L>(L::u(__habs2(L::h(v[t]))), c.min1);
+            arg = L::u(__hfma2(L::h(hit), L::h(T), L::h(arg)));
+            mag = pair_pick<L>(hit, ns->m1, ns->m2, d21);
+            ns->s[t / L::BITS] = SH ? pair_add_shr(ns->s[t / L::BITS], neg, SH) : ns->s[t / L::BITS] | neg;
+        } else {
+            const uint32_t e = pair_is_min<L>(v[t], c.min1);
+            arg = (arg & ~e) | (T & e);
+            mag = (ns->m2 & e) | (ns->m1 & ~e);
+            ns->s[t / L::BITS] |= neg >> SH;
+        }
         uint32_t post = L::add_sat(v[t], L::apply_sign(mag, neg));
         uint32_t* ap = reinterpret_cast<uint32_t*>(base + jv[t]);
         if constexpr (FROZEN) /* frozen frames keep their posteriors (unchanged since pass 1) */
@@ -116,7 +165,7 @@ __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t
 /* int8 pairs (lanes_h2) on rows of at most 11 edges (BG1's extension rows, all of BG2, Wi-Fi)
  * with the row state in DRAM: two frames' state in 8 bytes, a word of magnitudes (M1 in bits 0-6
  * and 16-22, M2 in 7-13 and 23-29; the int8 rule's are at most 127) and a word of positions (bits
- * 0-3 and 16-19; 15, like 31 elsewhere, matches no edge) and signs (bits 4-14 and 20-30), each
+ * 0-3 and 16-19, pair_pos: 1 to 11, 0 none) and signs (bits 4-14 and 20-30), each
  * frame in its own 16-bit half as in the words it converts to. Half the compact form's bytes: at
  * rate 1/3 the row state is the kernel's DRAM traffic. (A 12-byte float16 form, the magnitudes as
  * half2, measured +0.8% on BG1 at rate 1/3 and -2.8% on BG2 on the H100: not kept.) */
@@ -192,9 +241,16 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
     for (int t = 0; t < D; t++)
         v[t] = *reinterpret_cast<const uint32_t*>(base + jv[t]);
     pair_acc<L> c = {L::INIT, L::INIT, 0u}; /* ms_init_prec */
+    const uint32_t d21 = pair_diff<L>(old.m1, old.m2);
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, pair_pos<L>((uint32_t)t)));
+        uint32_t msg;
+        if constexpr (L::FR == 2) /* packed_message with pair_pick */
+            msg = L::apply_sign(pair_pick<L>(pair_hit<L>(old.arg, pair_pos<L>((uint32_t)t)), old.m1, old.m2, d21),
+                                old.s[t / L::BITS] << (L::BITS - 1 - t % L::BITS));
+        else
+            msg = packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, pair_pos<L>((uint32_t)t));
+        v[t] = L::sub_sat(v[t], msg);
         c.push(v[t]);
     }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), 0u, {0, 0, 0, 0, 0}};
