@@ -142,7 +142,8 @@ __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t
         const uint32_t T = pair_pos<L>((uint32_t)t), neg = (c.parity ^ v[t]) & L::SIGN;
         const uint32_t SH = L::BITS - 1 - t % L::BITS; /* a constant once unrolled */
         uint32_t mag;
-        if constexpr (L::FR == 2) { /* pair_hit: 1.0 where |v| is min1; ties add positions (none stored, as M2 = M1) */
+        if constexpr (L::FR == 2) { /* 1.0 where |v| is min1; tied edges' positions add up to a meaningless one,
+                                       harmless as a tie makes M2 equal M1 */
             const uint32_t hit = pair_hit<L>(L::u(__habs2(L::h(v[t]))), c.min1);
             arg = L::u(__hfma2(L::h(hit), L::h(T), L::h(arg)));
             mag = pair_pick<L>(hit, ns->m1, ns->m2, d21);
