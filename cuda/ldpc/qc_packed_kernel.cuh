@@ -145,7 +145,7 @@ struct lanes_f16 {
     static __device__ __forceinline__ uint32_t vmax(uint32_t a, uint32_t b) { return u(__hmax2(h(a), h(b))); }
     static __device__ __forceinline__ uint32_t apply_sign(uint32_t mag, uint32_t neg) { return mag ^ (neg & SIGN); }
     /* ms_magnitude: in half2 arithmetic where the plan found that exact (f16_mag_exact: three
-     * instructions for both frames instead of about 35 per frame through float32), else the
+     * instructions for both frames instead of about 37 through float32), else the
      * function itself per frame (binary16 in, binary16 out: exact both ways) */
     static constexpr uint32_t LIMIT2 = 0x70e270e2u; /* GPUFEC_LLR_LIMIT, 10000.0 */
     static __device__ __forceinline__ uint32_t magnitude(const qc_args& a, const uint8_t*, uint32_t m)
