@@ -107,14 +107,13 @@ struct lanes_h2 {
         const uint16_t* t16 = reinterpret_cast<const uint16_t*>(tab + 128);
         return (uint32_t)t16[i & 0xffffu] | (uint32_t)t16[i >> 16] << 16;
     }
+    /* a channel value's lane bits: never -0 (rintf can give it) */
+    static __device__ __forceinline__ uint32_t lane(float q) { return __half_as_ushort(__int2half_rn((int)q)); }
     static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
     {
-        reinterpret_cast<__half*>(app)[p * 2 + f] = __int2half_rn((int)q); /* never -0 (rintf can give it) */
+        reinterpret_cast<uint16_t*>(app)[p * 2 + f] = (uint16_t)lane(q);
     }
-    static __device__ __forceinline__ uint32_t put2(float q0, float q1) /* put's two lanes as one word */
-    {
-        return (uint32_t)__half_as_ushort(__int2half_rn((int)q0)) | (uint32_t)__half_as_ushort(__int2half_rn((int)q1)) << 16;
-    }
+    static __device__ __forceinline__ uint32_t put2(float q0, float q1) { return lane(q0) | lane(q1) << 16; }
     static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
     {
         return (uint8_t)(reinterpret_cast<const uint16_t*>(app)[p * 2 + f] >> 15);
@@ -162,14 +161,13 @@ struct lanes_f16 {
         return u(__floats2half2_rn(ms_magnitude(__low2float(x), a.mode, a.scale, a.offset, LDPC_PREC_F16),
                                    ms_magnitude(__high2float(x), a.mode, a.scale, a.offset, LDPC_PREC_F16)));
     }
+    /* a channel value's lane bits: +0 for -0 */
+    static __device__ __forceinline__ uint32_t lane(float q) { return __half_as_ushort(__float2half_rn(q == 0.0f ? 0.0f : q)); }
     static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
     {
-        reinterpret_cast<__half*>(app)[p * 2 + f] = __float2half_rn(q == 0.0f ? 0.0f : q); /* +0 for -0 */
+        reinterpret_cast<uint16_t*>(app)[p * 2 + f] = (uint16_t)lane(q);
     }
-    static __device__ __forceinline__ uint32_t put2(float q0, float q1) /* put's two lanes as one word */
-    {
-        return u(__floats2half2_rn(q0 == 0.0f ? 0.0f : q0, q1 == 0.0f ? 0.0f : q1));
-    }
+    static __device__ __forceinline__ uint32_t put2(float q0, float q1) { return lane(q0) | lane(q1) << 16; }
     static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
     {
         return (uint8_t)(reinterpret_cast<const uint16_t*>(app)[p * 2 + f] >> 15);
@@ -400,13 +398,14 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     }
     for (uint32_t f = 0; f < nf; f++) {
         const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
-        for (uint32_t t = tid; L::FR != 2 && t < a.n_tx; t += nt) {
-            const float v = soft_sanitize(in[t]);
-            loaded |= (uint32_t)!ldpc_channel_says_nothing(v, L::PREC, a.inv_step) << f;
-            const int32_t p = a.tx_int[t];
-            if (p >= 0)
-                L::put(m.app, (size_t)p, f, ldpc_channel(v, L::PREC, a.inv_step));
-        }
+        if constexpr (L::FR != 2) /* (two frames per word: above) */
+            for (uint32_t t = tid; t < a.n_tx; t += nt) {
+                const float v = soft_sanitize(in[t]);
+                loaded |= (uint32_t)!ldpc_channel_says_nothing(v, L::PREC, a.inv_step) << f;
+                const int32_t p = a.tx_int[t];
+                if (p >= 0)
+                    L::put(m.app, (size_t)p, f, ldpc_channel(v, L::PREC, a.inv_step));
+            }
         for (uint32_t r = tid; r < a.n_rep; r += nt)
             L::put(m.app, a.rep[r].x, f, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), L::PREC, a.inv_step));
         for (uint32_t t = tid; t < a.n_fill; t += nt)
