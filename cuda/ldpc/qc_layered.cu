@@ -75,161 +75,6 @@ __device__ __forceinline__ void post_store(__half* a, uint32_t j, float v)
 }
 __device__ __forceinline__ void post_store(int8_t* a, uint32_t j, float v) { a[j] = (int8_t)(int)v; }
 
-/* ---- a frame over a cluster of blocks (sm_90 thread-block clusters) ----
- * The latency plan's frame spread over 2 to 8 SMs: each block runs its share of every layer's rows
- * and keeps a share of the posteriors, which the others read and write through distributed
- * shared memory. Position j (block column * z + lane) lives in block j % C at j / C (z is a
- * multiple of C), so that an edge's address is a shift, a mask and one MAPA. */
-#define QC_CLUSTER_MAX 8u
-#define QC_CLUSTER_MIN_ROWS 32u /* a block's rows per layer, at least */
-/* Cluster instructions exist from sm_90; the plan uses clusters only there (the other
- * architectures' builds of these kernels trap). Volatile: kept in program order with the
- * barrier, never merged across it. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define QC_CLUSTER_ASM(...) __trap()
-#else
-#define QC_CLUSTER_ASM(...) asm volatile(__VA_ARGS__)
-#endif
-
-/* A posterior's address in the cluster's shared window (32 bits, ld/st.shared::cluster). */
-struct dsm_addr {
-    uint32_t a;
-};
-template <typename PostT> struct cluster_post {
-    PostT* local;  /* this block's share, C-th of the frame's */
-    uint32_t base; /* ... as a shared-window address */
-    uint32_t lc;   /* log2 C */
-};
-
-__device__ __forceinline__ uint32_t cluster_rank()
-{
-    uint32_t r = 0;
-    QC_CLUSTER_ASM("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
-__device__ __forceinline__ uint32_t cluster_blocks()
-{
-    uint32_t r = 0;
-    QC_CLUSTER_ASM("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
-    return r;
-}
-/* Every thread of the cluster's blocks arrives; this block's earlier shared-memory writes (its
- * own and remote ones) are then seen by every block's later reads. */
-__device__ __forceinline__ void cluster_barrier()
-{
-    QC_CLUSTER_ASM("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
-__device__ __forceinline__ uint32_t dsm_map(uint32_t addr, uint32_t rank)
-{
-    uint32_t r = 0;
-    QC_CLUSTER_ASM("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(rank));
-    return r;
-}
-__device__ __forceinline__ float dsm_ld(float*, dsm_addr p)
-{
-    float v = 0.0f;
-    QC_CLUSTER_ASM("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(p.a));
-    return v;
-}
-__device__ __forceinline__ __half dsm_ld(__half*, dsm_addr p)
-{
-    unsigned short v = 0;
-    QC_CLUSTER_ASM("ld.shared::cluster.b16 %0, [%1];" : "=h"(v) : "r"(p.a));
-    return __ushort_as_half(v);
-}
-__device__ __forceinline__ int8_t dsm_ld(int8_t*, dsm_addr p)
-{
-    int v = 0;
-    QC_CLUSTER_ASM("ld.shared::cluster.s8 %0, [%1];" : "=r"(v) : "r"(p.a));
-    return (int8_t)v;
-}
-__device__ __forceinline__ void dsm_st(float*, dsm_addr p, float v)
-{
-    QC_CLUSTER_ASM("st.shared::cluster.f32 [%0], %1;" ::"r"(p.a), "f"(v));
-}
-__device__ __forceinline__ void dsm_st(__half*, dsm_addr p, __half v)
-{
-    QC_CLUSTER_ASM("st.shared::cluster.b16 [%0], %1;" ::"r"(p.a), "h"(__half_as_ushort(v)));
-}
-__device__ __forceinline__ void dsm_st(int8_t*, dsm_addr p, int8_t v)
-{
-    QC_CLUSTER_ASM("st.shared::cluster.b8 [%0], %1;" ::"r"(p.a), "r"((int)v));
-}
-
-/* A posterior's handle as the row code keeps it: its index on one block, its cluster address. */
-template <typename PostT> __device__ __forceinline__ uint32_t post_addr(PostT*, uint32_t j) { return j; }
-template <typename PostT> __device__ __forceinline__ dsm_addr post_addr(const cluster_post<PostT>& p, uint32_t j)
-{
-    return {dsm_map(p.base + (j >> p.lc) * (uint32_t)sizeof(PostT), j & ((1u << p.lc) - 1u))};
-}
-/* The element itself, through a handle, with post_load's and post_store's conversions. */
-template <typename PostT> __device__ __forceinline__ PostT post_get(PostT* a, uint32_t j) { return a[j]; }
-template <typename PostT> __device__ __forceinline__ PostT post_get(const cluster_post<PostT>&, dsm_addr p)
-{
-    return dsm_ld((PostT*)nullptr, p);
-}
-template <typename PostT> __device__ __forceinline__ void post_put(PostT* a, uint32_t j, PostT v) { a[j] = v; }
-template <typename PostT> __device__ __forceinline__ void post_put(const cluster_post<PostT>&, dsm_addr p, PostT v)
-{
-    dsm_st((PostT*)nullptr, p, v);
-}
-template <typename PostT> __device__ __forceinline__ float post_load(const cluster_post<PostT>& a, uint32_t j)
-{
-    PostT v = post_get(a, post_addr(a, j));
-    return post_load(&v, 0u);
-}
-template <typename PostT> __device__ __forceinline__ void post_store(const cluster_post<PostT>& a, uint32_t j, float v)
-{
-    PostT x;
-    post_store(&x, 0u, v);
-    post_put(a, post_addr(a, j), x);
-}
-
-/* ---- the threads that decode one frame: one block, or a cluster's blocks ----
- * tid, nt: this thread among the frame's and their count (frame-wide work: loading, checks,
- * output); btid, bnt: among its block's (its shared memory). sync: every thread of the frame;
- * any: whether v is set in any of them (with sync's ordering). */
-struct block_team {
-    uint32_t tid, nt, btid, bnt;
-    __device__ __forceinline__ void sync() const { __syncthreads(); }
-    __device__ __forceinline__ int any(int v) const { return __syncthreads_or(v); }
-};
-struct cluster_team {
-    uint32_t tid, nt, btid, bnt, rank, blocks;
-    uint32_t* slots; /* 2 x QC_CLUSTER_MAX words of this block's shared memory */
-    uint32_t round;
-    __device__ __forceinline__ void sync() const { cluster_barrier(); }
-    /* Each block's answer goes to every block's slot of this round; rounds alternate two slot
-     * rows, and a block writes a row again only after a barrier that every block reaches after
-     * reading it. */
-    __device__ __forceinline__ int any(int v)
-    {
-        const int b = __syncthreads_or(v);
-        uint32_t* row = slots + (round & 1u) * QC_CLUSTER_MAX;
-        if (btid < blocks)
-            QC_CLUSTER_ASM("st.shared::cluster.u32 [%0], %1;" ::"r"(dsm_map((uint32_t)__cvta_generic_to_shared(row + rank), btid)),
-                         "r"((uint32_t)b));
-        cluster_barrier();
-        uint32_t r = 0;
-        for (uint32_t k = 0; k < blocks; k++)
-            r |= row[k];
-        round++;
-        return r != 0;
-    }
-};
-/* A frame's posteriors cleared: a block's all, a cluster block's share. */
-template <typename PostT> __device__ __forceinline__ void post_clear(const qc_args& a, PostT* app, const block_team& t)
-{
-    for (uint32_t p = t.btid; p < a.n; p += t.bnt)
-        post_store(app, p, 0.0f);
-}
-template <typename PostT>
-__device__ __forceinline__ void post_clear(const qc_args& a, const cluster_post<PostT>& app, const cluster_team& t)
-{
-    for (uint32_t p = t.btid; p < a.n >> app.lc; p += t.bnt)
-        post_store(app.local, p, 0.0f);
-}
-
 /* ---- compressed row state: stored magnitudes m1 (all edges but arg) and m2 (edge arg), the
  * signs of the row's stored messages. W words per row. ---- */
 struct row_state {
@@ -717,14 +562,14 @@ template <typename PostT> struct qc_frame_mem {
 
 template <typename PostT, bool SSMEM>
 __device__ __forceinline__ qc_frame_mem<PostT> qc_frame_layout(const qc_args& a, unsigned char* smem,
-                                                               size_t state_words, uint32_t f, uint32_t n_post)
+                                                               size_t state_words, uint32_t f)
 {
     qc_frame_mem<PostT> m;
     m.ents = reinterpret_cast<uint2*>(smem);
     m.ent_ptr = reinterpret_cast<uint32_t*>(m.ents + a.entries);
     m.ncolor = reinterpret_cast<uint8_t*>(m.ent_ptr + a.layers + 1);
     m.app = reinterpret_cast<PostT*>(smem + qc_table_bytes(a.entries, a.layers));
-    const size_t post_bytes = (((size_t)n_post * sizeof(PostT)) + 15) & ~(size_t)15;
+    const size_t post_bytes = (((size_t)a.n * sizeof(PostT)) + 15) & ~(size_t)15;
     m.state = SSMEM ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(m.app) + post_bytes)
                     : a.gstate + (size_t)f * state_words;
     return m;
@@ -734,15 +579,15 @@ __device__ __forceinline__ qc_frame_mem<PostT> qc_frame_layout(const qc_args& a,
  * erasures), every stored message +0, then the channel values, the sums of repeated positions and
  * the filler bits. Returns whether any value of the frame tells the decoder something
  * (ldpc_channel_says_nothing); also the barrier after loading. */
-template <int PREC, class App, class Team>
-__device__ __forceinline__ int qc_frame_load(const qc_args& a, App app, uint32_t* state, size_t state_words,
-                                             uint32_t f, Team& tm)
+template <int PREC, typename PostT>
+__device__ __forceinline__ int qc_frame_load(const qc_args& a, PostT* app, uint32_t* state, size_t state_words,
+                                             uint32_t f, uint32_t tid, uint32_t nt)
 {
-    const uint32_t tid = tm.tid, nt = tm.nt;
-    post_clear(a, app, tm);
-    for (size_t r = tm.btid; r < state_words; r += tm.bnt) /* a block's own rows */
+    for (uint32_t p = tid; p < a.n; p += nt)
+        post_store(app, p, 0.0f);
+    for (size_t r = tid; r < state_words; r += nt)
         state[r] = 0u;
-    tm.sync();
+    __syncthreads();
     const float* in = a.in + (size_t)f * a.n_tx;
     int loaded = 0;
     /* QC_LOAD_BATCH values per thread in flight: one at a time, a frame of few blocks waited a
@@ -768,39 +613,38 @@ __device__ __forceinline__ int qc_frame_load(const qc_args& a, App app, uint32_t
         post_store(app, a.rep[r].x, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), PREC, a.inv_step));
     for (uint32_t t = tid; t < a.n_fill; t += nt)
         post_store(app, a.fill_int[t], ldpc_channel(GPUFEC_LLR_LIMIT, PREC, a.inv_step));
-    return tm.any(loaded);
+    return __syncthreads_or(loaded);
 }
 
 /* Whether every parity check of the frame holds on the posteriors' hard decisions (all threads
  * get the answer). */
-template <class App, class Team>
+template <typename PostT>
 __device__ __forceinline__ bool qc_parity_holds(const qc_args& a, const uint2* ents, const uint32_t* ent_ptr,
-                                                const App& app, Team& tm)
+                                                const PostT* app, uint32_t tid, uint32_t nt)
 {
-    const uint32_t bad = qc_syndrome_bad(a, ents, ent_ptr, tm.tid, tm.nt, 1u,
+    const uint32_t bad = qc_syndrome_bad(a, ents, ent_ptr, tid, nt, 1u,
                                          [&](uint32_t j) { return (uint32_t)ldpc_hard_bit(post_load(app, j)); });
-    return !tm.any((int)bad);
+    return !__syncthreads_or((int)bad);
 }
 
 /* After iteration `it` (counted from 1): the parity checks when the schedule asks for them (every
  * interval-th iteration with early termination, and after the last); true when decoding stops. */
-template <class App, class Team>
+template <typename PostT>
 __device__ __forceinline__ bool qc_stop_after(const qc_args& a, int it, const uint2* ents, const uint32_t* ent_ptr,
-                                              const App& app, Team& tm, bool* ok)
+                                              const PostT* app, uint32_t tid, uint32_t nt, bool* ok)
 {
     if ((a.early && it % a.interval == 0) || it == a.max_iterations) {
-        *ok = qc_parity_holds(a, ents, ent_ptr, app, tm);
+        *ok = qc_parity_holds(a, ents, ent_ptr, app, tid, nt);
         return a.early && *ok;
     }
     return false;
 }
 
 /* A frame's end: its output bits, iterations and flag (erased frames are never decoded). */
-template <class App, class Team>
-__device__ __forceinline__ void qc_frame_store(const qc_args& a, const App& app, uint32_t f, const Team& tm, int it,
-                                               bool decoded)
+template <typename PostT>
+__device__ __forceinline__ void qc_frame_store(const qc_args& a, const PostT* app, uint32_t f, uint32_t tid,
+                                               uint32_t nt, int it, bool decoded)
 {
-    const uint32_t tid = tm.tid, nt = tm.nt;
     uint8_t* out = a.out + (size_t)f * a.n_out;
     for (uint32_t t0 = tid; t0 < a.n_out; t0 += QC_LOAD_BATCH * nt) {
         uint32_t j[QC_LOAD_BATCH];
@@ -828,11 +672,10 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t rows = a.layers * a.z, f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     const size_t state_words = SPA ? (size_t)a.entries * a.z : (size_t)rows * W; /* SPA: one float per edge slot */
-    const auto [ents, ent_ptr, ncolor, app, state] = qc_frame_layout<PostT, SSMEM>(a, smem, state_words, f, a.n);
+    const auto [ents, ent_ptr, ncolor, app, state] = qc_frame_layout<PostT, SSMEM>(a, smem, state_words, f);
 
     qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
-    block_team tm{tid, nt, tid, nt};
-    const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tm);
+    const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tid, nt);
 
     typedef typename raw_words<W>::type raw_t;
     raw_t* rstate = reinterpret_cast<raw_t*>(state);
@@ -872,10 +715,10 @@ __global__ void __launch_bounds__(SPLIT > 2 ? 1024 : 512 * SPLIT) k_qc_layered(q
                 __syncthreads();
             }
         }
-        if (qc_stop_after(a, ++it, ents, ent_ptr, app, tm, &ok))
+        if (qc_stop_after(a, ++it, ents, ent_ptr, app, tid, nt, &ok))
             break;
     }
-    qc_frame_store(a, app, f, tm, it, ok && has_info);
+    qc_frame_store(a, app, f, tid, nt, it, ok && has_info);
 }
 
 #include "qc_packed_kernel.cuh"
@@ -911,14 +754,9 @@ struct qc_plan {
     uint32_t lat_frames, lat_threads;
     int lat_ssmem, lat_split;
     size_t lat_smem;
-    /* ... of them, a frame over a cluster of 2^k blocks (k = 1 to 3, k_qc_lean_cluster) where
-     * frames x 2^k blocks fit the SMs: clu_max[k] such clusters at once (0: not this size),
-     * clu_threads[k] threads and clu_smem[k] bytes per block */
-    uint32_t clu_max[4], clu_threads[4], sms;
-    size_t clu_smem[4];
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
-    char describe[400];
+    char describe[288];
     void* dev[9];
     tx_map_dev map;
 };
@@ -1054,41 +892,6 @@ qc_kernel_fn pick_kernel(const qc_plan* p)
     return p->wide ? pick_one_frame<1, 20>(p, p->ssmem != 0) : pick_one_frame<1>(p, p->ssmem != 0);
 }
 
-template <int SPLIT> qc_kernel_fn pick_lean_cluster_split(const qc_plan* p)
-{
-    switch (p->prec) {
-    case LDPC_PREC_F16: return p->words == 2 ? k_qc_lean_cluster<LDPC_PREC_F16, __half, 2, SPLIT>
-                                             : k_qc_lean_cluster<LDPC_PREC_F16, __half, 4, SPLIT>;
-    case LDPC_PREC_I8: return p->words == 1 ? k_qc_lean_cluster<LDPC_PREC_I8, int8_t, 1, SPLIT>
-                                            : k_qc_lean_cluster<LDPC_PREC_I8, int8_t, 2, SPLIT>;
-    default:
-        return p->half_post ? k_qc_lean_cluster<LDPC_PREC_F32, __half, 4, SPLIT>
-                            : k_qc_lean_cluster<LDPC_PREC_F32, float, 4, SPLIT>;
-    }
-}
-qc_kernel_fn pick_lean_cluster(const qc_plan* p)
-{
-    return p->lat_split == 2 ? pick_lean_cluster_split<2>(p) : pick_lean_cluster_split<1>(p);
-}
-
-/* A launch of `clusters` frames over clusters of 2^lc blocks. */
-cudaLaunchConfig_t cluster_launch(const qc_plan* p, uint32_t clusters, uint32_t lc, cudaStream_t stream,
-                                  cudaLaunchAttribute* at)
-{
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(clusters << lc, 1, 1);
-    cfg.blockDim = dim3(p->clu_threads[lc], 1, 1);
-    cfg.dynamicSmemBytes = p->clu_smem[lc];
-    cfg.stream = stream;
-    at->id = cudaLaunchAttributeClusterDimension;
-    at->val.clusterDim.x = 1u << lc;
-    at->val.clusterDim.y = 1;
-    at->val.clusterDim.z = 1;
-    cfg.attrs = at;
-    cfg.numAttrs = 1;
-    return cfg;
-}
-
 qc_kernel_fn pick_latency(const qc_plan* p)
 {
     if (p->lat_lean)
@@ -1146,14 +949,6 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     a.gpost = (uint32_t*)((unsigned char*)ch->state + p->gstate_bytes * qc_units(p, ch->B));
     a.nframes = ch->nf;
     a.max_iterations = p->cfg->opts.max_iterations; /* may change between calls */
-    uint32_t lc = 3;
-    while (lc > 0 && !(p->clu_max[lc] && ch->nf <= p->clu_max[lc] && (ch->nf << lc) <= p->sms))
-        lc--;
-    if (ch->nf <= p->lat_frames && lc) {
-        cudaLaunchAttribute at;
-        const cudaLaunchConfig_t cfg = cluster_launch(p, ch->nf, lc, stream, &at);
-        return cudaLaunchKernelEx(&cfg, pick_lean_cluster(p), a);
-    }
     if (ch->nf <= p->lat_frames)
         pick_latency(p)<<<ch->nf, p->lat_threads, p->lat_smem, stream>>>(a);
     else if (ch->nf < p->lean_small_frames)
@@ -1238,9 +1033,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     }
     /* Row state on chip only when that does not cost frames per SM: two frames' barriers
      * interleave, and the prefetched global state costs little bandwidth (measured). */
-    int per_sm = 0, sms = 0, cc_major = 0;
+    int per_sm = 0, sms = 0;
     cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, o->device);
-    cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, o->device);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
     const size_t with_state = tables + post + state + 1024, without = tables + post + 1024;
     p->ssmem = tables + post + state <= (size_t)optin &&
@@ -1445,34 +1239,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     }
     if (err == cudaSuccess && p->lat_frames)
         err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
-    /* A few frames over clusters of blocks: the lean rows, z and n multiples of the cluster's
-     * blocks, at least QC_CLUSTER_MIN_ROWS rows per block, sizes the GPU schedules. */
-    p->sms = (uint32_t)sms;
-    if (err == cudaSuccess && cc_major >= 9 && p->lat_frames && p->lat_lean && !(o->cuda_tuning & GPUFEC_CUDA_NO_CLUSTER)) {
-        const uint32_t top = o->cuda_tuning & GPUFEC_CUDA_CLUSTER_CAP2 ? 1 : o->cuda_tuning & GPUFEC_CUDA_CLUSTER_CAP4 ? 2 : 3;
-        size_t most = 0;
-        for (uint32_t lc = 1; lc <= top; lc++) {
-            const uint32_t rows = z >> lc;
-            const size_t smem_c = tables + ((((size_t)c->n >> lc) * post_elem + 15) & ~(size_t)15) +
-                                  (size_t)c->qv_layers * rows * W * 4;
-            if ((z & ((1u << lc) - 1u)) || (c->n & ((1u << lc) - 1u)) || rows < QC_CLUSTER_MIN_ROWS ||
-                smem_c > (size_t)optin)
-                continue;
-            p->clu_smem[lc] = smem_c;
-            p->clu_threads[lc] = (uint32_t)p->lat_split * ((rows + 31) & ~31u);
-            most = smem_c > most ? smem_c : most;
-        }
-        if (most)
-            err = cudaFuncSetAttribute(pick_lean_cluster(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most);
-        for (uint32_t lc = 1; err == cudaSuccess && lc <= top; lc++) {
-            int n = 0;
-            cudaLaunchAttribute at;
-            const cudaLaunchConfig_t cfg = cluster_launch(p, 1, lc, 0, &at);
-            if (p->clu_smem[lc] && cudaOccupancyMaxActiveClusters(&n, pick_lean_cluster(p), &cfg) == cudaSuccess)
-                p->clu_max[lc] = n > 0 ? (uint32_t)n : 0u;
-            (void)cudaGetLastError(); /* a size this GPU cannot schedule: not used */
-        }
-    }
     /* Four frames per word below one wave (a slot of 152 5G NR blocks is 38 groups of four on 132
      * SMs): the lean kernel, which fills the SMs with one frame per block (H100,
      * docs/performance.md). Two per word on the lean rows stay (the same slot at int8: 144 us
@@ -1511,11 +1277,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; below %u frames: lean rows, one frame per block",
                  p->lean_small_frames);
-    }
-    if (p->clu_max[1] || p->clu_max[2] || p->clu_max[3]) {
-        const size_t len = strlen(p->describe);
-        snprintf(p->describe + len, sizeof p->describe - len, "; a few frames: a frame over a cluster of up to %u blocks",
-                 p->clu_max[3] ? 8u : p->clu_max[2] ? 4u : 2u);
     }
     if (p->lat_frames) {
         const size_t len = strlen(p->describe);

@@ -16,25 +16,8 @@
  * and add, magnitudes capped at 127). The minima update is ms_push's (the first position wins a
  * tie) without a branch; the parts' accumulators merge by shuffles (ms_merge, bit-exact in any
  * grouping). */
-/* A posterior as the row works on it (float, or the int8 step), and stored back by the rule. */
-__device__ __forceinline__ float lean_value(float x) { return x; }
-__device__ __forceinline__ float lean_value(__half x) { return __half2float(x); }
-__device__ __forceinline__ int lean_value(int8_t x) { return x; }
-template <int PREC, typename PostT, class App, class H>
-__device__ __forceinline__ void lean_store(const App& app, H h, float x)
-{
-    if constexpr (PREC == LDPC_PREC_F16) {
-        post_put(app, h, f16_round_hw(x));
-    } else {
-        PostT v;
-        post_store(&v, 0u, ldpc_store(x, PREC));
-        post_put(app, h, v);
-    }
-}
-
-/* App: the frame's posteriors, PostT* on one block or cluster_post<PostT> over a cluster. */
-template <int PREC, typename PostT, int D, int SPLIT, class App>
-__device__ __forceinline__ row_state lean_row(const qc_args& a, const App& app, const uint2* ents, uint32_t lane,
+template <int PREC, typename PostT, int D, int SPLIT>
+__device__ __forceinline__ row_state lean_row(const qc_args& a, PostT* app, const uint2* ents, uint32_t lane,
                                               uint32_t part, unsigned mask, const row_state& old)
 {
     constexpr bool I8 = PREC == LDPC_PREC_I8;
@@ -43,18 +26,18 @@ __device__ __forceinline__ row_state lean_row(const qc_args& a, const App& app, 
     constexpr bool SPARE = H * SPLIT != D; /* the last part has a slot past the row */
     const uint32_t t0 = SPLIT == 1 ? 0u : part * H;
     const bool last = SPLIT > 1 && part == SPLIT - 1;
-    decltype(post_addr(app, 0u)) jv[H];
+    uint32_t jv[H];
     V v[H];
 #pragma unroll
     for (int t = 0; t < H; t++) {
         /* the spare slot repeats the row's last edge (a valid address), masked below */
         const uint2 e = ents[SPARE && t == H - 1 ? min(t0 + t, (uint32_t)D - 1) : t0 + t];
         const uint32_t u = lane + e.y; /* no skipped lanes: e.y is the shift alone */
-        jv[t] = post_addr(app, e.x + min(u, u - a.z)); /* u - z wraps to a huge value when u < z */
+        jv[t] = e.x + min(u, u - a.z); /* u - z wraps to a huge value when u < z */
     }
 #pragma unroll
     for (int t = 0; t < H; t++)
-        v[t] = lean_value(post_get(app, jv[t]));
+        v[t] = load_as<V>(app, jv[t]);
     const V om1 = (V)old.m1, om2 = (V)old.m2;
     const uint32_t oarg = old.arg - t0, osig = old.signs >> t0;
     V min1 = I8 ? (V)127 : (V)INFINITY, min2 = min1; /* ms_init_prec */
@@ -91,17 +74,17 @@ __device__ __forceinline__ row_state lean_row(const qc_args& a, const App& app, 
         if (SPARE && last && t == H - 1)
             continue;
         if constexpr (I8)
-            post_put(app, jv[t], (int8_t)max(-128, min(127, out)));
+            app[jv[t]] = (int8_t)max(-128, min(127, out));
         else
-            lean_store<PREC, PostT>(app, jv[t], (float)out);
+            qc_post_store<PREC>(app, jv[t], out);
     }
     ns.signs = split_or<SPLIT>(neg << t0, mask);
     return ns;
 }
 
 /* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
-template <int PREC, typename PostT, int SPLIT, int LO, int HI, class App>
-__device__ __forceinline__ row_state lean_row_any(const qc_args& a, const App& app, const uint2* ents, uint32_t d,
+template <int PREC, typename PostT, int SPLIT, int LO, int HI>
+__device__ __forceinline__ row_state lean_row_any(const qc_args& a, PostT* app, const uint2* ents, uint32_t d,
                                                   uint32_t lane, uint32_t part, unsigned mask, const row_state& old)
 {
     if constexpr (LO == HI) {
@@ -114,47 +97,6 @@ __device__ __forceinline__ row_state lean_row_any(const qc_args& a, const App& a
     }
 }
 
-/* A frame's iterations on rows [row0, row0 + rows) of every layer (a block's share), their state
- * at state[l * rows + r]; then its output. A row's state is read by its own threads and written
- * by the first: the next layer's is loaded before this layer's barrier (its latency overlaps the
- * row). */
-template <int PREC, typename PostT, int W, int SPLIT, class App, class Team>
-__device__ __forceinline__ void lean_frame(const qc_args& a, const uint2* ents, const uint32_t* ent_ptr, const App& app,
-                                           uint32_t* state, uint32_t row0, uint32_t rows, Team& tm, uint32_t f,
-                                           int has_info)
-{
-    typedef typename raw_words<W>::type raw_t;
-    typedef state_codec<PREC, W> codec;
-    raw_t* rstate = reinterpret_cast<raw_t*>(state);
-    const uint32_t r = tm.btid / SPLIT, part = tm.btid % SPLIT; /* the block's row; this thread's part */
-    const bool active = r < rows;
-    const unsigned mask = SPLIT > 1 ? __ballot_sync(0xffffffffu, active) : 0xffffffffu;
-    raw_t next = active ? rstate[r] : raw_t();
-    int it = 0;
-    bool ok = false;
-    while (it < a.max_iterations) {
-        for (uint32_t l = 0; l < a.layers; l++) {
-            const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
-            if (active) {
-                const raw_t cur = next;
-                next = rstate[(l + 1 < a.layers ? l + 1 : 0) * rows + r];
-                const raw_t ns = codec::pack(lean_row_any<PREC, PostT, SPLIT, 1, LEAN_MAX_DEGREE>(
-                    a, app, ents + e0, d, row0 + r, part, mask, codec::unpack(cur)));
-                if constexpr (SPLIT > 1)
-                    __syncwarp(mask); /* the partner's read of this state (its prefetch) comes first */
-                if (part == 0)
-                    rstate[l * rows + r] = ns;
-                if (a.layers == 1)
-                    next = ns;
-            }
-            tm.sync();
-        }
-        if (qc_stop_after(a, ++it, ents, ent_ptr, app, tm, &ok))
-            break;
-    }
-    qc_frame_store(a, app, f, tm, it, ok && has_info);
-}
-
 /* MINB: blocks per SM the registers must allow (1: the latency plan; 2: many frames). SPLIT:
  * threads per row (1, or 2 in the latency plan). */
 template <int PREC, typename PostT, int W, bool SSMEM, int MINB, int SPLIT>
@@ -163,30 +105,40 @@ __global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t f = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     const size_t state_words = (size_t)a.layers * a.z * W;
-    const auto [ents, ent_ptr, ncolor, app, state] = qc_frame_layout<PostT, SSMEM>(a, smem, state_words, f, a.n);
+    const auto [ents, ent_ptr, ncolor, app, state] = qc_frame_layout<PostT, SSMEM>(a, smem, state_words, f);
     qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
-    block_team tm{tid, nt, tid, nt};
-    const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tm);
-    lean_frame<PREC, PostT, W, SPLIT>(a, ents, ent_ptr, app, state, 0u, a.z, tm, f, has_info);
-}
+    const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tid, nt);
 
-/* The latency plan over a cluster of C blocks (C = 2, 4 or 8, launched with that cluster shape;
- * z a multiple of C): block k of frame f runs rows [k z / C, (k + 1) z / C) of every layer with
- * their state on chip, and keeps every C-th posterior (cluster_post); a layer's barrier is the
- * cluster's. The same rows, in the same order, as k_qc_lean: the same results. */
-template <int PREC, typename PostT, int W, int SPLIT>
-__global__ void __launch_bounds__(512, 1) k_qc_lean_cluster(qc_args a)
-{
-    extern __shared__ __align__(16) unsigned char smem[];
-    __shared__ uint32_t slots[2 * QC_CLUSTER_MAX];
-    const uint32_t blocks = cluster_blocks(), rank = cluster_rank(), lc = __ffs(blocks) - 1;
-    const uint32_t f = blockIdx.x >> lc, tid = threadIdx.x, nt = blockDim.x, rows = a.z >> lc;
-    const size_t state_words = (size_t)a.layers * rows * W;
-    const auto [ents, ent_ptr, ncolor, local, state] = qc_frame_layout<PostT, true>(a, smem, state_words, f, a.n >> lc);
-    qc_load_tables(a, ents, ent_ptr, ncolor, tid, nt);
-    const cluster_post<PostT> app{local, (uint32_t)__cvta_generic_to_shared(local), lc};
-    cluster_team tm{rank * nt + tid, nt << lc, tid, nt, rank, blocks, slots, 0u};
-    const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tm);
-    lean_frame<PREC, PostT, W, SPLIT>(a, ents, ent_ptr, app, state, rank * rows, rows, tm, f, has_info);
-    tm.sync(); /* a block's posteriors stay until every block has read its last */
+    typedef typename raw_words<W>::type raw_t;
+    typedef state_codec<PREC, W> codec;
+    raw_t* rstate = reinterpret_cast<raw_t*>(state);
+    const uint32_t rt = tid / SPLIT, part = tid % SPLIT; /* the row's lane; this thread's part */
+    const bool active = rt < a.z;
+    const unsigned mask = SPLIT > 1 ? __ballot_sync(0xffffffffu, active) : 0xffffffffu;
+    /* A row's state is read by its own threads and written by the first: the next layer's is
+     * loaded before this layer's barrier (its latency overlaps the row). */
+    raw_t next = active ? rstate[rt] : raw_t();
+    int it = 0;
+    bool ok = false;
+    while (it < a.max_iterations) {
+        for (uint32_t l = 0; l < a.layers; l++) {
+            const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
+            if (active) {
+                const raw_t cur = next;
+                next = rstate[(l + 1 < a.layers ? l + 1 : 0) * a.z + rt];
+                const raw_t ns = codec::pack(lean_row_any<PREC, PostT, SPLIT, 1, LEAN_MAX_DEGREE>(
+                    a, app, ents + e0, d, rt, part, mask, codec::unpack(cur)));
+                if constexpr (SPLIT > 1)
+                    __syncwarp(mask); /* the partner's read of this state (its prefetch) comes first */
+                if (part == 0)
+                    rstate[l * a.z + rt] = ns;
+                if (a.layers == 1)
+                    next = ns;
+            }
+            __syncthreads();
+        }
+        if (qc_stop_after(a, ++it, ents, ent_ptr, app, tid, nt, &ok))
+            break;
+    }
+    qc_frame_store(a, app, f, tid, nt, it, ok && has_info);
 }

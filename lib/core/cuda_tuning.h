@@ -36,10 +36,6 @@
 #define GPUFEC_CUDA_F16_MAG_FLOAT 262144u  /* QC kernel at float16, two frames per word: each outgoing magnitude
                                               through float32 per frame (default: three half2 instructions for
                                               both frames where that is exact, f16_mag_exact) */
-#define GPUFEC_CUDA_NO_CLUSTER 524288u     /* QC kernel: a few frames one per block, never a frame over a cluster of
-                                              blocks (default: lean rows, where frames x blocks fit the SMs) */
-#define GPUFEC_CUDA_CLUSTER_CAP4 1048576u  /* ... clusters of at most 4 blocks (default: up to 8) */
-#define GPUFEC_CUDA_CLUSTER_CAP2 2097152u  /* ... clusters of 2 blocks */
-#define GPUFEC_CUDA_TUNING_ALL 4194303u    /* every switch defined */
+#define GPUFEC_CUDA_TUNING_ALL 524287u     /* every switch defined */
 
 #endif

@@ -489,25 +489,6 @@ static void latency_plan_cases(int quick)
             compare_p("wimax-576-1_2", GPUFEC_ALG_OMS, L, 2.0, 100, 0.0, pr);
         }
     }
-    /* a frame over a cluster of blocks (k_qc_lean_cluster, the default for a few frames where z
-     * allows): up to 8, 4 and 2 blocks by the caps (one and two threads per row), and without
-     * clusters the one-block kernel on the same few frames; BG2 at K = 1500 (Z = 160: 2 or 4
-     * blocks of at least 32 rows), Z = 96 (2 blocks) */
-    const uint32_t cluster_flags[4] = {0, GPUFEC_CUDA_CLUSTER_CAP4 | GPUFEC_CUDA_LEAN_SPLIT, GPUFEC_CUDA_CLUSTER_CAP2,
-                                       GPUFEC_CUDA_NO_CLUSTER};
-    const char* cluster_expect[4] = {"a frame over a cluster of up to 8 blocks", "a frame over a cluster of up to 4 blocks",
-                                     "a frame over a cluster of up to 2 blocks", "one per block, lean rows, 1 thread per row"};
-    for (int k = 0; k < 12; k++) {
-        tuning = cluster_flags[k / 3];
-        expect_variant = cluster_expect[k / 3];
-        const gpufec_precision pr = precs[k % 3];
-        compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 1 + (size_t)(k % 4) * 5, 0.0, pr);
-        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 2 : 9, 0.0, pr);
-        if (k / 3 != 0) /* Z = 160: no cluster of 8 */
-            compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 30, 0.0, pr);
-        if (k / 3 >= 2) /* Z = 96: clusters of 2 */
-            compare_p("5gnr-bg1-z96:k=2000", GPUFEC_ALG_MS, L, 1.5, quick ? 3 : 60, 0.0, pr);
-    }
     tuning = GPUFEC_CUDA_NO_LEAN;
     expect_variant = "one per block, 1 thread per row";
     compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
