@@ -36,6 +36,9 @@
 #define GPUFEC_CUDA_F16_MAG_FLOAT 262144u  /* QC kernel at float16, two frames per word: each outgoing magnitude
                                               through float32 per frame (default: three half2 instructions for
                                               both frames where that is exact, f16_mag_exact) */
-#define GPUFEC_CUDA_TUNING_ALL 524287u     /* every switch defined */
+#define GPUFEC_CUDA_NO_FOLD 524288u        /* QC kernel at int8 and float16, a few frames: the lean kernel (one thread
+                                              per row) instead of a frame folded into two 16-bit lanes (rows r and
+                                              r + Z/2 per thread, the default on the lean rows with Z even, Z >= 64) */
+#define GPUFEC_CUDA_TUNING_ALL 1048575u    /* every switch defined */
 
 #endif
