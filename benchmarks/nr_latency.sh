@@ -7,6 +7,12 @@ for p in float32 float16 int8; do
   run $R079 --frames 1 --repeat 41 --precision $p
   run $R079 --frames 1 --repeat 41 --precision $p --cuda-tuning 2048
 done
+# int8 and float16: edge pairs (default) against the lean kernel (524288, NO_EDGE_PAIRS)
+for p in float16 int8; do
+  run $R079 --frames 1 --repeat 41 --precision $p --cuda-tuning 524288
+  run $R13 --frames 1 --repeat 21 --precision $p
+  run $R13 --frames 1 --repeat 21 --precision $p --cuda-tuning 524288
+done
 run $R13 --frames 1 --repeat 21
 run $R13 --frames 1 --repeat 21 --cuda-tuning 2048
 run $R13 --frames 1 --repeat 21 --precision int8

@@ -754,12 +754,11 @@ struct qc_plan {
     uint32_t lat_frames, lat_threads;
     int lat_ssmem, lat_split;
     size_t lat_smem;
-    /* ... at int8 and float16 on the lean rows: a frame folded into the pair kernel's 16-bit
-     * lanes (k_qc_lean_pair FOLD; fold_threads = z / 2 rounded to warps), its row state
-     * (fold_state_bytes) and layer table (at fold_desc) on chip, fold_smem bytes in all */
-    int fold;
-    uint32_t fold_threads;
-    size_t fold_smem, fold_state_bytes, fold_desc;
+    /* ... at int8 and float16 on the lean rows: a row's edges two by two in the pair kernel's
+     * 16-bit lanes (k_qc_lean_pair EP), its row state (ep_state_bytes) and layer table (at
+     * ep_desc) on chip, ep_smem bytes in all */
+    int ep;
+    size_t ep_smem, ep_state_bytes, ep_desc;
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
     char describe[288];
@@ -826,16 +825,11 @@ template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p, bool one)
         return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2, false>(p, false) : pick_lean_pair_mem<L, 1, false>(p, false);
 }
 
-#define FOLD_MIN_ROWS 32u /* a folded frame's threads, at least (z >= 64) */
-
-/* The latency plan's folded frame (16-bit lanes, row state on chip, one block per SM). */
-qc_kernel_fn pick_fold(const qc_plan* p)
+/* The latency plan's edge pairs (16-bit lanes, row state on chip, one frame per block). */
+qc_kernel_fn pick_edge_pairs(const qc_plan* p)
 {
-    if (p->prec == LDPC_PREC_F16)
-        return p->pair_compact ? k_qc_lean_pair<lanes_f16, 0, false, true, false, 1, true>
-                               : k_qc_lean_pair<lanes_f16, 1, false, true, false, 1, true>;
-    return p->pair_compact ? k_qc_lean_pair<lanes_h2, 0, false, true, false, 1, true>
-                           : k_qc_lean_pair<lanes_h2, 1, false, true, false, 1, true>;
+    return p->prec == LDPC_PREC_F16 ? k_qc_lean_pair<lanes_f16, 0, false, true, false, 1, true>
+                                    : k_qc_lean_pair<lanes_h2, 0, false, true, false, 1, true>;
 }
 
 /* The pair kernel for a chunk of at most one group per SM. */
@@ -967,10 +961,10 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     a.gpost = (uint32_t*)((unsigned char*)ch->state + p->gstate_bytes * qc_units(p, ch->B));
     a.nframes = ch->nf;
     a.max_iterations = p->cfg->opts.max_iterations; /* may change between calls */
-    if (ch->nf <= p->lat_frames && p->fold) {
-        a.pair_desc = (uint32_t)p->fold_desc;
-        a.pair_state_bytes = (uint32_t)p->fold_state_bytes;
-        pick_fold(p)<<<ch->nf, p->fold_threads, p->fold_smem, stream>>>(a);
+    if (ch->nf <= p->lat_frames && p->ep) {
+        a.pair_desc = (uint32_t)p->ep_desc;
+        a.pair_state_bytes = (uint32_t)p->ep_state_bytes;
+        pick_edge_pairs(p)<<<ch->nf, p->threads, p->ep_smem, stream>>>(a);
     } else if (ch->nf <= p->lat_frames)
         pick_latency(p)<<<ch->nf, p->lat_threads, p->lat_smem, stream>>>(a);
     else if (ch->nf < p->lean_small_frames)
@@ -1261,20 +1255,19 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     }
     if (err == cudaSuccess && p->lat_frames)
         err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
-    /* A few frames at int8 and float16 on the lean rows: each folded into the pair kernel's 16-bit
-     * lanes, rows r and r + z / 2 per thread, with its row state on chip (z even, at least
-     * FOLD_MIN_ROWS threads). */
-    if (err == cudaSuccess && p->lat_frames && p->lean_pair && p->packed == 2 && !p->packed_gpost && !(z & 1u) &&
-        z / 2 >= FOLD_MIN_ROWS && !(o->cuda_tuning & GPUFEC_CUDA_NO_FOLD)) {
-        const size_t st = pair_state_sum(c, z / 2, p->packed_row_bytes, 0);
-        const size_t at = (tables + PACKED_TABLE_BYTES + pair_post_bytes(c->n / 2) + st + 15) & ~(size_t)15;
+    /* A few frames at int8 and float16 on the lean rows: a row's edges two by two in 16-bit lanes
+     * (ep_row), one binary16 per position, the row state on chip in 8 bytes per row. */
+    if (err == cudaSuccess && p->lat_frames && p->lean_pair && p->packed == 2 && !p->packed_gpost &&
+        c->qv_max_entries <= EP_MAX_DEGREE &&
+        !(o->cuda_tuning & (GPUFEC_CUDA_NO_EDGE_PAIRS | GPUFEC_CUDA_LATENCY_PLAN | GPUFEC_CUDA_LEAN_SPLIT))) {
+        const size_t st = pair_state_sum(c, z, 8, 0);
+        const size_t at = (tables + PACKED_TABLE_BYTES + pair_post_bytes((c->n + 1) / 2) + st + 15) & ~(size_t)15;
         if (at + pair_desc_bytes(c->qv_layers) <= (size_t)optin) {
-            p->fold = 1;
-            p->fold_state_bytes = st;
-            p->fold_desc = at;
-            p->fold_smem = at + pair_desc_bytes(c->qv_layers);
-            p->fold_threads = (z / 2 + 31) & ~31u;
-            err = cudaFuncSetAttribute(pick_fold(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->fold_smem);
+            p->ep = 1;
+            p->ep_state_bytes = st;
+            p->ep_desc = at;
+            p->ep_smem = at + pair_desc_bytes(c->qv_layers);
+            err = cudaFuncSetAttribute(pick_edge_pairs(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->ep_smem);
         }
     }
     /* Four frames per word below one wave (a slot of 152 5G NR blocks is 38 groups of four on 132
@@ -1319,7 +1312,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if (p->lat_frames) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %s", p->lat_frames,
-                 p->fold       ? "lean rows, folded into half2 (rows r and r + Z/2 per thread)"
+                 p->ep         ? "lean rows, a row's edges two by two in half2"
                  : p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
                  : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");
     }

@@ -5,7 +5,9 @@
  * stream advances two frames and an edge's address, derived once and kept in a register, serves
  * both. The group's load, syndrome, freezing of converged frames and output are the packed
  * kernel's (packed_group_*), and so are the row state and the per-edge message rule
- * (packed_message, packed_output): same rule, same decisions and iteration counts as the CPU. */
+ * (packed_message, packed_output): same rule, same decisions and iteration counts as the CPU.
+ * The latency plan at int8 and float16 runs the same kernel on one frame whose rows' edges go two
+ * by two into the lanes (EP, ep_row). */
 #ifndef GPUFEC_QC_LEAN_PAIR_KERNEL_CUH
 #define GPUFEC_QC_LEAN_PAIR_KERNEL_CUH
 
@@ -131,9 +133,9 @@ template <class L> __device__ __forceinline__ uint32_t pair_is_min(uint32_t v, u
 /* The second pass over a row's edges (FROZEN: some frames no longer written, their posteriors
  * kept), adding each edge's outgoing message to its extrinsic value, and recording the first
  * minimum's position per frame in ns->arg and the signs in ns->s. */
-template <class L, int D, bool FROZEN, bool FOLD>
-__device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t (&jv)[D], const uint32_t (&sel)[D],
-                                             const uint32_t (&v)[D], const pair_acc<L>& c, packed_row* ns, uint32_t live)
+template <class L, int D, bool FROZEN>
+__device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t (&jv)[D], const uint32_t (&v)[D],
+                                             const pair_acc<L>& c, packed_row* ns, uint32_t live)
 {
     uint32_t arg = pair_none<L>();
     const uint32_t d21 = pair_diff<L>(ns->m1, ns->m2);
@@ -158,7 +160,7 @@ __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t
         uint32_t* ap = reinterpret_cast<uint32_t*>(base + jv[t]);
         if constexpr (FROZEN) /* frozen frames keep their posteriors (unchanged since pass 1) */
             post = (post & live) | (*ap & ~live);
-        *ap = FOLD ? __byte_perm(post, 0u, sel[t]) : post; /* (the swap is its own inverse) */
+        *ap = post;
     }
     ns->arg = arg;
 }
@@ -217,44 +219,10 @@ __device__ __forceinline__ void pair_row_store(const packed_row& old, const pack
  * from base, y the shift times 4; lane4 likewise, nz4 is -4z). SV: uint4 of row state per row, 0 for
  * the compact form; st: the row's state (loaded a layer ahead), its new one stored at the row's
  * lane of `region`. */
-/* FOLD (one frame, rows r and r + z / 2 of a layer in a thread's two lanes, fold_at's layout):
- * an edge's word and the byte permutation that puts row r's value in the low half. lane4 is 4r
- * and e.y four times the shift, so u = lane4 + e.y is below 12h bytes (h = z / 2, nh4 = -4h):
- * row r's position is u mod 2h, in word u mod h, in the high half (swap) for h <= u < 2h only;
- * row r + h's is then in the other half of the same word. */
-__device__ __forceinline__ uint32_t fold_edge(uint2 e, uint32_t lane4, uint32_t nh4, uint32_t* sel)
-{
-    const uint32_t u = lane4 + e.y, w1 = min(u, u + nh4), w = min(w1, w1 + nh4); /* one add-min each */
-    *sel = u + nh4 < 0u - nh4 ? 0x1032u : 0x3210u;
-    return e.x + w;
-}
-
-/* A folded frame's failing checks among lanes tid, tid + nt, ... (below h): each row's parity in
- * its lane's sign bit (packed_group_check's fold_bad). */
-__device__ __forceinline__ uint32_t fold_syndrome_bad(const qc_args& a, const unsigned char* base, const uint2* ents,
-                                                      const uint32_t* ent_ptr, uint32_t nh4, uint32_t sign,
-                                                      uint32_t tid, uint32_t nt)
-{
-    uint32_t bad = 0;
-    for (uint32_t lane = tid; lane < a.z / 2; lane += nt)
-        for (uint32_t l = 0; l < a.layers; l++) {
-            uint32_t parity = 0;
-            for (uint32_t t = ent_ptr[l]; t < ent_ptr[l + 1]; t++) {
-                uint32_t sel;
-                const uint32_t j = fold_edge(ents[t], lane * 4u, nh4, &sel);
-                parity ^= __byte_perm(*reinterpret_cast<const uint32_t*>(base + j), 0u, sel);
-            }
-            bad |= parity & sign;
-            if (bad == sign)
-                return bad;
-        }
-    return bad;
-}
-
-template <class L, int SV, bool SHORT, bool FOLD, int D>
+template <class L, int SV, bool SHORT, int D>
 __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
                                               uint32_t lane4, uint32_t nz4, uint32_t live, const uint4* st,
-                                              unsigned char* region, uint32_t lane, uint32_t rows)
+                                              unsigned char* region, uint32_t lane)
 {
     static_assert(D <= (SV == 0 ? (int)PAIR_COMPACT_MAX_DEGREE : (int)L::BITS * (SV > 1 ? 5 : 1)), "sign words");
     constexpr bool SR = pair_short<L, SHORT>(D);
@@ -265,23 +233,16 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
         old = pair_compact_load<L>(st[0]);
     else
         old = packed_load<SV>(st);
-    uint32_t jv[D], v[D], sel[D];
+    uint32_t jv[D], v[D];
 #pragma unroll
     for (int t = 0; t < D; t++) {
         const uint2 e = ents[t];
-        if constexpr (FOLD) {
-            jv[t] = fold_edge(e, lane4, nz4, &sel[t]);
-        } else {
-            const uint32_t u = lane4 + e.y; /* whole layers: e.y is the shift alone */
-            jv[t] = e.x + min(u, u + nz4);  /* u - z4 wraps to a huge value when u < z4 (one add-min) */
-        }
+        const uint32_t u = lane4 + e.y; /* whole layers: e.y is the shift alone */
+        jv[t] = e.x + min(u, u + nz4);  /* u - z4 wraps to a huge value when u < z4 (one add-min) */
     }
 #pragma unroll
-    for (int t = 0; t < D; t++) {
+    for (int t = 0; t < D; t++)
         v[t] = *reinterpret_cast<const uint32_t*>(base + jv[t]);
-        if constexpr (FOLD)
-            v[t] = __byte_perm(v[t], 0u, sel[t]);
-    }
     pair_acc<L> c = {L::INIT, L::INIT, 0u}; /* ms_init_prec */
     const uint32_t d21 = pair_diff<L>(old.m1, old.m2);
 #pragma unroll
@@ -296,30 +257,111 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
         c.push(v[t]);
     }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), 0u, {0, 0, 0, 0, 0}};
-    if (FOLD || live == 0xffffffffu) { /* no frame frozen (a folded frame stops whole): the masks fold away */
-        pair_row_out<L, D, false, FOLD>(base, jv, sel, v, c, &ns, 0xffffffffu);
-        pair_row_store<L, SV, SR>(old, ns, 0xffffffffu, region, lane, rows);
+    if (live == 0xffffffffu) { /* no frame frozen: the masks fold away */
+        pair_row_out<L, D, false>(base, jv, v, c, &ns, 0xffffffffu);
+        pair_row_store<L, SV, SR>(old, ns, 0xffffffffu, region, lane, a.z);
     } else {
-        pair_row_out<L, D, true, FOLD>(base, jv, sel, v, c, &ns, live);
-        pair_row_store<L, SV, SR>(old, ns, live, region, lane, rows);
+        pair_row_out<L, D, true>(base, jv, v, c, &ns, live);
+        pair_row_store<L, SV, SR>(old, ns, live, region, lane, a.z);
     }
 }
 
+/* EP, the latency plan at int8 and float16: one frame, a row's edges two by two in a thread's
+ * 16-bit lanes (edge 2k low, 2k + 1 high; the last high lane empty when D is odd), so that a
+ * row's chain of instructions is half as long and each instruction serves two edges. The
+ * posteriors are one binary16 per position (one_at: position p in half p % 2 of word p / 2),
+ * entries in bytes (x the column block's offset from base, y the shift times 2; lane2 is 2 x the
+ * row, nz2 -2z). The rule per lane is the pair rows' (pair_pick, pair_acc, the signs as two
+ * frames' would be: edge 2k's at bit k, 2k + 1's at bit 16 + k), then the two lanes' minima and
+ * signs merge (in any grouping the rule's, as ms_merge), and the first minimum's position is the
+ * sum of both lanes' (positions 1-based per edge; a tie makes M2 equal M1, as in pair_row_out).
+ * Row state in 8 bytes: M1 and M2 as binary16, the signs in bits 0-9 and 16-25 and the position
+ * in the top 5 bits. */
+#define EP_MAX_DEGREE 20
+__device__ __forceinline__ packed_row ep_state_load(uint2 w)
+{
+    return {__byte_perm(w.x, 0u, 0x1010), __byte_perm(w.x, 0u, 0x3232), (w.y >> 27) * 0x00010001u,
+            {w.y & 0x03ff03ffu, 0, 0, 0, 0}};
+}
+__device__ __forceinline__ uint2 ep_state_store(const packed_row& n)
+{
+    return make_uint2(__byte_perm(n.m1, n.m2, 0x5410), (n.s[0] & 0x03ff03ffu) | (n.arg & 0x1fu) << 27);
+}
+/* edge 2k's position in the low lane, 2k + 1's in the high one (1-based, as pair_pos) */
+__host__ __device__ constexpr uint32_t ep_pos(uint32_t k) { return (2u * k + 1u) | (2u * k + 2u) << 16; }
+__device__ __forceinline__ uint32_t ep_swap(uint32_t x) { return __byte_perm(x, 0u, 0x1032); }
+
+template <class L, int D>
+__device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
+                                       uint32_t lane2, uint32_t nz2, const uint4* st, unsigned char* region,
+                                       uint32_t lane)
+{
+    static_assert(L::FR == 2 && D <= EP_MAX_DEGREE, "two edges per word, the signs in ten bits per lane");
+    constexpr int K = (D + 1) / 2;
+    const packed_row old = ep_state_load(make_uint2(st[0].x, st[0].y));
+    uint32_t jv[D], v[K];
+#pragma unroll
+    for (int t = 0; t < D; t++) {
+        const uint2 e = ents[t];
+        const uint32_t u = lane2 + e.y;
+        jv[t] = e.x + min(u, u + nz2); /* u - 2z wraps to a huge value when u < 2z (one add-min) */
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const uint32_t lo = *reinterpret_cast<const uint16_t*>(base + jv[2 * k]);
+        const uint32_t hi = 2 * k + 1 < D ? *reinterpret_cast<const uint16_t*>(base + jv[2 * k + 1]) : 0u;
+        v[k] = lo | hi << 16;
+    }
+    pair_acc<L> c = {L::INIT, L::INIT, 0u}; /* ms_init_prec */
+    const uint32_t d21 = pair_diff<L>(old.m1, old.m2);
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const uint32_t msg = L::apply_sign(pair_pick<L>(pair_hit<L>(old.arg, ep_pos((uint32_t)k)), old.m1, old.m2, d21),
+                                           old.s[0] << (15 - k));
+        v[k] = L::sub_sat(v[k], msg);
+        if (D % 2 && k == K - 1) /* the empty lane: a positive magnitude at the minima's start, no effect */
+            v[k] = (v[k] & 0xffffu) | (L::INIT & 0xffff0000u);
+        c.push(v[k]);
+    }
+    /* both lanes' accumulators merged, in both lanes */
+    const uint32_t o1 = ep_swap(c.min1);
+    const pair_acc<L> r = {L::vmin(c.min1, o1), L::vmin(L::vmax(c.min1, o1), L::vmin(c.min2, ep_swap(c.min2))),
+                           c.parity ^ ep_swap(c.parity)};
+    packed_row ns = {L::magnitude(a, tab, r.min1), L::magnitude(a, tab, r.min2), 0u, {0, 0, 0, 0, 0}};
+    uint32_t arg = pair_none<L>();
+    const uint32_t d21n = pair_diff<L>(ns.m1, ns.m2);
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const uint32_t neg = (r.parity ^ v[k]) & L::SIGN, SH = 15 - k;
+        const uint32_t hit = pair_hit<L>(L::u(__habs2(L::h(v[k]))), r.min1);
+        arg = L::u(__hfma2(L::h(hit), L::h(ep_pos((uint32_t)k)), L::h(arg)));
+        ns.s[0] = SH ? pair_add_shr(ns.s[0], neg, SH) : ns.s[0] | neg;
+        const uint32_t post = L::add_sat(v[k], L::apply_sign(pair_pick<L>(hit, ns.m1, ns.m2, d21n), neg));
+        *reinterpret_cast<uint16_t*>(base + jv[2 * k]) = (uint16_t)post;
+        if (2 * k + 1 < D)
+            *reinterpret_cast<uint16_t*>(base + jv[2 * k + 1]) = (uint16_t)(post >> 16);
+    }
+    ns.arg = L::u(__hadd2(L::h(arg), L::h(ep_swap(arg)))); /* subnormal integers: exact */
+    reinterpret_cast<uint2*>(region)[lane] = ep_state_store(ns);
+}
+
 /* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
-template <class L, int SV, bool SHORT, bool FOLD, int LO, int HI>
+template <class L, int SV, bool SHORT, bool EP, int LO, int HI>
 __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned char* base, const uint8_t* tab,
                                                   const uint2* ents, uint32_t d, uint32_t lane4, uint32_t nz4,
-                                                  uint32_t live, const uint4* st, unsigned char* region, uint32_t lane,
-                                                  uint32_t rows)
+                                                  uint32_t live, const uint4* st, unsigned char* region, uint32_t lane)
 {
     if constexpr (LO == HI) {
-        lean_pair_row<L, SV, SHORT, FOLD, LO>(a, base, tab, ents, lane4, nz4, live, st, region, lane, rows);
+        if constexpr (EP)
+            ep_row<L, LO>(a, base, tab, ents, lane4, nz4, st, region, lane);
+        else
+            lean_pair_row<L, SV, SHORT, LO>(a, base, tab, ents, lane4, nz4, live, st, region, lane);
     } else {
         constexpr int MID = (LO + HI) / 2;
         if (d <= MID)
-            lean_pair_row_any<L, SV, SHORT, FOLD, LO, MID>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane, rows);
+            lean_pair_row_any<L, SV, SHORT, EP, LO, MID>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
         else
-            lean_pair_row_any<L, SV, SHORT, FOLD, MID + 1, HI>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane, rows);
+            lean_pair_row_any<L, SV, SHORT, EP, MID + 1, HI>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
     }
 }
 
@@ -330,20 +372,20 @@ __host__ __device__ inline size_t pair_post_bytes(uint32_t n) { return ((size_t)
 /* Bytes of a layer's row state per lane (8 for the short int8 form, else 16 per uint4 of it),
  * and of its region: z lanes rounded to 16 bytes, so that every region's uint4 stay aligned
  * (the plan sums the regions with the same function). */
-template <class L, int SV, bool SHORT> __device__ __forceinline__ uint32_t pair_row_bytes(uint32_t d)
+template <class L, int SV, bool SHORT, bool EP = false> __device__ __forceinline__ uint32_t pair_row_bytes(uint32_t d)
 {
-    return pair_short<L, SHORT>(d) ? 8u : 16u * (SV == 0 ? 1u : (uint32_t)SV);
+    return EP || pair_short<L, SHORT>(d) ? 8u : 16u * (SV == 0 ? 1u : (uint32_t)SV);
 }
 __host__ __device__ inline uint32_t pair_region_bytes(uint32_t row_bytes, uint32_t z) { return (row_bytes * z + 15u) & ~15u; }
 
 /* One lane's row state of a layer (region at byte offset o, degree d) into uint4 registers
  * (the short form in the first's x and y; pair_row_store writes it back). The regions are
  * [uint4 k][lane]. */
-template <class L, int SV, bool SHORT>
+template <class L, int SV, bool SHORT, bool EP = false>
 __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t o, uint32_t d, uint32_t lane, uint32_t z,
                                                uint4 (&r)[SV == 0 ? 1 : SV])
 {
-    if (pair_short<L, SHORT>(d)) {
+    if (EP || pair_short<L, SHORT>(d)) {
         const uint2 w = reinterpret_cast<const uint2*>(st + o)[lane];
         r[0] = make_uint4(w.x, w.y, 0u, 0u);
     } else {
@@ -362,17 +404,17 @@ __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t
  * overhead per row was about a quarter of the kernel's instructions at rate 0.79). */
 __host__ __device__ inline size_t pair_desc_bytes(uint32_t layers) { return (size_t)layers * 16; }
 
-template <class L, int SV, bool SHORT>
+template <class L, int SV, bool SHORT, bool EP>
 __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed_mem& m, const unsigned char* smem,
-                                                  uint32_t st0, uint4* desc, uint32_t rows, uint32_t tid, uint32_t nt)
+                                                  uint32_t st0, uint4* desc, uint32_t tid, uint32_t nt)
 {
     const uint32_t* ep = m.ent_ptr;
     for (uint32_t l = tid; l < a.layers; l += nt) {
         uint32_t o = st0;
         for (uint32_t k = 0; k < l; k++)
-            o += pair_region_bytes(pair_row_bytes<L, SV, SHORT>(ep[k + 1] - ep[k]), rows);
+            o += pair_region_bytes(pair_row_bytes<L, SV, SHORT, EP>(ep[k + 1] - ep[k]), a.z);
         desc[l] = make_uint4((uint32_t)(reinterpret_cast<const unsigned char*>(m.ents + ep[l]) - smem),
-                             (ep[l + 1] - ep[l]) | (uint32_t)(m.tab - smem) << 8, o, 0u - rows * 4u);
+                             (ep[l + 1] - ep[l]) | (uint32_t)(m.tab - smem) << 8, o, 0u - a.z * (EP ? 2u : 4u));
     }
 }
 
@@ -381,46 +423,47 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
  * (SSMEM, where two groups per SM still fit) or in global memory (a.pair_state_bytes per group),
  * the next layer's loaded before this layer's barrier. MINB: blocks per SM the registers must
  * allow (2; 1 for chunks of one group per SM at most). At least two layers (the plan).
- * FOLD (the latency plan at int8 and float16, 16-bit lanes): one frame per block, folded
- * (fold_at): thread r runs rows r and r + z / 2 of each layer in its two lanes, so that a frame
- * costs the instructions of half a group; the state on chip. */
-template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool FOLD = false>
+ * EP (the latency plan at int8 and float16): one frame per block, a row's edges two by two in
+ * a thread's lanes (ep_row), the posteriors one binary16 per position (one_at), the row state
+ * on chip in 8 bytes. */
+template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
-    static_assert(!FOLD || (L::FR == 2 && SSMEM), "a frame folded into 16-bit lanes, its state on chip");
+    static_assert(!EP || (L::FR == 2 && SSMEM && !GPOST), "a frame's edges in 16-bit lanes, its state on chip");
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ uint32_t s_flags[3];
     const uint32_t g = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     constexpr int SW = SV == 0 ? 1 : SV; /* uint4 per row */
     const packed_mem m = packed_layout<GPOST>(a, smem, g);
-    unsigned char* state = SSMEM ? reinterpret_cast<unsigned char*>(m.app) + pair_post_bytes(FOLD ? a.n / 2 : a.n)
+    unsigned char* state = SSMEM ? reinterpret_cast<unsigned char*>(m.app) + pair_post_bytes(EP ? (a.n + 1) / 2 : a.n)
                                  : reinterpret_cast<unsigned char*>(a.gstate) + (size_t)g * a.pair_state_bytes;
     unsigned char* st0 = SSMEM ? smem : state; /* what the layer table's regions count from */
     uint4* desc = reinterpret_cast<uint4*>(smem + a.pair_desc);
-    const uint32_t f0 = FOLD ? g : g * L::FR, nf = FOLD ? 1u : min(L::FR, a.nframes - f0);
-    const uint32_t rows = FOLD ? a.z / 2 : a.z; /* threads with a row (pair) */
-    const uint32_t has_info = packed_group_load<L, FOLD>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u,
-                                                         f0, nf, s_flags, tid, nt);
+    const uint32_t f0 = EP ? g : g * L::FR, nf = EP ? 1u : min(L::FR, a.nframes - f0);
+    const uint32_t has_info = packed_group_load<L, EP>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u,
+                                                       f0, nf, s_flags, tid, nt);
     /* The entries in bytes from base (one multiply and add per edge fewer): column blocks with
-     * the posteriors' offset (FOLD: z / 2 words per block), shifts times 4 (below 2^16, plan:
+     * the posteriors' offset, shifts times 4 (EP: 2, a position's bytes; below 2^16, plan:
      * z < 2^14, so no skip bits). */
+    constexpr uint32_t UNIT = EP ? 2u : 4u;
     const uint32_t app_off = (uint32_t)(reinterpret_cast<unsigned char*>(m.app) - m.base);
     for (uint32_t t = tid; t < a.entries; t += nt) {
         const uint2 e = m.ents[t];
-        m.ents[t] = make_uint2(app_off + e.x * (FOLD ? 2u : 4u), e.y * 4u);
+        m.ents[t] = make_uint2(app_off + e.x * UNIT, e.y * UNIT);
     }
-    pair_layers_build<L, SV, SHORT>(a, m, smem, (uint32_t)(state - st0), desc, rows, tid, nt);
+    pair_layers_build<L, SV, SHORT, EP>(a, m, smem, (uint32_t)(state - st0), desc, tid, nt);
     __syncthreads();
-    const bool active = tid < rows;
+    const bool active = tid < a.z;
     /* the longest row one sign word per lane holds, or LEAN_MAX_DEGREE with more */
-    constexpr int DMAX = (SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE) ? LEAN_MAX_DEGREE : (int)L::BITS;
-    const uint32_t lane4 = tid * 4u;
-    uint32_t live = FOLD ? 0xffffffffu : packed_frames_mask<L>(nf), ok = 0, sflag = 1;
+    constexpr int DMAX = EP || SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE ? LEAN_MAX_DEGREE : (int)L::BITS;
+    static_assert(!EP || DMAX <= EP_MAX_DEGREE, "EP rows");
+    const uint32_t lane4 = tid * UNIT;
+    uint32_t live = EP ? 0xffffffffu : packed_frames_mask<L>(nf), ok = 0, sflag = 1;
 
     uint4 next[SW], dc = desc[0];
     if (active)
-        pair_state_get<L, SV, SHORT>(st0, dc.z, dc.y & 0xffu, tid, rows, next);
+        pair_state_get<L, SV, SHORT, EP>(st0, dc.z, dc.y & 0xffu, tid, a.z, next);
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
@@ -431,21 +474,18 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                 for (int k = 0; k < SW; k++)
                     cur[k] = next[k];
                 const uint32_t d = dc.y & 0xffu;
-                pair_state_get<L, SV, SHORT>(st0, dn.z, dn.y & 0xffu, tid, rows, next);
-                lean_pair_row_any<L, SV, SHORT, FOLD, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
-                                                               reinterpret_cast<const uint2*>(smem + dc.x), d, lane4, dc.w,
-                                                               live, cur, st0 + dc.z, tid, rows);
+                pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                lean_pair_row_any<L, SV, SHORT, EP, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
+                                                             reinterpret_cast<const uint2*>(smem + dc.x), d, lane4, dc.w,
+                                                             live, cur, st0 + dc.z, tid);
             }
             dc = dn;
             __syncthreads();
         }
-        const uint32_t nh4 = 0u - rows * 4u;
-        if (packed_group_check<L, 4, FOLD>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt, [&]() {
-                return fold_syndrome_bad(a, m.base, m.ents, m.ent_ptr, nh4, L::SIGN, tid, nt);
-            }))
+        if (packed_group_check<L, UNIT, EP>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt))
             break;
     }
-    packed_group_store<L, FOLD>(a, m, f0, nf, ok, has_info, iters, tid, nt);
+    packed_group_store<L, EP>(a, m, f0, nf, ok, has_info, iters, tid, nt);
 }
 
 #endif

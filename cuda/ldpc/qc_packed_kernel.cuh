@@ -364,33 +364,17 @@ template <bool GPOST> __device__ __forceinline__ packed_mem packed_layout(const 
     return m;
 }
 
-/* One frame folded into 16-bit lanes (the lean pair kernel's latency form, FOLD): position
- * p = column block * z + u lives in word (column block * z / 2 + u mod z / 2), in its low half
- * for u < z / 2, else its high half, so that rows r and r + z / 2 of a layer meet in the same
- * words (lean_pair_row). z is even. A division by z in float, corrected by one step either way
- * (p below 2^24). */
-struct fold_slot {
+/* One frame in a group's two 16-bit lanes (the lean pair kernel's latency form, EP): position p
+ * in half p % 2 of word p / 2, so that a row's edges go two by two into a word's halves. */
+struct one_slot {
     uint32_t word, half;
 };
-__device__ __forceinline__ fold_slot fold_at(const qc_args& a, uint32_t p)
+__device__ __forceinline__ one_slot one_at(uint32_t p) { return {p >> 1, p & 1u}; }
+/* A frame value at position p, frame f of the group (ONE: the frame's halves by one_at). */
+template <class L, bool ONE> __device__ __forceinline__ void packed_put(uint32_t* app, uint32_t p, uint32_t f, float q)
 {
-    uint32_t c = __float2uint_rz((float)p * __frcp_rn((float)a.z));
-    int32_t u = (int32_t)(p - c * a.z);
-    if (u < 0) {
-        c--;
-        u += (int32_t)a.z;
-    } else if ((uint32_t)u >= a.z) {
-        c++;
-        u -= (int32_t)a.z;
-    }
-    const uint32_t h = a.z / 2, hi = (uint32_t)u >= h;
-    return {c * h + (uint32_t)u - hi * h, hi};
-}
-/* A frame value at position p, frame f of the group (FOLD: the frame's lane by fold_at). */
-template <class L, bool FOLD> __device__ __forceinline__ void packed_put(const qc_args& a, uint32_t* app, uint32_t p, uint32_t f, float q)
-{
-    if constexpr (FOLD) {
-        const fold_slot s = fold_at(a, p);
+    if constexpr (ONE) {
+        const one_slot s = one_at(p);
         L::put(app, s.word, s.half, q);
     } else {
         L::put(app, (size_t)p, f, q);
@@ -400,9 +384,9 @@ template <class L, bool FOLD> __device__ __forceinline__ void packed_put(const q
 /* A group's start: tables, posteriors zeroed (punctured positions stay erasures, +0 in every
  * layout), every stored message +0 (nwords uint4 of row state), then each frame's channel
  * values, repeated positions' sums and filler bits. Returns, in all threads, a bit per frame that
- * tells the decoder something (ldpc_channel_says_nothing). flags: three shared words. FOLD: one
- * frame in n / 2 words (fold_at). */
-template <class L, bool FOLD = false>
+ * tells the decoder something (ldpc_channel_says_nothing). flags: three shared words. ONE: one
+ * frame in (n + 1) / 2 words (one_at). */
+template <class L, bool ONE = false>
 __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const packed_mem& m, uint4* state, uint32_t nwords,
                                                       uint32_t f0, uint32_t nf, uint32_t* flags, uint32_t tid, uint32_t nt)
 {
@@ -410,7 +394,7 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     if (L::PREC == LDPC_PREC_I8)
         for (uint32_t t = tid; t < PACKED_TABLE_BYTES; t += nt)
             m.tab[t] = a.mag_tab[t];
-    for (uint32_t p = tid; p < (FOLD ? a.n / 2 : a.n); p += nt)
+    for (uint32_t p = tid; p < (ONE ? (a.n + 1) / 2 : a.n); p += nt)
         m.app[p] = 0u;
     for (uint32_t r = tid; r < nwords; r += nt)
         state[r] = make_uint4(0u, 0u, 0u, 0u);
@@ -418,7 +402,7 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
         flags[tid] = 0;
     __syncthreads();
     uint32_t loaded = 0;
-    if constexpr (L::FR == 2 && !FOLD) { /* both frames' values of a position in one pass and one word */
+    if constexpr (L::FR == 2 && !ONE) { /* both frames' values of a position in one pass and one word */
         const float* in0 = a.in + (size_t)f0 * a.n_tx;
         const float* in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
         for (uint32_t t = tid; t < a.n_tx; t += nt) {
@@ -432,18 +416,18 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     }
     for (uint32_t f = 0; f < nf; f++) {
         const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
-        if constexpr (L::FR != 2 || FOLD) /* (two frames per word: above) */
+        if constexpr (L::FR != 2 || ONE) /* (two frames per word: above) */
             for (uint32_t t = tid; t < a.n_tx; t += nt) {
                 const float v = soft_sanitize(in[t]);
                 loaded |= (uint32_t)!ldpc_channel_says_nothing(v, L::PREC, a.inv_step) << f;
                 const int32_t p = a.tx_int[t];
                 if (p >= 0)
-                    packed_put<L, FOLD>(a, m.app, (uint32_t)p, f, ldpc_channel(v, L::PREC, a.inv_step));
+                    packed_put<L, ONE>(m.app, (uint32_t)p, f, ldpc_channel(v, L::PREC, a.inv_step));
             }
         for (uint32_t r = tid; r < a.n_rep; r += nt)
-            packed_put<L, FOLD>(a, m.app, a.rep[r].x, f, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), L::PREC, a.inv_step));
+            packed_put<L, ONE>(m.app, a.rep[r].x, f, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), L::PREC, a.inv_step));
         for (uint32_t t = tid; t < a.n_fill; t += nt)
-            packed_put<L, FOLD>(a, m.app, a.fill_int[t], f, ldpc_channel(GPUFEC_LLR_LIMIT, L::PREC, a.inv_step));
+            packed_put<L, ONE>(m.app, a.fill_int[t], f, ldpc_channel(GPUFEC_LLR_LIMIT, L::PREC, a.inv_step));
     }
     if (loaded)
         atomicOr(&flags[0], loaded);
@@ -454,20 +438,22 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
 /* A group's progress: the syndrome of each live frame after iteration `it` where the schedule
  * asks for it; converged frames are recorded (ok, iters) and, with early stopping, frozen
  * (removed from live). Returns true when no frame is left to run. SCALE 4: the entries are in
- * bytes from m.base (the lean pair kernel's). FOLD: one frame in both lanes, whose rows' checks
- * the lean pair kernel computes (fold_bad). */
-template <class L, uint32_t SCALE = 1, bool FOLD = false, class FB = int>
+ * bytes from m.base (the lean pair kernel's). ONE: one frame in both lanes (one_at; SCALE 2, the
+ * entries in bytes of its halves), whose rows' checks are in bit 15. */
+template <class L, uint32_t SCALE = 1, bool ONE = false>
 __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packed_mem& m, int it, uint32_t* live,
                                                    uint32_t* ok, int (&iters)[L::FR], uint32_t* flags, uint32_t* sflag,
-                                                   uint32_t tid, uint32_t nt, FB fold_bad = 0)
+                                                   uint32_t tid, uint32_t nt)
 {
     if (!((a.early && it % a.interval == 0) || it == a.max_iterations))
         return false;
     const uint32_t* app = m.app; /* the signs are the hard decisions */
     const unsigned char* base = m.base;
     uint32_t bad;
-    if constexpr (FOLD)
-        bad = fold_bad();
+    if constexpr (ONE)
+        bad = qc_syndrome_bad<SCALE>(a, m.ents, m.ent_ptr, tid, nt, 0x8000u, [&](uint32_t j) {
+            return (uint32_t) * reinterpret_cast<const uint16_t*>(base + j);
+        });
     else
         bad = qc_syndrome_bad<SCALE>(a, m.ents, m.ent_ptr, tid, nt, *live & L::SIGN, [&](uint32_t j) {
             return SCALE == 1 ? app[j] : *reinterpret_cast<const uint32_t*>(base + j);
@@ -476,7 +462,7 @@ __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packe
         atomicOr(&flags[*sflag], bad);
     __syncthreads();
     uint32_t any_bad = flags[*sflag];
-    if constexpr (FOLD) /* a failing check in either lane fails the one frame */
+    if constexpr (ONE) /* a failing check fails the one frame, in both lanes */
         any_bad = any_bad & L::SIGN ? L::SIGN : 0u;
     if (tid == 0)
         flags[*sflag ^ 3u] = 0; /* the word the next check uses (1 <-> 2) */
@@ -500,7 +486,7 @@ __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packe
 }
 
 /* A group's end: each frame's output bits, iterations and flag (erased frames are never decoded). */
-template <class L, bool FOLD = false>
+template <class L, bool ONE = false>
 __device__ __forceinline__ void packed_group_store(const qc_args& a, const packed_mem& m, uint32_t f0, uint32_t nf,
                                                    uint32_t ok, uint32_t has_info, const int (&iters)[L::FR],
                                                    uint32_t tid, uint32_t nt)
@@ -508,8 +494,8 @@ __device__ __forceinline__ void packed_group_store(const qc_args& a, const packe
     for (uint32_t f = 0; f < nf; f++) {
         uint8_t* out = a.out + (size_t)(f0 + f) * a.n_out;
         for (uint32_t t = tid; t < a.n_out; t += nt) {
-            if constexpr (FOLD) {
-                const fold_slot s = fold_at(a, a.out_int[t]);
+            if constexpr (ONE) {
+                const one_slot s = one_at(a.out_int[t]);
                 out[t] = L::hard(m.app, s.word, s.half);
             } else {
                 out[t] = L::hard(m.app, a.out_int[t], f);

@@ -27,7 +27,8 @@
                                               float32 and float16) */
 #define GPUFEC_CUDA_LEAN_THROUGHPUT 16384u /* QC kernel at int8: the lean kernel for many frames (one frame per
                                               block) instead of the packed plan */
-#define GPUFEC_CUDA_LEAN_SPLIT 32768u      /* the lean kernel's latency plan with two threads per row (default: one) */
+#define GPUFEC_CUDA_LEAN_SPLIT 32768u      /* the lean kernel's latency plan with two threads per row (default: one;
+                                              at int8 and float16 edge pairs, which this turns off) */
 #define GPUFEC_CUDA_PACKED_ALWAYS 65536u   /* QC kernel: the plan with several frames per word even for chunks
                                               below one of its waves (default: the lean kernel there) */
 #define GPUFEC_CUDA_PAIR_WIDE_STATE 131072u /* QC kernel, int8 pairs on lean rows with the row state in global
@@ -36,9 +37,9 @@
 #define GPUFEC_CUDA_F16_MAG_FLOAT 262144u  /* QC kernel at float16, two frames per word: each outgoing magnitude
                                               through float32 per frame (default: three half2 instructions for
                                               both frames where that is exact, f16_mag_exact) */
-#define GPUFEC_CUDA_NO_FOLD 524288u        /* QC kernel at int8 and float16, a few frames: the lean kernel (one thread
-                                              per row) instead of a frame folded into two 16-bit lanes (rows r and
-                                              r + Z/2 per thread, the default on the lean rows with Z even, Z >= 64) */
+#define GPUFEC_CUDA_NO_EDGE_PAIRS 524288u  /* QC kernel at int8 and float16, a few frames: the lean kernel (one thread
+                                              per row, one edge at a time) instead of a row's edges two by two in
+                                              16-bit lanes (the default on the lean rows) */
 #define GPUFEC_CUDA_TUNING_ALL 1048575u    /* every switch defined */
 
 #endif
