@@ -550,6 +550,51 @@ __device__ __forceinline__ void row_spa(const qc_args& a, PostT* app, float* msg
 
 #define QC_LOAD_BATCH 8
 
+/* A frame's output positions: use(t, out_int[t]) for t = tid, tid + nt, ... below n_out, with
+ * QC_LOAD_BATCH positions per thread in flight. */
+template <class F> __device__ __forceinline__ void output_batches(const qc_args& a, uint32_t tid, uint32_t nt, F use)
+{
+    for (uint32_t t0 = tid; t0 < a.n_out; t0 += QC_LOAD_BATCH * nt) {
+        uint32_t j[QC_LOAD_BATCH];
+#pragma unroll
+        for (int k = 0; k < QC_LOAD_BATCH; k++)
+            j[k] = t0 + k * nt < a.n_out ? a.out_int[t0 + k * nt] : 0u;
+#pragma unroll
+        for (int k = 0; k < QC_LOAD_BATCH; k++) {
+            if (t0 + k * nt >= a.n_out)
+                break;
+            use(t0 + k * nt, j[k]);
+        }
+    }
+}
+
+/* A frame's transmitted values as the frame kernels load them: use(p, v0, v1) for t = tid,
+ * tid + nt, ... below n_tx, p = tx_int[t] (internal position, or -1: repeated), v0 = in0[t] and
+ * (NI = 2) v1 = in1[t]; QC_LOAD_BATCH values per thread in flight (one at a time, a frame of
+ * few blocks waited a global load's latency per value: one 5G block, 28 per thread). */
+template <int NI, class F>
+__device__ __forceinline__ void channel_batches(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
+                                                uint32_t nt, F use)
+{
+    for (uint32_t t0 = tid; t0 < a.n_tx; t0 += QC_LOAD_BATCH * nt) {
+        float v0[QC_LOAD_BATCH], v1[QC_LOAD_BATCH];
+        int32_t p[QC_LOAD_BATCH];
+#pragma unroll
+        for (int k = 0; k < QC_LOAD_BATCH; k++) {
+            const uint32_t t = t0 + k * nt;
+            p[k] = t < a.n_tx ? a.tx_int[t] : -1;
+            v0[k] = t < a.n_tx ? in0[t] : 0.0f;
+            v1[k] = t < a.n_tx && NI > 1 ? in1[t] : 0.0f;
+        }
+#pragma unroll
+        for (int k = 0; k < QC_LOAD_BATCH; k++) {
+            if (t0 + k * nt >= a.n_tx)
+                break;
+            use(p[k], v0[k], v1[k]);
+        }
+    }
+}
+
 /* A one-frame kernel's memory: the per-layer tables, the posteriors and (SSMEM) the row state in
  * shared memory, in that order; otherwise the state is frame f's part of the global workspace. */
 template <typename PostT> struct qc_frame_mem {
@@ -590,25 +635,12 @@ __device__ __forceinline__ int qc_frame_load(const qc_args& a, PostT* app, uint3
     __syncthreads();
     const float* in = a.in + (size_t)f * a.n_tx;
     int loaded = 0;
-    /* QC_LOAD_BATCH values per thread in flight: one at a time, a frame of few blocks waited a
-     * global load's latency per value (one 5G block: 28 of them per thread). */
-    for (uint32_t t0 = tid; t0 < a.n_tx; t0 += QC_LOAD_BATCH * nt) {
-        float v[QC_LOAD_BATCH];
-        int32_t p[QC_LOAD_BATCH];
-#pragma unroll
-        for (int k = 0; k < QC_LOAD_BATCH; k++) {
-            const uint32_t t = t0 + k * nt;
-            p[k] = t < a.n_tx ? a.tx_int[t] : -1;
-            v[k] = t < a.n_tx ? in[t] : 0.0f;
-        }
-#pragma unroll
-        for (int k = 0; k < QC_LOAD_BATCH; k++) {
-            const float x = soft_sanitize(v[k]);
-            loaded |= t0 + k * nt < a.n_tx && !ldpc_channel_says_nothing(x, PREC, a.inv_step);
-            if (p[k] >= 0)
-                post_store(app, (uint32_t)p[k], ldpc_channel(x, PREC, a.inv_step));
-        }
-    }
+    channel_batches<1>(a, in, in, tid, nt, [&](int32_t p, float v, float) {
+        const float x = soft_sanitize(v);
+        loaded |= !ldpc_channel_says_nothing(x, PREC, a.inv_step);
+        if (p >= 0)
+            post_store(app, (uint32_t)p, ldpc_channel(x, PREC, a.inv_step));
+    });
     for (uint32_t r = tid; r < a.n_rep; r += nt)
         post_store(app, a.rep[r].x, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), PREC, a.inv_step));
     for (uint32_t t = tid; t < a.n_fill; t += nt)
@@ -646,16 +678,7 @@ __device__ __forceinline__ void qc_frame_store(const qc_args& a, const PostT* ap
                                                uint32_t nt, int it, bool decoded)
 {
     uint8_t* out = a.out + (size_t)f * a.n_out;
-    for (uint32_t t0 = tid; t0 < a.n_out; t0 += QC_LOAD_BATCH * nt) {
-        uint32_t j[QC_LOAD_BATCH];
-#pragma unroll
-        for (int k = 0; k < QC_LOAD_BATCH; k++)
-            j[k] = t0 + k * nt < a.n_out ? a.out_int[t0 + k * nt] : 0u;
-#pragma unroll
-        for (int k = 0; k < QC_LOAD_BATCH; k++)
-            if (t0 + k * nt < a.n_out)
-                out[t0 + k * nt] = ldpc_hard_bit(post_load(app, j[k]));
-    }
+    output_batches(a, tid, nt, [&](uint32_t t, uint32_t j) { out[t] = ldpc_hard_bit(post_load(app, j)); });
     if (tid == 0) {
         a.iters[f] = it;
         a.conv[f] = (uint8_t)decoded;

@@ -401,57 +401,27 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     if (tid < 3)
         flags[tid] = 0;
     __syncthreads();
-    /* QC_LOAD_BATCH positions per thread in flight (as qc_frame_load): one at a time, a group on
-     * its own SM waited a global load's latency per position (one 5G block: 28 per thread). */
     uint32_t loaded = 0;
     if constexpr (L::FR == 2 && !ONE) { /* both frames' values of a position in one pass and one word */
         const float* in0 = a.in + (size_t)f0 * a.n_tx;
         const float* in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
-        for (uint32_t t0 = tid; t0 < a.n_tx; t0 += QC_LOAD_BATCH * nt) {
-            float v0[QC_LOAD_BATCH], v1[QC_LOAD_BATCH];
-            int32_t p[QC_LOAD_BATCH];
-#pragma unroll
-            for (int k = 0; k < QC_LOAD_BATCH; k++) {
-                const uint32_t t = t0 + k * nt;
-                p[k] = t < a.n_tx ? a.tx_int[t] : -1;
-                v0[k] = t < a.n_tx ? in0[t] : 0.0f;
-                v1[k] = t < a.n_tx ? in1[t] : 0.0f;
-            }
-#pragma unroll
-            for (int k = 0; k < QC_LOAD_BATCH; k++) {
-                if (t0 + k * nt >= a.n_tx)
-                    break;
-                const float x0 = soft_sanitize(v0[k]), x1 = soft_sanitize(v1[k]);
-                loaded |= (uint32_t)!ldpc_channel_says_nothing(x0, L::PREC, a.inv_step) |
-                          (uint32_t)(nf > 1 && !ldpc_channel_says_nothing(x1, L::PREC, a.inv_step)) << 1;
-                if (p[k] >= 0)
-                    m.app[p[k]] = L::put2(ldpc_channel(x0, L::PREC, a.inv_step),
-                                          nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f);
-            }
-        }
+        channel_batches<2>(a, in0, in1, tid, nt, [&](int32_t p, float v0, float v1) {
+            const float x0 = soft_sanitize(v0), x1 = soft_sanitize(v1);
+            loaded |= (uint32_t)!ldpc_channel_says_nothing(x0, L::PREC, a.inv_step) |
+                      (uint32_t)(nf > 1 && !ldpc_channel_says_nothing(x1, L::PREC, a.inv_step)) << 1;
+            if (p >= 0)
+                m.app[p] = L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f);
+        });
     }
     for (uint32_t f = 0; f < nf; f++) {
         const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
         if constexpr (L::FR != 2 || ONE) /* (two frames per word: above) */
-            for (uint32_t t0 = tid; t0 < a.n_tx; t0 += QC_LOAD_BATCH * nt) {
-                float v[QC_LOAD_BATCH];
-                int32_t p[QC_LOAD_BATCH];
-#pragma unroll
-                for (int k = 0; k < QC_LOAD_BATCH; k++) {
-                    const uint32_t t = t0 + k * nt;
-                    p[k] = t < a.n_tx ? a.tx_int[t] : -1;
-                    v[k] = t < a.n_tx ? in[t] : 0.0f;
-                }
-#pragma unroll
-                for (int k = 0; k < QC_LOAD_BATCH; k++) {
-                    if (t0 + k * nt >= a.n_tx)
-                        break;
-                    const float x = soft_sanitize(v[k]);
-                    loaded |= (uint32_t)!ldpc_channel_says_nothing(x, L::PREC, a.inv_step) << f;
-                    if (p[k] >= 0)
-                        packed_put<L, ONE>(m.app, (uint32_t)p[k], f, ldpc_channel(x, L::PREC, a.inv_step));
-                }
-            }
+            channel_batches<1>(a, in, in, tid, nt, [&](int32_t p, float v, float) {
+                const float x = soft_sanitize(v);
+                loaded |= (uint32_t)!ldpc_channel_says_nothing(x, L::PREC, a.inv_step) << f;
+                if (p >= 0)
+                    packed_put<L, ONE>(m.app, (uint32_t)p, f, ldpc_channel(x, L::PREC, a.inv_step));
+            });
         for (uint32_t r = tid; r < a.n_rep; r += nt)
             packed_put<L, ONE>(m.app, a.rep[r].x, f, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), L::PREC, a.inv_step));
         for (uint32_t t = tid; t < a.n_fill; t += nt)
@@ -519,25 +489,16 @@ __device__ __forceinline__ void packed_group_store(const qc_args& a, const packe
                                                    uint32_t ok, uint32_t has_info, const int (&iters)[L::FR],
                                                    uint32_t tid, uint32_t nt)
 {
-    for (uint32_t f = 0; f < nf; f++) { /* QC_LOAD_BATCH positions per thread in flight */
+    for (uint32_t f = 0; f < nf; f++) {
         uint8_t* out = a.out + (size_t)(f0 + f) * a.n_out;
-        for (uint32_t t0 = tid; t0 < a.n_out; t0 += QC_LOAD_BATCH * nt) {
-            uint32_t j[QC_LOAD_BATCH];
-#pragma unroll
-            for (int k = 0; k < QC_LOAD_BATCH; k++)
-                j[k] = t0 + k * nt < a.n_out ? a.out_int[t0 + k * nt] : 0u;
-#pragma unroll
-            for (int k = 0; k < QC_LOAD_BATCH; k++) {
-                if (t0 + k * nt >= a.n_out)
-                    break;
-                if constexpr (ONE) {
-                    const one_slot s = one_at(j[k]);
-                    out[t0 + k * nt] = L::hard(m.app, s.word, s.half);
-                } else {
-                    out[t0 + k * nt] = L::hard(m.app, j[k], f);
-                }
+        output_batches(a, tid, nt, [&](uint32_t t, uint32_t j) {
+            if constexpr (ONE) {
+                const one_slot s = one_at(j);
+                out[t] = L::hard(m.app, s.word, s.half);
+            } else {
+                out[t] = L::hard(m.app, j, f);
             }
-        }
+        });
     }
 #pragma unroll
     for (uint32_t f = 0; f < L::FR; f++)
