@@ -1,4 +1,4 @@
-/* The lean QC kernel (included by qc_layered.cu, inside its anonymous namespace): for codes whose
+/* The lean QC kernel (its builds: qc_kernels_lean.cu): for codes whose
  * layers are whole (one colour, no lane slices, no skipped lanes) and whose rows have at most
  * LEAN_MAX_DEGREE edges: 5G NR (BG1's core rows have 19), Wi-Fi, WiMAX. One thread per row, one
  * frame per block. Each row runs code compiled for its exact degree (chosen by a short binary
@@ -8,7 +8,14 @@
  * test's variant records); float16 stores round with the hardware conversion, which equals
  * ldpc_round_half on the clamped value. */
 
+#ifndef GPUFEC_QC_LEAN_KERNEL_CUH
+#define GPUFEC_QC_LEAN_KERNEL_CUH
+
+#include "qc_common.cuh"
+
 #define LEAN_MAX_DEGREE 20
+
+namespace {
 
 /* One row of D edges, SPLIT threads per row (adjacent threads; part p of them takes edges
  * [p H, p H + H), H = ceil(D / SPLIT), the last part's spare slot masked). float32 and float16
@@ -142,3 +149,7 @@ __global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
     }
     qc_frame_store(a, app, f, tid, nt, it, ok && has_info);
 }
+
+} // namespace
+
+#endif

@@ -1,6 +1,6 @@
-/* The lean kernel with two frames per word (included by qc_layered.cu after the packed and lean
- * kernels): the lean kernel's rows (whole layers, code compiled for each row's exact degree, no
- * entry decode, skip test or mask) on the packed kernel's words (a lane policy of
+/* The lean kernel with two frames per word (its builds: qc_kernels_pair_*.cu): the lean
+ * kernel's rows (whole layers, code compiled for each row's exact degree, no entry decode, skip
+ * test or mask) on the packed kernel's words (a lane policy of
  * qc_packed_kernel.cuh: lanes_f16 for float16, lanes_h2 for int8), so that one instruction
  * stream advances two frames and an edge's address, derived once and kept in a register, serves
  * both. The group's load, syndrome, freezing of converged frames and output are the packed
@@ -10,6 +10,11 @@
  * by two into the lanes (EP, ep_row). */
 #ifndef GPUFEC_QC_LEAN_PAIR_KERNEL_CUH
 #define GPUFEC_QC_LEAN_PAIR_KERNEL_CUH
+
+#include "qc_lean_kernel.cuh"
+#include "qc_packed_kernel.cuh"
+
+namespace {
 
 /* The row state of two frames (16-bit lanes) in one uint4 for rows of at most 27 edges, half
  * of packed_row's two: the two magnitude words, then a word per frame with its signs (edge t at
@@ -372,9 +377,13 @@ __host__ __device__ inline size_t pair_post_bytes(uint32_t n) { return ((size_t)
 /* Bytes of a layer's row state per lane (8 for the short int8 form, else 16 per uint4 of it),
  * and of its region: z lanes rounded to 16 bytes, so that every region's uint4 stay aligned
  * (the plan sums the regions with the same function). */
+__host__ __device__ constexpr uint32_t pair_row_bytes_of(uint32_t d, int sv, bool short_form, bool ep)
+{
+    return ep || (short_form && d <= (uint32_t)PAIR_SHORT_MAX_DEGREE) ? 8u : 16u * (sv == 0 ? 1u : (uint32_t)sv);
+}
 template <class L, int SV, bool SHORT, bool EP = false> __device__ __forceinline__ uint32_t pair_row_bytes(uint32_t d)
 {
-    return EP || pair_short<L, SHORT>(d) ? 8u : 16u * (SV == 0 ? 1u : (uint32_t)SV);
+    return pair_row_bytes_of(d, SV, pair_short<L, SHORT>(d), EP);
 }
 __host__ __device__ inline uint32_t pair_region_bytes(uint32_t row_bytes, uint32_t z) { return (row_bytes * z + 15u) & ~15u; }
 
@@ -487,5 +496,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     }
     packed_group_store<L, EP>(a, m, f0, nf, ok, has_info, iters, tid, nt);
 }
+
+} // namespace
 
 #endif

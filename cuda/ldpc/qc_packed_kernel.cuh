@@ -1,5 +1,6 @@
-/* The QC layered min-sum kernel with several frames per 32-bit word, at int8 and float16 (included by
- * qc_layered.cu, which owns qc_args and the plan). One thread block decodes a group of frames,
+/* The QC layered min-sum kernel with several frames per 32-bit word, at int8 and float16 (its
+ * builds: qc_kernels_packed.cu; its lane policies and group helpers also serve the pair kernel,
+ * qc_lean_pair_kernel.cuh). One thread block decodes a group of frames,
  * one thread per lane of a layer as in k_qc_layered; every posterior, message and minimum is a
  * word holding one value per frame, so one instruction stream advances every frame of the group.
  * Three word layouts (the lane policies below), one kernel:
@@ -25,6 +26,8 @@
 #ifndef GPUFEC_QC_PACKED_KERNEL_CUH
 #define GPUFEC_QC_PACKED_KERNEL_CUH
 
+#include "qc_common.cuh"
+
 #include <cuda_fp16.h>
 
 #define PACKED_MAX_DEGREE 40u
@@ -32,6 +35,8 @@
 #ifndef PACKED_MIN_BLOCKS_SHORT
 #define PACKED_MIN_BLOCKS_SHORT 3 /* short rows: at most 56 registers, three groups per SM */
 #endif
+
+namespace {
 
 /* Four int8 frames per word. */
 struct lanes_b4 {
@@ -569,5 +574,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
     }
     packed_group_store<L>(a, m, f0, nf, ok, has_info, iters, tid, nt);
 }
+
+} // namespace
 
 #endif

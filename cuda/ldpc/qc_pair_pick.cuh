@@ -1,0 +1,48 @@
+/* The pair kernel's builds for one lane policy (k_qc_lean_pair, qc_lean_pair_kernel.cuh); each
+ * policy's are their own translation unit (qc_kernels_pair_*.cu). */
+#ifndef GPUFEC_QC_PAIR_PICK_CUH
+#define GPUFEC_QC_PAIR_PICK_CUH
+
+#include "qc_lean_pair_kernel.cuh"
+
+namespace {
+
+/* The row state's place; one: a chunk of at most one group per SM (a slot of 152 5G NR blocks
+ * is 76 pairs on 132 SMs), the kernel built for one block per SM, whose registers are not
+ * capped for two (pair_one_wave; posteriors in global memory keep the two-block build). */
+template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p, bool one)
+{
+    if (p->packed_gpost)
+        return k_qc_lean_pair<L, SV, true, false, SHORT, 2>;
+    if (p->pair_ssmem)
+        return one ? k_qc_lean_pair<L, SV, false, true, SHORT, 1> : k_qc_lean_pair<L, SV, false, true, SHORT, 2>;
+    return one ? k_qc_lean_pair<L, SV, false, false, SHORT, 1> : k_qc_lean_pair<L, SV, false, false, SHORT, 2>;
+}
+
+template <class L, int SV> qc_kernel_fn pick_lean_pair_short(const qc_plan* p, bool one)
+{
+    if constexpr (L::PREC == LDPC_PREC_I8 && L::FR == 2)
+        if (p->pair_short)
+            return pick_lean_pair_mem<L, SV, true>(p, one);
+    return pick_lean_pair_mem<L, SV, false>(p, one);
+}
+
+/* Rows longer than one sign word of two frames: the compact row state (lean rows have at most
+ * LEAN_MAX_DEGREE edges, within PAIR_COMPACT_MAX_DEGREE); else packed_row's. The latency plan's
+ * edge pairs: 16-bit lanes, row state on chip, one frame per block. */
+template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p, qc_pair_use use)
+{
+    static_assert(LEAN_MAX_DEGREE <= PAIR_COMPACT_MAX_DEGREE, "lean rows in the compact state");
+    if constexpr (L::FR == 2) { /* one sign word, or the compact state */
+        if (use == QC_PAIR_EDGES)
+            return k_qc_lean_pair<L, 0, false, true, false, 1, true>;
+        const bool one = use == QC_PAIR_ONE_WAVE;
+        return p->pair_compact ? pick_lean_pair_short<L, 0>(p, one) : pick_lean_pair_short<L, 1>(p, one);
+    } else {
+        return p->packed_sv > 1 ? pick_lean_pair_mem<L, 2, false>(p, false) : pick_lean_pair_mem<L, 1, false>(p, false);
+    }
+}
+
+} // namespace
+
+#endif

@@ -1,0 +1,496 @@
+/* The QC layered plan: layered min-sum (and SPA) for codes with a QC layer view
+ * (code_internal.h): 5G NR, WiMAX, Wi-Fi, QC files and DVB-S2. It chooses among the kernel
+ * families (qc_plan.cuh) by code, precision and chunk size, builds their tables and launches
+ * them. Every kernel keeps each row's check messages compressed (two magnitudes, the position of
+ * the first, the signs) and derives each edge's variable from the layer's (block column, shift)
+ * entries; storage precision float32, float16 or int8 (gpufec_precision); results equal the
+ * CPU's layered decoder at the same precision. */
+#include "cuda_tuning.h"
+#include "qc_lean_pair_kernel.cuh"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace {
+
+/* Whether ms_magnitude at float16 (min with GPUFEC_LLR_LIMIT, the factor or the offset, then
+ * binary16 rounding) equals the same steps in binary16 arithmetic (HMNMX2, HMUL2, HSUB2): modes
+ * 0 to 2 with the factor and offset exactly binary16 and no overflow. The float32 product of two
+ * binary16 values is exact (22 bits), so rounding it is HMUL2's rounding; a float32 difference
+ * rounded to binary16 is the difference correctly rounded (24 >= 2 x 11 + 2 bits). Mode 3 rounds
+ * the product only after the offset: not one binary16 instruction. */
+bool f16_mag_exact(int mode, float scale, float offset)
+{
+    const bool s_ok = (float)__float2half(scale) == scale && scale > 0.0f && GPUFEC_LLR_LIMIT * scale <= 65504.0f;
+    const bool o_ok = (float)__float2half(offset) == offset && offset >= 0.0f && offset <= 65504.0f;
+    return mode == 0 || (mode == 1 && s_ok) || (mode == 2 && o_ok);
+}
+
+/* Words per row for a precision and a maximum row degree (int8 in 1 word: degree <= 14;
+ * float16 in 2 words: degree <= 27). */
+int state_words(int prec, uint32_t maxd)
+{
+    return prec == LDPC_PREC_I8 ? (maxd <= 14 ? 1 : 2) : prec == LDPC_PREC_F16 ? (maxd <= 27 ? 2 : 4) : 4;
+}
+
+/* The pair kernel's row state per group: the layers' regions, each of z rows in the kernel's
+ * own row bytes (pair_row_bytes_of). */
+size_t pair_state_sum(const ldpc_code* c, uint32_t z, int sv, bool short_form, bool ep)
+{
+    size_t bytes = 0;
+    for (uint32_t l = 0; l < c->qv_layers; l++)
+        bytes += pair_region_bytes(pair_row_bytes_of(c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l], sv, short_form, ep), z);
+    return bytes;
+}
+
+/* The pair kernel of the plan's lane policy. */
+qc_kernel_fn pick_pair(const qc_plan* p, qc_pair_use use)
+{
+    return p->prec == LDPC_PREC_F16 ? qc_pick_pair_f16(p, use)
+           : p->packed == 2         ? qc_pick_pair_h2(p, use)
+                                    : qc_pick_pair_b4(p);
+}
+
+qc_kernel_fn pick_kernel(const qc_plan* p)
+{
+    if (p->lean_tp)
+        return qc_pick_lean(p, 2, 1, p->ssmem != 0);
+    if (p->packed)
+        return p->lean_pair ? pick_pair(p, QC_PAIR_MANY) : qc_pick_packed(p);
+    return qc_pick_one_frame(p, 1, p->wide ? 20 : 8, p->ssmem != 0);
+}
+
+qc_kernel_fn pick_latency(const qc_plan* p)
+{
+    if (p->lat_lean)
+        return qc_pick_lean(p, 1, p->lat_split, p->lat_ssmem != 0);
+    return qc_pick_one_frame(p, p->lat_split, 20, p->lat_ssmem != 0);
+}
+
+template <typename T> cudaError_t upload(void** slot, const T* src, size_t count)
+{
+    cudaError_t e = cudaMalloc(slot, (count ? count : 1) * sizeof(T));
+    if (e == cudaSuccess && count)
+        e = cudaMemcpy(*slot, src, count * sizeof(T), cudaMemcpyHostToDevice);
+    return e;
+}
+
+} // namespace
+
+namespace {
+
+void qc_destroy(void* plan)
+{
+    qc_plan* p = (qc_plan*)plan;
+    if (!p)
+        return;
+    for (void* d : p->dev)
+        if (d)
+            cudaFree(d);
+    tx_map_dev_free(&p->map);
+    free(p);
+}
+
+uint32_t qc_units(const qc_plan* p, uint32_t frames)
+{
+    return p->packed ? (frames + p->packed - 1) / p->packed : frames;
+}
+
+size_t qc_state_bytes(const void* plan, uint32_t B)
+{
+    const qc_plan* p = (const qc_plan*)plan;
+    const size_t main = (p->gstate_bytes + p->gpost_bytes) * qc_units(p, B);
+    const size_t small = p->lean_gstate * (B < p->lean_small_frames ? B : p->lean_small_frames);
+    return main > small ? main : small;
+}
+const char* qc_describe(const void* plan) { return ((const qc_plan*)plan)->describe; }
+
+cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t stream)
+{
+    const qc_plan* p = (const qc_plan*)plan;
+    const bool ep = ch->nf <= p->lat_frames && p->ep;
+    qc_args a = ep ? p->ep_args : p->args;
+    a.in = ch->in;
+    a.out = ch->out;
+    a.iters = ch->iterations;
+    a.conv = ch->converged;
+    a.gstate = (uint32_t*)ch->state;
+    a.gpost = (uint32_t*)((unsigned char*)ch->state + p->gstate_bytes * qc_units(p, ch->B));
+    a.nframes = ch->nf;
+    a.max_iterations = p->cfg->opts.max_iterations; /* may change between calls */
+    if (ep)
+        pick_pair(p, QC_PAIR_EDGES)<<<ch->nf, p->threads, p->ep_smem, stream>>>(a);
+    else if (ch->nf <= p->lat_frames)
+        pick_latency(p)<<<ch->nf, p->lat_threads, p->lat_smem, stream>>>(a);
+    else if (ch->nf < p->lean_small_frames)
+        qc_pick_lean(p, 2, 1, p->ssmem != 0)<<<ch->nf, p->threads, p->lean_smem, stream>>>(a);
+    else if (qc_units(p, ch->nf) <= p->pair_one_wave)
+        pick_pair(p, QC_PAIR_ONE_WAVE)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
+    else
+        pick_kernel(p)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+const engine_plan_ops qc_plan_ops = {qc_describe, qc_state_bytes, qc_launch, qc_destroy};
+
+size_t qc_state_bytes_per_frame(const void* plan)
+{
+    const qc_plan* p = (const qc_plan*)plan;
+    return p->packed ? (qc_state_bytes(plan, 4096) + 4095) / 4096 : 0;
+}
+
+uint32_t qc_wave_frames(const void* plan, int device)
+{
+    const qc_plan* p = (const qc_plan*)plan;
+    int sms = 0, blocks = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, pick_kernel(p), (int)p->threads, p->smem) != cudaSuccess ||
+        blocks < 1 || sms < 1) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return (uint32_t)(sms * blocks) * (p->packed ? (uint32_t)p->packed : 1u);
+}
+
+void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufec_status* st)
+{
+    const ldpc_code* c = ldpc_of(cfg->code);
+    const tx_map* map = &cfg->code->tx;
+    const gpufec_decoder_opts* o = &cfg->opts;
+    const ldpc_opts lo = ldpc_opts_of(o);
+    *st = GPUFEC_OK;
+    if (!c->qv_z || o->schedule != GPUFEC_SCHEDULE_LAYERED ||
+        !(ldpc_is_min_sum(lo.algorithm) || lo.algorithm == GPUFEC_ALG_SPA)) {
+        snprintf(why, why_len, "needs a QC layer view and layered min-sum or SPA");
+        return NULL;
+    }
+    const uint32_t z = c->qv_z, entries = c->qv_ent_ptr[c->qv_layers];
+    const uint32_t lanes = c->qv_slice ? c->qv_slice : z; /* threads per frame */
+    if (lanes > 512 || z > 65535 || c->qv_max_entries > 32 || entries > 8192) {
+        snprintf(why, why_len, "lifting %u or %u entries per layer too large", z, c->qv_max_entries);
+        return NULL;
+    }
+    if (o->cuda_tuning & GPUFEC_CUDA_NO_QC_KERNEL) {
+        snprintf(why, why_len, "disabled by the option cuda_tuning");
+        return NULL;
+    }
+    int optin = 0;
+    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, o->device);
+    qc_plan* p = (qc_plan*)calloc(1, sizeof *p);
+    if (!p) {
+        *st = GPUFEC_ERR_OUT_OF_MEMORY;
+        return NULL;
+    }
+    p->cfg = cfg;
+    p->prec = (int)lo.precision;
+    p->words = state_words(p->prec, c->qv_max_entries);
+    const int W = p->words;
+    const size_t tables = qc_table_bytes(entries, c->qv_layers);
+    size_t post_elem = p->prec == LDPC_PREC_I8 ? 1 : p->prec == LDPC_PREC_F16 ? 2 : 4;
+    if (p->prec == LDPC_PREC_F32 && tables + (size_t)c->n * 4 > (size_t)optin) {
+        p->half_post = 1; /* as the generic kernel: float32 arithmetic, half posteriors */
+        post_elem = 2;
+    }
+    const size_t post = (((size_t)c->n * post_elem) + 15) & ~(size_t)15;
+    p->spa = lo.algorithm == GPUFEC_ALG_SPA; /* float32 only (decoder options) */
+    /* min-sum: a compressed state per row; SPA: a float message per edge slot */
+    const size_t state = p->spa ? (size_t)entries * z * 4 : (size_t)c->m * W * 4;
+    if (tables + post > (size_t)optin) {
+        snprintf(why, why_len, "posteriors do not fit shared memory");
+        free(p);
+        return NULL;
+    }
+    /* Row state on chip only when that does not cost frames per SM: two frames' barriers
+     * interleave, and the prefetched global state costs little bandwidth (measured). */
+    int per_sm = 0, sms = 0;
+    cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, o->device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
+    const size_t with_state = tables + post + state + 1024, without = tables + post + 1024;
+    p->ssmem = tables + post + state <= (size_t)optin &&
+               (size_t)per_sm / with_state >= ((size_t)per_sm / without < 2 ? 1 : 2);
+    if (o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL)
+        p->ssmem = 0;
+    else if ((o->cuda_tuning & GPUFEC_CUDA_QC_STATE_SHARED) && tables + post + state <= (size_t)optin)
+        p->ssmem = 1;
+    p->smem = tables + post + (p->ssmem ? state : 0);
+    p->gstate_bytes = p->ssmem ? 0 : state;
+    p->threads = (lanes + 31) & ~31u;
+    /* SPA: several threads per row (a row's chain is long: exp, log, two passes). H100,
+     * docs/performance.md: two threads measured 1.15x to 1.6x one; four where at most 1024
+     * threads allow it, 1.26x two on CCSDS C2's 32-edge rows but 0.97x on Wi-Fi's 8-edge rows,
+     * so four only for rows of at least 16 edges. */
+    p->wide = (o->cuda_tuning & GPUFEC_CUDA_WIDE_ROWS) != 0;
+    p->spa_split = p->threads <= 256 && c->qv_max_entries >= 16 ? 4 : 2;
+    if (p->spa)
+        p->threads *= (uint32_t)p->spa_split;
+    /* The lean kernel (qc_lean_kernel.cuh): whole layers, rows of 1 to LEAN_MAX_DEGREE edges. */
+    int lean_ok = !p->spa && !c->qv_color && !c->qv_slice && c->qv_max_entries <= LEAN_MAX_DEGREE &&
+                  !(o->cuda_tuning & GPUFEC_CUDA_NO_LEAN);
+    for (uint32_t t = 0; lean_ok && t < entries; t++)
+        lean_ok = c->qv_skip[t] < 0;
+    for (uint32_t l = 0; lean_ok && l < c->qv_layers; l++)
+        lean_ok = c->qv_ent_ptr[l + 1] > c->qv_ent_ptr[l];
+    /* For many frames too at float32 (H100, docs/performance.md: 1.3x to 1.9x the generic kernel
+     * on 5G NR and Wi-Fi); int8 and float16 take the packed plan on the lean rows (two frames per
+     * word, qc_lean_pair_kernel.cuh: 1.3x to 1.7x the lean kernel at the same precision). */
+    p->lean_tp = lean_ok && (p->prec == LDPC_PREC_F32 || (o->cuda_tuning & GPUFEC_CUDA_LEAN_THROUGHPUT) ||
+                             (p->prec == LDPC_PREC_F16 && (o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8)));
+    /* int8: several frames per word unless disabled: two in half2 where the rows are whole layers
+     * (the lean rows) or have up to 16 edges (one sign word), and a group's posteriors fit on
+     * chip, else four in bytes (measured on the H100, docs/performance.md: half2 ahead on Wi-Fi
+     * and on the lean rows, bytes on the generic kernel's long rows and on DVB-S2 normal frames,
+     * whose posteriors live in L2, level on DVB-S2 short); the row state in global memory
+     * (prefetched a layer ahead), the posteriors on chip where a group's fit, else in global
+     * memory. float16: two frames per word in half2 (lanes_f16, the float16 rule's own
+     * arithmetic) on the lean rows; on other codes only when asked (not measured ahead). */
+    const int packed_f16 = p->prec == LDPC_PREC_F16 && (lean_ok || (o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2));
+    if ((p->prec == LDPC_PREC_I8 || packed_f16) && !(o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8) && !p->lean_tp &&
+        c->qv_max_entries <= PACKED_MAX_DEGREE && p->threads <= PACKED_MAX_THREADS) {
+        /* (with the lean pair kernel's layer table, pair_desc_bytes, after them) */
+        const int gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 + (lean_ok ? pair_desc_bytes(c->qv_layers) + 15 : 0) >
+                          (size_t)optin;
+        p->packed = p->prec == LDPC_PREC_F16                     ? 2
+                    : o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES   ? 4
+                    : o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2 ? 2
+                    : (c->qv_max_entries <= 16 || lean_ok) && !gpost ? 2
+                                                                       : 4;
+        p->packed_sv = packed_state_vec(packed_sign_words(32 / p->packed, c->qv_max_entries));
+        p->packed_dmax = c->qv_max_entries;
+        p->packed_gpost = gpost;
+        /* whole layers: the lean kernel's rows, two (or four) frames per word; its entries in
+         * bytes keep a shift times 4 in 16 bits */
+        p->lean_pair = lean_ok && z < (1u << 14) && c->qv_layers >= 2; /* a layer ahead is another layer */
+        /* one uint4 instead of two where the rows need two sign words (H100, docs/performance.md:
+         * 8192 BG1 blocks at rate 1/3 1.2x to 1.3x; one word already: Wi-Fi 1944 0.9x) */
+        p->pair_compact = p->lean_pair && p->packed == 2 && p->packed_sv > 1;
+        p->packed_row_bytes = (p->pair_compact ? 1 : p->packed_sv) * 16;
+        const int pair_sv = p->pair_compact ? 0 : p->packed_sv; /* the pair kernel's SV */
+        p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : (size_t)c->n * 4);
+        p->gstate_bytes = (size_t)c->m * p->packed_row_bytes;
+        if (p->lean_pair)
+            p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, pair_sv, false, false);
+        /* the lean rows' state on chip where two groups per SM still fit (5G NR BG1 at rate 0.79:
+         * 8 layers, 48 KiB), unless asked for global memory */
+        const size_t on_chip = tables + PACKED_TABLE_BYTES + pair_post_bytes(c->n) + p->gstate_bytes +
+                               pair_desc_bytes(c->qv_layers);
+        p->pair_ssmem = p->lean_pair && !gpost && on_chip <= (size_t)optin &&
+                        (size_t)per_sm / (on_chip + 1024) >= 2 && !(o->cuda_tuning & GPUFEC_CUDA_QC_STATE_GLOBAL);
+        if (p->pair_ssmem)
+            p->gstate_bytes = 0;
+        if (p->lean_pair) { /* the layer table last */
+            p->pair_desc = ((p->pair_ssmem ? on_chip - pair_desc_bytes(c->qv_layers) : p->smem) + 15) & ~(size_t)15;
+            p->smem = p->pair_desc + pair_desc_bytes(c->qv_layers);
+        }
+        /* int8 pairs with the row state in DRAM: 8 bytes of it for rows of at most 11 edges (H100,
+         * docs/performance.md: 8192 blocks of BG1 at rate 1/3, whose 42 extension rows have at
+         * most 10 edges, 1.11x, then 1.06x with cheaper conversions; on chip the conversions
+         * cost more than the bytes save; a 12-byte float16 form gained nothing) */
+        p->pair_short = p->lean_pair && !p->pair_ssmem && p->packed == 2 && p->prec == LDPC_PREC_I8 &&
+                        !(o->cuda_tuning & GPUFEC_CUDA_PAIR_WIDE_STATE);
+        if (p->pair_short)
+            p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, pair_sv, true, false);
+        p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
+    }
+    /* The latency plan in the one-frame layout; in global memory its row state uses the
+     * throughput plan's (one-frame) workspace, so a packed plan needs it on chip. Two threads per
+     * row where a frame has at most four warps of lanes: one SM is then latency-bound (three
+     * warps per scheduler, half the cycles without an eligible warp), and splitting its rows
+     * measured 1.2x (Wi-Fi 1944) to 1.6x (CCSDS C2) faster; with 12 warps (Z = 360, 384) it is
+     * issue-bound and the split measured 0.8x to 1.06x (H100, docs/performance.md). */
+    if (!(o->cuda_tuning & GPUFEC_CUDA_NO_LATENCY_PLAN) && !p->spa) {
+        const int forced = (o->cuda_tuning & GPUFEC_CUDA_LATENCY_PLAN) != 0;
+        p->lat_ssmem = tables + post + state <= (size_t)optin;
+        p->lat_lean = lean_ok && !forced;
+        p->lat_split = p->lat_lean ? ((o->cuda_tuning & GPUFEC_CUDA_LEAN_SPLIT) ? 2 : 1) : forced || lanes <= 128 ? 2 : 1;
+        p->lat_threads = (uint32_t)p->lat_split * ((lanes + 31) & ~31u);
+        /* ... or rows longer than the throughput kernel keeps in registers (8 edges), which the
+         * latency kernel keeps (20): 5G NR BG1's core rows have 19. */
+        const int differs = p->packed || p->lat_split == 2 || (p->lat_ssmem && !p->ssmem) ||
+                            p->lat_lean || (!p->lat_lean && !p->wide && c->qv_max_entries > 8);
+        if (p->lat_threads <= 1024 && (p->lat_ssmem || !p->packed) && (differs || forced)) {
+            p->lat_smem = tables + post + (p->lat_ssmem ? state : 0);
+            p->lat_frames = forced ? UINT32_MAX : (uint32_t)sms;
+        }
+    }
+
+    /* Host tables: entries, internal positions of inputs, fillers and outputs. */
+    uint2* ents = (uint2*)malloc((size_t)entries * sizeof *ents);
+    uint32_t* inv = (uint32_t*)malloc((size_t)c->n * sizeof *inv);
+    const uint32_t n_out = cfg->out_len;
+    int32_t* tx_int = (int32_t*)malloc(((size_t)map->n_tx + 1) * sizeof *tx_int);
+    uint32_t* fill_int = (uint32_t*)malloc(((size_t)c->n + 1) * sizeof *fill_int);
+    uint32_t* out_int = (uint32_t*)malloc(((size_t)n_out + 1) * sizeof *out_int);
+    uint2* rep = (uint2*)malloc(((size_t)c->n + 1) * sizeof *rep);
+    uint32_t n_fill = 0, n_rep = 0;
+    cudaError_t err = cudaSuccess;
+    if (!ents || !inv || !tx_int || !fill_int || !out_int || !rep) {
+        *st = GPUFEC_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    for (uint32_t t = 0; t < entries; t++)
+        ents[t] = make_uint2(c->qv_col[t] * z, c->qv_shift[t] | ((uint32_t)(c->qv_skip[t] + 1) << 16));
+    for (uint32_t q = 0; q < c->n; q++)
+        inv[c->qv_perm ? c->qv_perm[q] : q] = q;
+    for (uint32_t t = 0; t < map->n_tx; t++) {
+        const uint32_t j = map->tx_pos ? map->tx_pos[t] : t;
+        const int repeated = map->rep_ptr && map->rep_ptr[j + 1] > map->rep_ptr[j];
+        tx_int[t] = repeated ? -1 : (int32_t)inv[j];
+    }
+    for (uint32_t j = 0; map->src && j < c->n; j++) {
+        if (map->src[j] == TX_KNOWN_ZERO)
+            fill_int[n_fill++] = inv[j];
+        if (map->rep_ptr && map->rep_ptr[j + 1] > map->rep_ptr[j])
+            rep[n_rep++] = make_uint2(inv[j], j);
+    }
+    for (uint32_t t = 0; t < n_out; t++)
+        out_int[t] = inv[cfg->out_pos ? cfg->out_pos[t] : t];
+    if ((err = upload(&p->dev[0], ents, entries)) != cudaSuccess ||
+        (err = upload(&p->dev[1], c->qv_ent_ptr, (size_t)c->qv_layers + 1)) != cudaSuccess ||
+        (err = upload(&p->dev[2], c->qv_ncolor, c->qv_layers)) != cudaSuccess ||
+        (c->qv_color && !c->qv_slice && (err = upload(&p->dev[3], c->qv_color, c->m)) != cudaSuccess) ||
+        (err = upload(&p->dev[4], tx_int, map->n_tx)) != cudaSuccess ||
+        (err = upload(&p->dev[5], fill_int, n_fill)) != cudaSuccess ||
+        (err = upload(&p->dev[6], out_int, n_out)) != cudaSuccess ||
+        (err = upload(&p->dev[7], rep, n_rep)) != cudaSuccess || (err = tx_map_upload(map, &p->map)) != cudaSuccess)
+        goto done;
+    if (p->packed) { /* the outgoing magnitudes by the rule's own function: int8, binary16 */
+        uint8_t tab[PACKED_TABLE_BYTES];
+        const float off = ldpc_rule_offset(&lo);
+        for (uint32_t m = 0; m < 128; m++) {
+            const uint32_t q =
+                (uint32_t)ms_magnitude((float)m, ldpc_rule_mode(&lo), lo.normalization, off, LDPC_PREC_I8);
+            const uint16_t hb = (uint16_t)lanes_h2::half_bits(q);
+            tab[m] = (uint8_t)q;
+            memcpy(tab + 128 + 2 * m, &hb, 2);
+        }
+        if ((err = upload(&p->dev[8], tab, PACKED_TABLE_BYTES)) != cudaSuccess)
+            goto done;
+    }
+    {
+        qc_args& a = p->args;
+        a.ents = (const uint2*)p->dev[0];
+        a.ent_ptr = (const uint32_t*)p->dev[1];
+        a.ncolor = (const uint8_t*)p->dev[2];
+        a.color = (const uint8_t*)p->dev[3];
+        a.tx_int = (const int32_t*)p->dev[4];
+        a.fill_int = (const uint32_t*)p->dev[5];
+        a.out_int = (const uint32_t*)p->dev[6];
+        a.rep = (const uint2*)p->dev[7];
+        a.mag_tab = (const uint8_t*)p->dev[8];
+        a.pair_state_bytes = (uint32_t)p->pair_state_bytes;
+        a.pair_desc = (uint32_t)p->pair_desc;
+        a.map = p->map.view();
+        a.n_rep = n_rep;
+        a.z = z;
+        a.slice = c->qv_slice;
+        a.layers = c->qv_layers;
+        a.n = c->n;
+        a.n_tx = map->n_tx;
+        a.n_fill = n_fill;
+        a.n_out = n_out;
+        a.entries = entries;
+        a.max_iterations = o->max_iterations;
+        a.early = o->early_termination;
+        a.interval = lo.syndrome_interval;
+        a.mode = ldpc_rule_mode(&lo);
+        a.scale = lo.normalization;
+        a.offset = ldpc_rule_offset(&lo);
+        a.inv_step = decoder_inv_step(&lo);
+        a.f16_mag = f16_mag_exact(a.mode, a.scale, a.offset) && !(o->cuda_tuning & GPUFEC_CUDA_F16_MAG_FLOAT);
+        a.f16_scale2 = __half_as_ushort(__float2half(a.scale)) * 0x00010001u;
+        a.f16_offset2 = __half_as_ushort(__float2half(a.offset)) * 0x00010001u;
+    }
+    err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
+    /* two frames per word on lean rows, a chunk of one group per SM at most: one block per SM
+     * (H100, docs/performance.md: a slot of 152 5G NR blocks) */
+    if (err == cudaSuccess && p->lean_pair && p->packed == 2 && !p->packed_gpost) {
+        p->pair_one_wave = (uint32_t)sms;
+        err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_ONE_WAVE), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)p->smem);
+    }
+    if (err == cudaSuccess && p->lat_frames)
+        err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
+    /* A few frames at int8 and float16 on the lean rows: a row's edges two by two in 16-bit lanes
+     * (ep_row), one binary16 per position, the row state on chip in 8 bytes per row. */
+    if (err == cudaSuccess && p->lat_frames && p->lean_pair && p->packed == 2 && !p->packed_gpost &&
+        c->qv_max_entries <= EP_MAX_DEGREE &&
+        !(o->cuda_tuning & (GPUFEC_CUDA_NO_EDGE_PAIRS | GPUFEC_CUDA_LATENCY_PLAN | GPUFEC_CUDA_LEAN_SPLIT))) {
+        const size_t st = pair_state_sum(c, z, 0, false, true);
+        const size_t at = (tables + PACKED_TABLE_BYTES + pair_post_bytes((c->n + 1) / 2) + st + 15) & ~(size_t)15;
+        if (at + pair_desc_bytes(c->qv_layers) <= (size_t)optin) {
+            p->ep = 1;
+            p->ep_args = p->args;
+            p->ep_args.pair_state_bytes = (uint32_t)st;
+            p->ep_args.pair_desc = (uint32_t)at;
+            p->ep_smem = at + pair_desc_bytes(c->qv_layers);
+            err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_EDGES), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)p->ep_smem);
+        }
+    }
+    /* Four frames per word below one wave (a slot of 152 5G NR blocks is 38 groups of four on 132
+     * SMs): the lean kernel, which fills the SMs with one frame per block (H100,
+     * docs/performance.md). Two per word on the lean rows stay (the same slot at int8: 144 us
+     * in pairs against 190 us one frame per block). */
+    if (err == cudaSuccess && p->packed == 4 && lean_ok && !(o->cuda_tuning & GPUFEC_CUDA_PACKED_ALWAYS)) {
+        p->lean_smem = tables + post + (p->ssmem ? state : 0);
+        p->lean_gstate = p->ssmem ? 0 : state;
+        err = cudaFuncSetAttribute(qc_pick_lean(p, 2, 1, p->ssmem != 0), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)p->lean_smem);
+        if (err == cudaSuccess)
+            p->lean_small_frames = qc_wave_frames(p, o->device);
+    }
+    char layers[48];
+    snprintf(layers, sizeof layers, c->qv_slice ? "Z=%u, %u layers in slices of %u lanes" : "Z=%u, %u layers", z,
+             c->qv_layers, c->qv_slice);
+    if (p->lean_tp)
+        snprintf(p->describe, sizeof p->describe, "QC layered (%s), lean rows, %s posteriors, %d-byte row state in %s memory",
+                 layers, p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
+                 W * 4, p->ssmem ? "shared" : "global");
+    else if (p->packed)
+        snprintf(p->describe, sizeof p->describe,
+                 "QC layered (%s), %s%s rule, %d frames per word (%s), posteriors in %s memory, "
+                 "%d-byte row state per row%s in %s memory",
+                 layers, p->lean_pair ? "lean rows, " : "", p->prec == LDPC_PREC_F16 ? "float16" : "int8", p->packed,
+                 p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
+                 p->packed_row_bytes, p->pair_short ? " (8 with at most 11 edges)" : "", p->pair_ssmem ? "shared" : "global");
+    else if (p->spa)
+        snprintf(p->describe, sizeof p->describe, "QC layered SPA, fast instructions (%s), %s posteriors, a message per edge in %s memory",
+                 layers, p->half_post ? "fp16" : "fp32", p->ssmem ? "shared" : "global");
+    else
+        snprintf(p->describe, sizeof p->describe,
+                 "QC layered (%s), %s posteriors, %d-byte row state in %s memory%s", layers,
+                 p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
+                 W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
+    if (p->lean_small_frames) {
+        const size_t len = strlen(p->describe);
+        snprintf(p->describe + len, sizeof p->describe - len, "; below %u frames: lean rows, one frame per block",
+                 p->lean_small_frames);
+    }
+    if (p->lat_frames) {
+        const size_t len = strlen(p->describe);
+        snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %s", p->lat_frames,
+                 p->ep         ? "lean rows, a row's edges two by two in half2"
+                 : p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
+                 : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");
+    }
+done:
+    free(ents);
+    free(inv);
+    free(tx_int);
+    free(fill_int);
+    free(out_int);
+    free(rep);
+    if (err != cudaSuccess) {
+        snprintf(why, why_len, "CUDA: %s", cudaGetErrorString(err));
+        *st = err == cudaErrorMemoryAllocation ? GPUFEC_ERR_DEVICE_OUT_OF_MEMORY : GPUFEC_ERR_DEVICE;
+        (void)cudaGetLastError();
+    }
+    if (*st != GPUFEC_OK) {
+        qc_destroy(p);
+        return NULL;
+    }
+    return p;
+}

@@ -1,0 +1,98 @@
+/* The QC layered decoder as its kernel families share it: the launch arguments (qc_args), the
+ * plan (qc_plan, built and launched by qc_plan.cu) and each family's kernel picker. Each family
+ * is its own translation unit (qc_kernels_*.cu), so that they compile side by side: the QC
+ * kernels are most of the build. */
+#ifndef GPUFEC_QC_PLAN_CUH
+#define GPUFEC_QC_PLAN_CUH
+
+#include "graph_dev.cuh"
+#include "ldpc_plans.cuh"
+
+struct qc_args {
+    const uint2* ents;       /* x: block column * z; y: shift | (skip lane + 1) << 16 */
+    const uint32_t* ent_ptr; /* layers + 1 */
+    const uint8_t* ncolor;   /* layers */
+    const uint8_t* color;    /* layers * z, NULL: one colour everywhere */
+    const int32_t* tx_int;   /* n_tx: internal position of each transmitted soft bit; -1: its
+                                position is repeated, loaded through rep instead */
+    const uint2* rep;        /* n_rep: (internal position, mother position) of repeated positions */
+    tx_map_view map;         /* for the repeated positions' sums */
+    const uint32_t* fill_int;/* n_fill: internal positions of filler (known zero) bits */
+    const uint32_t* out_int; /* n_out: internal position of each output bit */
+    uint32_t z, layers, n, n_tx, n_fill, n_out, n_rep, entries;
+    uint32_t slice; /* > 0: colours are slices of this many lanes (ldpc_code.h, qv_slice); no table */
+    const float* in;
+    uint8_t* out;
+    int32_t* iters;
+    uint8_t* conv;
+    uint32_t* gstate; /* global message state (when not in shared memory) */
+    uint32_t pair_state_bytes; /* the lean pair kernel's row state per group (a multiple of 16) */
+    uint32_t pair_desc;        /* ... and the byte offset of its layer table (pair_layers_build) in shared memory */
+    uint32_t* gpost;  /* packed int8: posteriors in global memory (GPOST), n words per group */
+    const uint8_t* mag_tab; /* packed int8: ms_magnitude of 0..127 */
+    uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
+    int max_iterations, early, interval, mode;
+    float scale, offset, inv_step;
+    /* float16 lanes: ms_magnitude in half2 arithmetic where that is exact (f16_mag_exact),
+     * with the factor and the offset as binary16 in both halves */
+    uint32_t f16_mag, f16_scale2, f16_offset2;
+};
+
+struct qc_plan {
+    const decoder_config* cfg;
+    qc_args args; /* device tables filled; per-launch fields set by qc_launch */
+    int prec, words, ssmem, half_post, spa, spa_split;
+    int packed, packed_sv, packed_gpost; /* int8, float16: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
+    int lean_pair;                       /* the packed plan on the lean kernel's rows (qc_lean_pair_kernel.cuh) */
+    int pair_compact;                    /* ... with two frames' row state in one uint4 */
+    int pair_ssmem;                      /* ... with the row state on chip */
+    int pair_short;                      /* ... int8, with 8 bytes of it for rows of at most 11 edges */
+    uint32_t pair_one_wave;              /* ... chunks of at most this many groups (one per SM, two frames
+                                            per word): the kernel built for one block per SM */
+    size_t pair_state_bytes;             /* ... its bytes per group */
+    size_t pair_desc;                    /* ... where its layer table starts in shared memory */
+    int packed_row_bytes;                /* row state per row and group */
+    uint32_t packed_dmax;                /* the longest row */
+    int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
+    int lean_tp, lat_lean;               /* the lean kernel (qc_lean_kernel.cuh) for many frames, for few */
+    /* int8 packed plans: chunks of fewer frames than one wave of the packed kernel run the lean
+     * kernel (one frame per block, lean_smem bytes, lean_gstate bytes of global row state per frame) */
+    uint32_t lean_small_frames;
+    size_t lean_smem, lean_gstate;
+    /* The latency plan, for chunks of at most lat_frames frames (one per SM): one frame per
+     * block (a packed plan would leave SMs idle), lat_split threads per row, row state on chip
+     * where it fits. lat_frames = 0: none. */
+    uint32_t lat_frames, lat_threads;
+    int lat_ssmem, lat_split;
+    size_t lat_smem;
+    /* ... at int8 and float16 on the lean rows: a row's edges two by two in the pair kernel's
+     * 16-bit lanes (k_qc_lean_pair EP), its row state and layer table on chip (ep_args:
+     * args with their size and place), ep_smem bytes in all */
+    int ep;
+    qc_args ep_args;
+    size_t ep_smem;
+    size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
+    uint32_t threads;
+    char describe[288];
+    void* dev[9];
+    tx_map_dev map;
+};
+
+typedef void (*qc_kernel_fn)(qc_args);
+
+/* k_qc_layered (qc_kernels_generic.cu): split threads per row (1, 2), dbmax the longest row part
+ * kept in registers (8 for many frames, 20 for the latency plan), sm: row state on chip. */
+qc_kernel_fn qc_pick_one_frame(const qc_plan* p, int split, int dbmax, bool sm);
+/* k_qc_lean (qc_kernels_lean.cu): minb blocks per SM the registers allow (2 for many frames, 1
+ * for the latency plan), split threads per row. */
+qc_kernel_fn qc_pick_lean(const qc_plan* p, int minb, int split, bool sm);
+/* k_qc_packed (qc_kernels_packed.cu): the packed plan on rows that are not the lean ones. */
+qc_kernel_fn qc_pick_packed(const qc_plan* p);
+/* k_qc_lean_pair (qc_kernels_pair_*.cu), by the plan's lane policy: for many groups, for a chunk
+ * of at most one group per SM, or the latency plan's edge pairs (16-bit lanes only). */
+enum qc_pair_use { QC_PAIR_MANY, QC_PAIR_ONE_WAVE, QC_PAIR_EDGES };
+qc_kernel_fn qc_pick_pair_h2(const qc_plan* p, qc_pair_use use);
+qc_kernel_fn qc_pick_pair_f16(const qc_plan* p, qc_pair_use use);
+qc_kernel_fn qc_pick_pair_b4(const qc_plan* p);
+
+#endif
