@@ -144,9 +144,8 @@ __device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, 
 }
 
 /* The failing checks among lanes tid, tid + nt, ...: the xor of hard(j) over each row's
- * variables, or-ed over the rows; stops once every bit of `all` is set (nothing left to learn).
- * SCALE: the entries' unit (4: bytes, no skipped lanes; j is then a byte offset). */
-template <uint32_t SCALE = 1, class F>
+ * variables, or-ed over the rows; stops once every bit of `all` is set (nothing left to learn). */
+template <class F>
 __device__ __forceinline__ uint32_t qc_syndrome_bad(const qc_args& a, const uint2* ents, const uint32_t* ent_ptr,
                                                     uint32_t tid, uint32_t nt, uint32_t all, F hard)
 {
@@ -156,8 +155,8 @@ __device__ __forceinline__ uint32_t qc_syndrome_bad(const qc_args& a, const uint
             uint32_t parity = 0;
             for (uint32_t t = ent_ptr[l]; t < ent_ptr[l + 1]; t++) {
                 bool skip;
-                const uint32_t j = ent_var(ents[t], lane * SCALE, a.z * SCALE, &skip);
-                if (SCALE != 1 || !skip)
+                const uint32_t j = ent_var(ents[t], lane, a.z, &skip);
+                if (!skip)
                     parity ^= hard(j);
             }
             bad |= parity & all;
@@ -494,11 +493,20 @@ __device__ __forceinline__ void row_spa(const qc_args& a, PostT* app, float* msg
 }
 
 #define QC_LOAD_BATCH 8
+/* ... for one frame per block with registers to spare (the edge-pairs kernel): a 5G block of
+ * E = 10752 on 384 threads in one round trip instead of four */
+#define QC_LOAD_BATCH_ONE 32
 
 /* A frame's output positions: use(t, out_int[t]) for t = tid, tid + nt, ... below n_out, with
- * QC_LOAD_BATCH positions per thread in flight. */
+ * QC_LOAD_BATCH positions per thread in flight; none to load where they are one run (out_run:
+ * out_int[t] = out_int[0] + t, 5G NR's K bits). */
 template <class F> __device__ __forceinline__ void output_batches(const qc_args& a, uint32_t tid, uint32_t nt, F use)
 {
+    if (a.out_run) {
+        for (uint32_t t = tid; t < a.n_out; t += nt)
+            use(t, a.out0 + t);
+        return;
+    }
     for (uint32_t t0 = tid; t0 < a.n_out; t0 += QC_LOAD_BATCH * nt) {
         uint32_t j[QC_LOAD_BATCH];
 #pragma unroll
@@ -517,22 +525,22 @@ template <class F> __device__ __forceinline__ void output_batches(const qc_args&
  * tid + nt, ... below n_tx, p = tx_int[t] (internal position, or -1: repeated), v0 = in0[t] and
  * (NI = 2) v1 = in1[t]; QC_LOAD_BATCH values per thread in flight (one at a time, a frame of
  * few blocks waited a global load's latency per value: one 5G block, 28 per thread). */
-template <int NI, class F>
+template <int NI, int B = QC_LOAD_BATCH, class F>
 __device__ __forceinline__ void channel_batches(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
                                                 uint32_t nt, F use)
 {
-    for (uint32_t t0 = tid; t0 < a.n_tx; t0 += QC_LOAD_BATCH * nt) {
-        float v0[QC_LOAD_BATCH], v1[QC_LOAD_BATCH];
-        int32_t p[QC_LOAD_BATCH];
+    for (uint32_t t0 = tid; t0 < a.n_tx; t0 += B * nt) {
+        float v0[B], v1[B];
+        int32_t p[B];
 #pragma unroll
-        for (int k = 0; k < QC_LOAD_BATCH; k++) {
+        for (int k = 0; k < B; k++) {
             const uint32_t t = t0 + k * nt;
             p[k] = t < a.n_tx ? a.tx_int[t] : -1;
             v0[k] = t < a.n_tx ? in0[t] : 0.0f;
             v1[k] = t < a.n_tx && NI > 1 ? in1[t] : 0.0f;
         }
 #pragma unroll
-        for (int k = 0; k < QC_LOAD_BATCH; k++) {
+        for (int k = 0; k < B; k++) {
             if (t0 + k * nt >= a.n_tx)
                 break;
             use(p[k], v0[k], v1[k]);

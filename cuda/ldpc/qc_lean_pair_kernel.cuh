@@ -370,6 +370,45 @@ __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned cha
     }
 }
 
+/* The xor of a row's D posteriors (EP: its binary16 halves, else the group's words; entries as
+ * the rows read them), whose sign bits are the row's checks. */
+template <bool EP, int LO, int HI>
+__device__ __forceinline__ uint32_t pair_row_xor(const unsigned char* base, const uint2* ents, uint32_t d, uint32_t lane4,
+                                                 uint32_t nz4)
+{
+    if constexpr (LO == HI) {
+        uint32_t x = 0;
+#pragma unroll
+        for (int t = 0; t < LO; t++) {
+            const uint2 e = ents[t];
+            const uint32_t u = lane4 + e.y, j = e.x + min(u, u + nz4);
+            x ^= EP ? (uint32_t) * reinterpret_cast<const uint16_t*>(base + j) : *reinterpret_cast<const uint32_t*>(base + j);
+        }
+        return x;
+    } else {
+        constexpr int MID = (LO + HI) / 2;
+        return d <= MID ? pair_row_xor<EP, LO, MID>(base, ents, d, lane4, nz4)
+                        : pair_row_xor<EP, MID + 1, HI>(base, ents, d, lane4, nz4);
+    }
+}
+
+/* This thread's failing checks (qc_syndrome_bad's result) through the layer table, each row's
+ * code compiled for its degree: the loop over entries, with a skip test and a table walk per
+ * edge, cost half an iteration's instructions on one 5G NR block (Nsight Compute). */
+template <bool EP>
+__device__ __forceinline__ uint32_t pair_syndrome_bad(const unsigned char* base, const unsigned char* smem,
+                                                      const uint4* desc, uint32_t layers, uint32_t lane4, uint32_t all)
+{
+    uint32_t bad = 0;
+    for (uint32_t l = 0; l < layers && bad != all; l++) {
+        const uint4 dc = desc[l];
+        bad |= pair_row_xor<EP, 1, LEAN_MAX_DEGREE>(base, reinterpret_cast<const uint2*>(smem + dc.x), dc.y & 0xffu,
+                                                    lane4, dc.w) &
+               all;
+    }
+    return bad;
+}
+
 /* Shared-memory bytes of a group's posteriors (after the tables), where the row state follows
  * when it is on chip. */
 __host__ __device__ inline size_t pair_post_bytes(uint32_t n) { return ((size_t)n * 4 + 15) & ~(size_t)15; }
@@ -491,8 +530,12 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
             dc = dn;
             __syncthreads();
         }
-        if (packed_group_check<L, UNIT, EP>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt))
-            break;
+        if (qc_check_due(a, ++it)) {
+            const uint32_t all = EP ? 0x8000u : live & L::SIGN;
+            const uint32_t bad = active ? pair_syndrome_bad<EP>(m.base, smem, desc, a.layers, lane4, all) : 0u;
+            if (packed_group_settle<L, EP>(a, it, bad, &live, &ok, iters, s_flags, &sflag, tid))
+                break;
+        }
     }
     packed_group_store<L, EP>(a, m, f0, nf, ok, has_info, iters, tid, nt);
 }

@@ -421,7 +421,7 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     for (uint32_t f = 0; f < nf; f++) {
         const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
         if constexpr (L::FR != 2 || ONE) /* (two frames per word: above) */
-            channel_batches<1>(a, in, in, tid, nt, [&](int32_t p, float v, float) {
+            channel_batches<1, ONE ? QC_LOAD_BATCH_ONE : QC_LOAD_BATCH>(a, in, in, tid, nt, [&](int32_t p, float v, float) {
                 const float x = soft_sanitize(v);
                 loaded |= (uint32_t)!ldpc_channel_says_nothing(x, L::PREC, a.inv_step) << f;
                 if (p >= 0)
@@ -438,29 +438,22 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     return flags[0];
 }
 
-/* A group's progress: the syndrome of each live frame after iteration `it` where the schedule
- * asks for it; converged frames are recorded (ok, iters) and, with early stopping, frozen
- * (removed from live). Returns true when no frame is left to run. SCALE 4: the entries are in
- * bytes from m.base (the lean pair kernel's). ONE: one frame in both lanes (one_at; SCALE 2, the
- * entries in bytes of its halves), whose rows' checks are in bit 15. */
-template <class L, uint32_t SCALE = 1, bool ONE = false>
-__device__ __forceinline__ bool packed_group_check(const qc_args& a, const packed_mem& m, int it, uint32_t* live,
-                                                   uint32_t* ok, int (&iters)[L::FR], uint32_t* flags, uint32_t* sflag,
-                                                   uint32_t tid, uint32_t nt)
+/* Whether the schedule checks the syndrome after iteration `it` (counted from 1): every
+ * interval-th iteration with early termination, and after the last. */
+__device__ __forceinline__ bool qc_check_due(const qc_args& a, int it)
 {
-    if (!((a.early && it % a.interval == 0) || it == a.max_iterations))
-        return false;
-    const uint32_t* app = m.app; /* the signs are the hard decisions */
-    const unsigned char* base = m.base;
-    uint32_t bad;
-    if constexpr (ONE)
-        bad = qc_syndrome_bad<SCALE>(a, m.ents, m.ent_ptr, tid, nt, 0x8000u, [&](uint32_t j) {
-            return (uint32_t) * reinterpret_cast<const uint16_t*>(base + j);
-        });
-    else
-        bad = qc_syndrome_bad<SCALE>(a, m.ents, m.ent_ptr, tid, nt, *live & L::SIGN, [&](uint32_t j) {
-            return SCALE == 1 ? app[j] : *reinterpret_cast<const uint32_t*>(base + j);
-        });
+    return (a.early && it % a.interval == 0) || it == a.max_iterations;
+}
+
+/* A group's progress from its failing checks `bad` (this thread's rows; the sign bit of each live
+ * frame whose checks fail): converged frames are recorded (ok, iters) and, with early stopping,
+ * frozen (removed from live). Returns true when no frame is left to run. ONE: one frame in both
+ * lanes, whose rows' checks are in bit 15. */
+template <class L, bool ONE = false>
+__device__ __forceinline__ bool packed_group_settle(const qc_args& a, int it, uint32_t bad, uint32_t* live,
+                                                    uint32_t* ok, int (&iters)[L::FR], uint32_t* flags,
+                                                    uint32_t* sflag, uint32_t tid)
+{
     if (bad)
         atomicOr(&flags[*sflag], bad);
     __syncthreads();
@@ -486,6 +479,22 @@ __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packe
     if (a.early)
         *live &= ~conv;
     return a.early && !*live;
+}
+
+
+/* The packed kernel's check after iteration `it` where the schedule asks for it (qc_check_due),
+ * the syndrome by the layers' entries; the signs are the hard decisions. */
+template <class L>
+__device__ __forceinline__ bool packed_group_check(const qc_args& a, const packed_mem& m, int it, uint32_t* live,
+                                                   uint32_t* ok, int (&iters)[L::FR], uint32_t* flags, uint32_t* sflag,
+                                                   uint32_t tid, uint32_t nt)
+{
+    if (!qc_check_due(a, it))
+        return false;
+    const uint32_t* app = m.app;
+    const uint32_t bad =
+        qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, *live & L::SIGN, [&](uint32_t j) { return app[j]; });
+    return packed_group_settle<L>(a, it, bad, live, ok, iters, flags, sflag, tid);
 }
 
 /* A group's end: each frame's output bits, iterations and flag (erased frames are never decoded). */

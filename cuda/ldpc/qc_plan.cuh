@@ -19,6 +19,7 @@ struct qc_args {
     tx_map_view map;         /* for the repeated positions' sums */
     const uint32_t* fill_int;/* n_fill: internal positions of filler (known zero) bits */
     const uint32_t* out_int; /* n_out: internal position of each output bit */
+    uint32_t out_run, out0;  /* out_run: out_int[t] = out0 + t for every t (no table to load) */
     uint32_t z, layers, n, n_tx, n_fill, n_out, n_rep, entries;
     uint32_t slice; /* > 0: colours are slices of this many lanes (ldpc_code.h, qv_slice); no table */
     const float* in;
