@@ -332,7 +332,7 @@ __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, co
     const uint32_t o1 = ep_swap(c.min1);
     const pair_acc<L> r = {L::vmin(c.min1, o1), L::vmin(L::vmax(c.min1, o1), L::vmin(c.min2, ep_swap(c.min2))),
                            c.parity ^ ep_swap(c.parity)};
-    packed_row ns = {L::magnitude(a, tab, r.min1), L::magnitude(a, tab, r.min2), 0u, {0, 0, 0, 0, 0}};
+    packed_row ns = {L::magnitude_both(a, tab, r.min1), L::magnitude_both(a, tab, r.min2), 0u, {0, 0, 0, 0, 0}};
     uint32_t arg = pair_none<L>();
     const uint32_t d21n = pair_diff<L>(ns.m1, ns.m2);
 #pragma unroll

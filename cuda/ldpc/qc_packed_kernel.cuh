@@ -112,6 +112,12 @@ struct lanes_h2 {
         const uint16_t* t16 = reinterpret_cast<const uint16_t*>(tab + 128);
         return (uint32_t)t16[i & 0xffffu] | (uint32_t)t16[i >> 16] << 16;
     }
+    /* ... of m with the same value in both lanes (edge pairs' merged minima): one lookup */
+    static __device__ __forceinline__ uint32_t magnitude_both(const qc_args&, const uint8_t* tab, uint32_t m)
+    {
+        const uint32_t i = u(__hadd2(h(m), h(P1024))) & 0x3ffu;
+        return (uint32_t)reinterpret_cast<const uint16_t*>(tab + 128)[i] * 0x00010001u;
+    }
     /* a channel value's lane bits: never -0 (rintf can give it) */
     static __device__ __forceinline__ uint32_t lane(float q) { return __half_as_ushort(__int2half_rn((int)q)); }
     static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
@@ -165,6 +171,14 @@ struct lanes_f16 {
         const __half2 x = h(m);
         return u(__floats2half2_rn(ms_magnitude(__low2float(x), a.mode, a.scale, a.offset, LDPC_PREC_F16),
                                    ms_magnitude(__high2float(x), a.mode, a.scale, a.offset, LDPC_PREC_F16)));
+    }
+    /* ... of m with the same value in both lanes (edge pairs' merged minima): the function once */
+    static __device__ __forceinline__ uint32_t magnitude_both(const qc_args& a, const uint8_t* tab, uint32_t m)
+    {
+        if (a.f16_mag)
+            return magnitude(a, tab, m);
+        const __half y = __float2half_rn(ms_magnitude(__low2float(h(m)), a.mode, a.scale, a.offset, LDPC_PREC_F16));
+        return (uint32_t)__half_as_ushort(y) * 0x00010001u;
     }
     /* a channel value's lane bits: +0 for -0 */
     static __device__ __forceinline__ uint32_t lane(float q) { return __half_as_ushort(__float2half_rn(q == 0.0f ? 0.0f : q)); }
