@@ -523,8 +523,8 @@ template <class F> __device__ __forceinline__ void output_batches(const qc_args&
 
 /* A frame's transmitted values as the frame kernels load them: use(p, v0, v1) for t = tid,
  * tid + nt, ... below n_tx, p = tx_int[t] (internal position, or -1: repeated), v0 = in0[t] and
- * (NI = 2) v1 = in1[t]; QC_LOAD_BATCH values per thread in flight (one at a time, a frame of
- * few blocks waited a global load's latency per value: one 5G block, 28 per thread). */
+ * (NI = 2) v1 = in1[t]; B values per thread in flight (one at a time, a frame of few blocks
+ * waited a global load's latency per value: one 5G block, 28 per thread). */
 template <int NI, int B = QC_LOAD_BATCH, class F>
 __device__ __forceinline__ void channel_batches(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
                                                 uint32_t nt, F use)
