@@ -6,7 +6,8 @@
 
 #include "engine.cuh"
 
-/* QC layered min-sum (qc_layered.cu): codes with a QC layer view; every precision. */
+/* QC layered min-sum (qc_plan.cu, its kernels qc_kernels_*.cu): codes with a QC layer view; every
+ * precision. */
 void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufec_status* st);
 extern const engine_plan_ops qc_plan_ops;
 /* Its workspace per frame (0: the estimate for the generic plans), and the frames one full wave
