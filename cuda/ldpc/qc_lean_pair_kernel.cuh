@@ -296,7 +296,23 @@ __device__ __forceinline__ uint2 ep_state_store(const packed_row& n)
 __host__ __device__ constexpr uint32_t ep_pos(uint32_t k) { return (2u * k + 1u) | (2u * k + 2u) << 16; }
 __device__ __forceinline__ uint32_t ep_swap(uint32_t x) { return __byte_perm(x, 0u, 0x1032); }
 
-template <class L, int D>
+/* EP's edge offsets (TAB): each row's positions as byte offsets from the posteriors' start,
+ * 16 bits each, edges 2k and 2k + 1 in word k (low, high; an odd row's last high half unused),
+ * built by the plan (ep_table_fill) and copied to shared memory while the channel loads, where
+ * they fit (building them in each block cost 6 us on one 5G NR block). A layer's rows are [lane][unit]
+ * with ep_units(d) uint2 units (two words) per row: a row reads its own units at constant offsets
+ * (one LDS.64 and four bit operations per four edges, in place of an entry load, a multiply-add,
+ * an add-min and an add per edge), and an odd number of units per row keeps a warp's LDS.64
+ * free of bank conflicts. */
+__host__ __device__ constexpr uint32_t ep_units(uint32_t d) { return ((d + 3u) / 4u) | 1u; }
+
+/* Store the low 16 bits of v (st.shared.u16 takes the 32-bit register as it is: no PRMT). */
+__device__ __forceinline__ void ep_store_u16(unsigned char* p, uint32_t v)
+{
+    asm volatile("st.shared.u16 [%0], %1;" ::"r"((uint32_t)__cvta_generic_to_shared(p)), "r"(v) : "memory");
+}
+
+template <class L, int D, bool TAB>
 __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
                                        uint32_t lane2, uint32_t nz2, const uint4* st, unsigned char* region,
                                        uint32_t lane)
@@ -305,11 +321,26 @@ __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, co
     constexpr int K = (D + 1) / 2;
     const packed_row old = ep_state_load(make_uint2(st[0].x, st[0].y));
     uint32_t jv[D], v[K];
+    if constexpr (TAB) { /* ents: this layer's offsets; base: the posteriors */
+        const uint2* row = ents + lane * ep_units(D);
 #pragma unroll
-    for (int t = 0; t < D; t++) {
-        const uint2 e = ents[t];
-        const uint32_t u = lane2 + e.y;
-        jv[t] = e.x + min(u, u + nz2); /* u - 2z wraps to a huge value when u < 2z (one add-min) */
+        for (int g = 0; g < (D + 3) / 4; g++) {
+            const uint2 w = row[g];
+            jv[4 * g] = w.x & 0xffffu;
+            if (4 * g + 1 < D)
+                jv[4 * g + 1] = w.x >> 16;
+            if (4 * g + 2 < D)
+                jv[4 * g + 2] = w.y & 0xffffu;
+            if (4 * g + 3 < D)
+                jv[4 * g + 3] = w.y >> 16;
+        }
+    } else {
+#pragma unroll
+        for (int t = 0; t < D; t++) {
+            const uint2 e = ents[t];
+            const uint32_t u = lane2 + e.y;
+            jv[t] = e.x + min(u, u + nz2); /* u - 2z wraps to a huge value when u < 2z (one add-min) */
+        }
     }
 #pragma unroll
     for (int k = 0; k < K; k++) {
@@ -342,31 +373,32 @@ __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, co
         arg = L::u(__hfma2(L::h(hit), L::h(ep_pos((uint32_t)k)), L::h(arg)));
         ns.s[0] = SH ? pair_add_shr(ns.s[0], neg, SH) : ns.s[0] | neg;
         const uint32_t post = L::add_sat(v[k], L::apply_sign(pair_pick<L>(hit, ns.m1, ns.m2, d21n), neg));
-        *reinterpret_cast<uint16_t*>(base + jv[2 * k]) = (uint16_t)post;
-        if (2 * k + 1 < D)
-            *reinterpret_cast<uint16_t*>(base + jv[2 * k + 1]) = (uint16_t)(post >> 16);
+        if (2 * k + 1 < D) /* (the high half first: the low one then needs no copy) */
+            ep_store_u16(base + jv[2 * k + 1], post >> 16);
+        ep_store_u16(base + jv[2 * k], post);
     }
     ns.arg = L::u(__hadd2(L::h(arg), L::h(ep_swap(arg)))); /* subnormal integers: exact */
     reinterpret_cast<uint2*>(region)[lane] = ep_state_store(ns);
 }
 
 /* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
-template <class L, int SV, bool SHORT, bool EP, int LO, int HI>
+template <class L, int SV, bool SHORT, bool EP, bool TAB, int LO, int HI>
 __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned char* base, const uint8_t* tab,
                                                   const uint2* ents, uint32_t d, uint32_t lane4, uint32_t nz4,
                                                   uint32_t live, const uint4* st, unsigned char* region, uint32_t lane)
 {
     if constexpr (LO == HI) {
         if constexpr (EP)
-            ep_row<L, LO>(a, base, tab, ents, lane4, nz4, st, region, lane);
+            ep_row<L, LO, TAB>(a, base, tab, ents, lane4, nz4, st, region, lane);
         else
             lean_pair_row<L, SV, SHORT, LO>(a, base, tab, ents, lane4, nz4, live, st, region, lane);
     } else {
         constexpr int MID = (LO + HI) / 2;
         if (d <= MID)
-            lean_pair_row_any<L, SV, SHORT, EP, LO, MID>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
+            lean_pair_row_any<L, SV, SHORT, EP, TAB, LO, MID>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
         else
-            lean_pair_row_any<L, SV, SHORT, EP, MID + 1, HI>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
+            lean_pair_row_any<L, SV, SHORT, EP, TAB, MID + 1, HI>(a, base, tab, ents, d, lane4, nz4, live, st, region,
+                                                                  lane);
     }
 }
 
@@ -407,6 +439,30 @@ __device__ __forceinline__ uint32_t pair_syndrome_bad(const unsigned char* base,
                all;
     }
     return bad;
+}
+
+/* ... through EP's edge offsets (TAB): a compact loop over a row's words, not code per degree.
+ * It runs once per check, where code per degree is cold (waits for instructions). */
+__device__ __forceinline__ uint32_t ep_syndrome_bad(const unsigned char* app, const unsigned char* smem, const uint4* desc,
+                                                    uint32_t layers, uint32_t lane)
+{
+    for (uint32_t l = 0; l < layers; l++) {
+        const uint4 dc = desc[l];
+        const uint32_t d = dc.y & 0xffu;
+        const uint32_t* w = reinterpret_cast<const uint32_t*>(smem + dc.x) + lane * 2u * ep_units(d);
+        uint32_t x = 0;
+#pragma unroll 1
+        for (uint32_t k = 0; k < d / 2u; k++) {
+            const uint32_t o = w[k];
+            x ^= (uint32_t) * reinterpret_cast<const uint16_t*>(app + (o & 0xffffu)) ^
+                 (uint32_t) * reinterpret_cast<const uint16_t*>(app + (o >> 16));
+        }
+        if (d & 1u)
+            x ^= *reinterpret_cast<const uint16_t*>(app + (w[d / 2u] & 0xffffu));
+        if (x & 0x8000u)
+            return 0x8000u;
+    }
+    return 0u;
 }
 
 /* Shared-memory bytes of a group's posteriors (after the tables), where the row state follows
@@ -452,16 +508,22 @@ __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t
  * overhead per row was about a quarter of the kernel's instructions at rate 0.79). */
 __host__ __device__ inline size_t pair_desc_bytes(uint32_t layers) { return (size_t)layers * 16; }
 
-template <class L, int SV, bool SHORT, bool EP>
+/* Bytes of EP's edge offsets of a layer of degree d (ep_units per row), and of all layers (the
+ * plan sums them with the same function). */
+__host__ __device__ constexpr uint32_t ep_table_bytes(uint32_t d, uint32_t z) { return ep_units(d) * 8u * z; }
+
+template <class L, int SV, bool SHORT, bool EP, bool TAB = false>
 __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed_mem& m, const unsigned char* smem,
                                                   uint32_t st0, uint4* desc, uint32_t tid, uint32_t nt)
 {
     const uint32_t* ep = m.ent_ptr;
     for (uint32_t l = tid; l < a.layers; l += nt) {
-        uint32_t o = st0;
-        for (uint32_t k = 0; k < l; k++)
+        uint32_t o = st0, t = a.ep_offs;
+        for (uint32_t k = 0; k < l; k++) {
             o += pair_region_bytes(pair_row_bytes<L, SV, SHORT, EP>(ep[k + 1] - ep[k]), a.z);
-        desc[l] = make_uint4((uint32_t)(reinterpret_cast<const unsigned char*>(m.ents + ep[l]) - smem),
+            t += ep_table_bytes(ep[k + 1] - ep[k], a.z);
+        }
+        desc[l] = make_uint4(TAB ? t : (uint32_t)(reinterpret_cast<const unsigned char*>(m.ents + ep[l]) - smem),
                              (ep[l + 1] - ep[l]) | (uint32_t)(m.tab - smem) << 8, o, 0u - a.z * (EP ? 2u : 4u));
     }
 }
@@ -474,10 +536,11 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
  * EP (the latency plan at int8 and float16): one frame per block, a row's edges two by two in
  * a thread's lanes (ep_row), the posteriors one binary16 per position (one_at), the row state
  * on chip in 8 bytes. */
-template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false>
+template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false, bool TAB = false>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
     static_assert(!EP || (L::FR == 2 && SSMEM && !GPOST), "a frame's edges in 16-bit lanes, its state on chip");
+    static_assert(EP || !TAB, "edge offsets: edge pairs only");
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ uint32_t s_flags[3];
@@ -488,6 +551,12 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                                  : reinterpret_cast<unsigned char*>(a.gstate) + (size_t)g * a.pair_state_bytes;
     unsigned char* st0 = SSMEM ? smem : state; /* what the layer table's regions count from */
     uint4* desc = reinterpret_cast<uint4*>(smem + a.pair_desc);
+    if constexpr (TAB) /* the rows' edge offsets, in the background (cp.async: no registers held) */
+        for (uint32_t i = tid; i < a.ep_tab_chunks; i += nt)
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
+                             (uint32_t)__cvta_generic_to_shared(smem + a.ep_offs + 16u * i)),
+                         "l"(a.ep_tab + i)
+                         : "memory");
     const uint32_t f0 = EP ? g : g * L::FR, nf = EP ? 1u : min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L, EP>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u,
                                                        f0, nf, s_flags, tid, nt);
@@ -500,8 +569,12 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         const uint2 e = m.ents[t];
         m.ents[t] = make_uint2(app_off + e.x * UNIT, e.y * UNIT);
     }
-    pair_layers_build<L, SV, SHORT, EP>(a, m, smem, (uint32_t)(state - st0), desc, tid, nt);
+    pair_layers_build<L, SV, SHORT, EP, TAB>(a, m, smem, (uint32_t)(state - st0), desc, tid, nt);
+    if constexpr (TAB) /* the edge offsets, copied while the channel loaded */
+        asm volatile("cp.async.wait_all;" ::: "memory");
     __syncthreads();
+    /* what a row's posterior offsets count from: the posteriors (TAB), else shared memory */
+    unsigned char* const pbase = TAB ? reinterpret_cast<unsigned char*>(m.app) : m.base;
     const bool active = tid < a.z;
     /* the longest row one sign word per lane holds, or LEAN_MAX_DEGREE with more */
     constexpr int DMAX = EP || SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE ? LEAN_MAX_DEGREE : (int)L::BITS;
@@ -523,16 +596,19 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                     cur[k] = next[k];
                 const uint32_t d = dc.y & 0xffu;
                 pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                lean_pair_row_any<L, SV, SHORT, EP, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
-                                                             reinterpret_cast<const uint2*>(smem + dc.x), d, lane4, dc.w,
-                                                             live, cur, st0 + dc.z, tid);
+                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, pbase, smem + (dc.y >> 8),
+                                                                  reinterpret_cast<const uint2*>(smem + dc.x), d, lane4,
+                                                                  dc.w, live, cur, st0 + dc.z, tid);
             }
             dc = dn;
             __syncthreads();
         }
         if (qc_check_due(a, ++it)) {
             const uint32_t all = EP ? 0x8000u : live & L::SIGN;
-            const uint32_t bad = active ? pair_syndrome_bad<EP>(m.base, smem, desc, a.layers, lane4, all) : 0u;
+            uint32_t bad = 0;
+            if (active)
+                bad = TAB ? ep_syndrome_bad(pbase, smem, desc, a.layers, tid)
+                          : pair_syndrome_bad<EP>(m.base, smem, desc, a.layers, lane4, all);
             if (packed_group_settle<L, EP>(a, it, bad, &live, &ok, iters, s_flags, &sflag, tid))
                 break;
         }

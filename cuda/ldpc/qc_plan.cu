@@ -44,6 +44,22 @@ size_t pair_state_sum(const ldpc_code* c, uint32_t z, int sv, bool short_form, b
     return bytes;
 }
 
+/* Edge pairs' rows' edge offsets (ep_units; the kernel copies them to shared memory): layer by
+ * layer, lane by lane, word k of a row holding its edges 2k and 2k + 1 as byte offsets of their
+ * posteriors (binary16, position p at 2p), 0 where a row has no such edge. */
+void ep_table_fill(const ldpc_code* c, const uint2* ents, uint32_t z, uint32_t* out)
+{
+    for (uint32_t l = 0; l < c->qv_layers; l++) {
+        const uint32_t e0 = c->qv_ent_ptr[l], d = c->qv_ent_ptr[l + 1] - e0, words = 2u * ep_units(d);
+        for (uint32_t r = 0; r < z; r++, out += words)
+            for (uint32_t k = 0; k < words; k++)
+                for (uint32_t h = 0; h < 2u && 2u * k + h < d; h++) {
+                    const uint2 e = ents[e0 + 2u * k + h];
+                    out[k] |= 2u * (e.x + (r + (e.y & 0xffffu)) % z) << (16u * h);
+                }
+    }
+}
+
 /* The pair kernel of the plan's lane policy. */
 qc_kernel_fn pick_pair(const qc_plan* p, qc_pair_use use)
 {
@@ -422,14 +438,37 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if (err == cudaSuccess && p->lat_frames && p->lean_pair && p->packed == 2 && !p->packed_gpost &&
         c->qv_max_entries <= EP_MAX_DEGREE &&
         !(o->cuda_tuning & (GPUFEC_CUDA_NO_EDGE_PAIRS | GPUFEC_CUDA_LATENCY_PLAN | GPUFEC_CUDA_LEAN_SPLIT))) {
-        const size_t st = pair_state_sum(c, z, 0, false, true);
-        const size_t at = (tables + PACKED_TABLE_BYTES + pair_post_bytes((c->n + 1) / 2) + st + 15) & ~(size_t)15;
+        const size_t ep_st = pair_state_sum(c, z, 0, false, true);
+        const size_t at = (tables + PACKED_TABLE_BYTES + pair_post_bytes((c->n + 1) / 2) + ep_st + 15) & ~(size_t)15;
         if (at + pair_desc_bytes(c->qv_layers) <= (size_t)optin) {
             p->ep = 1;
             p->ep_args = p->args;
-            p->ep_args.pair_state_bytes = (uint32_t)st;
+            p->ep_args.pair_state_bytes = (uint32_t)ep_st;
             p->ep_args.pair_desc = (uint32_t)at;
             p->ep_smem = at + pair_desc_bytes(c->qv_layers);
+            /* the edge offsets after it where they fit, as 16-bit offsets into the posteriors */
+            const size_t offs = (p->ep_smem + 15) & ~(size_t)15;
+            size_t tb = 0;
+            for (uint32_t l = 0; l < c->qv_layers; l++)
+                tb += ep_table_bytes(c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l], z);
+            const size_t tb16 = (tb + 15) & ~(size_t)15;
+            if (offs + tb16 <= (size_t)optin && (size_t)c->n * 2 <= 0xffff && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE)) {
+                uint32_t* host = (uint32_t*)calloc(tb16 / 4, 4);
+                if (!host) {
+                    *st = GPUFEC_ERR_OUT_OF_MEMORY;
+                    goto done;
+                }
+                ep_table_fill(c, ents, z, host);
+                err = upload(&p->dev[9], (const uint4*)host, tb16 / 16);
+                free(host);
+                if (err != cudaSuccess)
+                    goto done;
+                p->ep_tab = 1;
+                p->ep_args.ep_offs = (uint32_t)offs;
+                p->ep_args.ep_tab = (const uint4*)p->dev[9];
+                p->ep_args.ep_tab_chunks = (uint32_t)(tb16 / 16);
+                p->ep_smem = offs + tb16;
+            }
             err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_EDGES), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (int)p->ep_smem);
         }
@@ -476,7 +515,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if (p->lat_frames) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %s", p->lat_frames,
-                 p->ep         ? "lean rows, a row's edges two by two in half2"
+                 p->ep_tab     ? "lean rows, a row's edges two by two in half2, their offsets on chip"
+                 : p->ep       ? "lean rows, a row's edges two by two in half2"
                  : p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
                  : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");
     }

@@ -29,6 +29,9 @@ struct qc_args {
     uint32_t* gstate; /* global message state (when not in shared memory) */
     uint32_t pair_state_bytes; /* the lean pair kernel's row state per group (a multiple of 16) */
     uint32_t pair_desc;        /* ... and the byte offset of its layer table (pair_layers_build) in shared memory */
+    uint32_t ep_offs;          /* edge pairs: the byte offset of the rows' edge offsets in shared memory (0: none), */
+    uint32_t ep_tab_chunks;    /* ... their size in 16-byte chunks */
+    const uint4* ep_tab;       /* ... and where the plan built them (ep_units) */
     uint32_t* gpost;  /* packed int8: posteriors in global memory (GPOST), n words per group */
     const uint8_t* mag_tab; /* packed int8: ms_magnitude of 0..127 */
     uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
@@ -69,13 +72,13 @@ struct qc_plan {
     /* ... at int8 and float16 on the lean rows: a row's edges two by two in the pair kernel's
      * 16-bit lanes (k_qc_lean_pair EP), its row state and layer table on chip (ep_args:
      * args with their size and place), ep_smem bytes in all */
-    int ep;
+    int ep, ep_tab; /* ep_tab: with the rows' edge offsets on chip */
     qc_args ep_args;
     size_t ep_smem;
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
     char describe[288];
-    void* dev[9];
+    void* dev[10];
     tx_map_dev map;
 };
 

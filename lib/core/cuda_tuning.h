@@ -40,6 +40,9 @@
 #define GPUFEC_CUDA_NO_EDGE_PAIRS 524288u  /* QC kernel at int8 and float16, a few frames: the lean kernel (one thread
                                               per row, one edge at a time) instead of a row's edges two by two in
                                               16-bit lanes (the default on the lean rows) */
-#define GPUFEC_CUDA_TUNING_ALL 1048575u    /* every switch defined */
+#define GPUFEC_CUDA_NO_EDGE_TABLE 1048576u /* QC kernel, edge pairs: each row's edge addresses derived from the
+                                              layer's entries (default: read from a table of 16-bit offsets built
+                                              on chip once per block, where it fits) */
+#define GPUFEC_CUDA_TUNING_ALL 2097151u    /* every switch defined */
 
 #endif

@@ -473,32 +473,38 @@ static void latency_plan_cases(int quick)
     plan = 0;
     /* the default for a few frames: the lean kernel where layers are whole (qc_lean_kernel.cuh),
      * else the generic one; at int8 and float16 a row's edges two by two in 16-bit lanes (the lean
-     * pair kernel's edge pairs), which GPUFEC_CUDA_NO_EDGE_PAIRS turns off; two threads per row
-     * by its switch; the generic one as it was, by its */
+     * pair kernel's edge pairs), which GPUFEC_CUDA_NO_EDGE_PAIRS turns off, with the rows' edge
+     * offsets on chip where they fit (every code here but BG1 at Z = 384 whole), which
+     * GPUFEC_CUDA_NO_EDGE_TABLE turns off; two threads per row by its switch; the generic one as
+     * it was, by its */
     const struct {
         const char* code;
         gpufec_algorithm alg;
         double ebn0;
         size_t quick_frames, frames;
-    } few[] = {{"5gnr-bg1-z384", GPUFEC_ALG_NMS, 1.4, 3, 40},
-               {"wifi-1944-5_6", GPUFEC_ALG_NMS, 4.0, 5, 90},
-               {"5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, 3.2, 3, 60},
-               {"5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, 1.4, 3, 40},
-               {"5gnr-bg2:k=1500:e=2400:rv=2:qm=4", GPUFEC_ALG_OMS, 2.2, 0, 100},
-               {"5gnr-bg1:k=3000:e=12000:rv=3:qm=6", GPUFEC_ALG_MS, 0.6, 0, 100},
-               {"wimax-576-1_2", GPUFEC_ALG_OMS, 2.0, 0, 100},
-               {"5gnr-bg1-z96:k=2000", GPUFEC_ALG_NMS, 1.5, 7, 50}};
-    const uint32_t few_flags[3] = {0, GPUFEC_CUDA_NO_EDGE_PAIRS, GPUFEC_CUDA_LEAN_SPLIT};
-    for (int p = 0; p < 9; p++) {
+        int table;
+    } few[] = {{"5gnr-bg1-z384", GPUFEC_ALG_NMS, 1.4, 3, 40, 0},
+               {"wifi-1944-5_6", GPUFEC_ALG_NMS, 4.0, 5, 90, 1},
+               {"5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, 3.2, 3, 60, 1},
+               {"5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, 1.4, 3, 40, 1},
+               {"5gnr-bg2:k=1500:e=2400:rv=2:qm=4", GPUFEC_ALG_OMS, 2.2, 0, 100, 1},
+               {"5gnr-bg1:k=3000:e=12000:rv=3:qm=6", GPUFEC_ALG_MS, 0.6, 0, 100, 1},
+               {"wimax-576-1_2", GPUFEC_ALG_OMS, 2.0, 0, 100, 1},
+               {"5gnr-bg1-z96:k=2000", GPUFEC_ALG_NMS, 1.5, 7, 50, 1}};
+    const uint32_t few_flags[4] = {0, GPUFEC_CUDA_NO_EDGE_PAIRS, GPUFEC_CUDA_LEAN_SPLIT, GPUFEC_CUDA_NO_EDGE_TABLE};
+    for (int p = 0; p < 12; p++) {
         tuning = few_flags[p / 3];
         const gpufec_precision pr = precs[p % 3];
+        const int pairs = (p / 3 == 0 || p / 3 == 3) && pr != GPUFEC_PRECISION_FLOAT32;
         for (size_t k = 0; k < sizeof few / sizeof *few; k++) {
             const size_t frames = quick ? few[k].quick_frames : few[k].frames;
-            if (!frames || (p / 3 == 1 && pr == GPUFEC_PRECISION_FLOAT32)) /* (float32: never edge pairs) */
+            if (!frames || (p / 3 != 0 && p / 3 != 2 && pr == GPUFEC_PRECISION_FLOAT32)) /* (float32: never edge pairs) */
                 continue;
-            expect_variant = p / 3 == 2                                  ? "one per block, lean rows, 2 threads per row"
-                             : p / 3 == 0 && pr != GPUFEC_PRECISION_FLOAT32 ? "one per block, lean rows, a row's edges two by two"
-                                                                         : "one per block, lean rows, 1 thread per row";
+            expect_variant = p / 3 == 2 ? "one per block, lean rows, 2 threads per row"
+                             : pairs && p / 3 == 0 && few[k].table
+                                 ? "one per block, lean rows, a row's edges two by two in half2, their offsets on chip"
+                             : pairs ? "one per block, lean rows, a row's edges two by two"
+                                     : "one per block, lean rows, 1 thread per row";
             compare_p(few[k].code, few[k].alg, L, few[k].ebn0, frames, 0.0, pr);
         }
     }
