@@ -220,11 +220,42 @@ __device__ __forceinline__ void pair_row_store(const packed_row& old, const pack
     }
 }
 
+/* The rows' edge offsets on chip (TAB: the edge-pairs kernel, and the pair kernel at one group
+ * per SM): each row's positions as byte offsets from the posteriors' start (a position's bytes
+ * times its index: 2 for edge pairs, 4 for two frames per word), 16 bits each, edges 2k and
+ * 2k + 1 in word k (low, high; an odd row's last high half unused), built by the plan
+ * (edge_table_fill) and copied to shared memory while the channel loads, where they fit (built in
+ * each block they cost 6 us on one 5G NR block). A layer's rows are [lane][unit] with
+ * edge_units(d) uint2 units (two words) per row: a row reads its own units at constant offsets
+ * (one LDS.64 and four bit operations per four edges, in place of an entry load, a multiply-add,
+ * an add-min and an add per edge), and an odd number of units per row keeps a warp's LDS.64
+ * free of bank conflicts. */
+__host__ __device__ constexpr uint32_t edge_units(uint32_t d) { return ((d + 3u) / 4u) | 1u; }
+/* ... a layer's bytes of them (the plan sums them with the same function) */
+__host__ __device__ constexpr uint32_t edge_table_bytes(uint32_t d, uint32_t z) { return edge_units(d) * 8u * z; }
+
+/* A row's D edge offsets from the table (row: its first unit) */
+template <int D> __device__ __forceinline__ void edge_offsets(const uint2* row, uint32_t (&jv)[D])
+{
+#pragma unroll
+    for (int g = 0; g < (D + 3) / 4; g++) {
+        const uint2 w = row[g];
+        jv[4 * g] = w.x & 0xffffu;
+        if (4 * g + 1 < D)
+            jv[4 * g + 1] = w.x >> 16;
+        if (4 * g + 2 < D)
+            jv[4 * g + 2] = w.y & 0xffffu;
+        if (4 * g + 3 < D)
+            jv[4 * g + 3] = w.y >> 16;
+    }
+}
+
 /* One row of exactly D edges (ents: the layer's entries, in bytes: x the column block's offset
- * from base, y the shift times 4; lane4 likewise, nz4 is -4z). SV: uint4 of row state per row, 0 for
+ * from base, y the shift times 4; lane4 likewise, nz4 is -4z; TAB: the layer's edge offsets and
+ * base the posteriors). SV: uint4 of row state per row, 0 for
  * the compact form; st: the row's state (loaded a layer ahead), its new one stored at the row's
  * lane of `region`. */
-template <class L, int SV, bool SHORT, int D>
+template <class L, int SV, bool SHORT, int D, bool TAB>
 __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
                                               uint32_t lane4, uint32_t nz4, uint32_t live, const uint4* st,
                                               unsigned char* region, uint32_t lane)
@@ -239,11 +270,15 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
     else
         old = packed_load<SV>(st);
     uint32_t jv[D], v[D];
+    if constexpr (TAB) {
+        edge_offsets<D>(ents + lane * edge_units(D), jv);
+    } else {
 #pragma unroll
-    for (int t = 0; t < D; t++) {
-        const uint2 e = ents[t];
-        const uint32_t u = lane4 + e.y; /* whole layers: e.y is the shift alone */
-        jv[t] = e.x + min(u, u + nz4);  /* u - z4 wraps to a huge value when u < z4 (one add-min) */
+        for (int t = 0; t < D; t++) {
+            const uint2 e = ents[t];
+            const uint32_t u = lane4 + e.y; /* whole layers: e.y is the shift alone */
+            jv[t] = e.x + min(u, u + nz4);  /* u - z4 wraps to a huge value when u < z4 (one add-min) */
+        }
     }
 #pragma unroll
     for (int t = 0; t < D; t++)
@@ -296,15 +331,6 @@ __device__ __forceinline__ uint2 ep_state_store(const packed_row& n)
 __host__ __device__ constexpr uint32_t ep_pos(uint32_t k) { return (2u * k + 1u) | (2u * k + 2u) << 16; }
 __device__ __forceinline__ uint32_t ep_swap(uint32_t x) { return __byte_perm(x, 0u, 0x1032); }
 
-/* EP's edge offsets (TAB): each row's positions as byte offsets from the posteriors' start,
- * 16 bits each, edges 2k and 2k + 1 in word k (low, high; an odd row's last high half unused),
- * built by the plan (ep_table_fill) and copied to shared memory while the channel loads, where
- * they fit (building them in each block cost 6 us on one 5G NR block). A layer's rows are [lane][unit]
- * with ep_units(d) uint2 units (two words) per row: a row reads its own units at constant offsets
- * (one LDS.64 and four bit operations per four edges, in place of an entry load, a multiply-add,
- * an add-min and an add per edge), and an odd number of units per row keeps a warp's LDS.64
- * free of bank conflicts. */
-__host__ __device__ constexpr uint32_t ep_units(uint32_t d) { return ((d + 3u) / 4u) | 1u; }
 
 /* Store the low 16 bits of v (st.shared.u16 takes the 32-bit register as it is: no PRMT). */
 __device__ __forceinline__ void ep_store_u16(unsigned char* p, uint32_t v)
@@ -322,18 +348,7 @@ __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, co
     const packed_row old = ep_state_load(make_uint2(st[0].x, st[0].y));
     uint32_t jv[D], v[K];
     if constexpr (TAB) { /* ents: this layer's offsets; base: the posteriors */
-        const uint2* row = ents + lane * ep_units(D);
-#pragma unroll
-        for (int g = 0; g < (D + 3) / 4; g++) {
-            const uint2 w = row[g];
-            jv[4 * g] = w.x & 0xffffu;
-            if (4 * g + 1 < D)
-                jv[4 * g + 1] = w.x >> 16;
-            if (4 * g + 2 < D)
-                jv[4 * g + 2] = w.y & 0xffffu;
-            if (4 * g + 3 < D)
-                jv[4 * g + 3] = w.y >> 16;
-        }
+        edge_offsets<D>(ents + lane * edge_units(D), jv);
     } else {
 #pragma unroll
         for (int t = 0; t < D; t++) {
@@ -391,7 +406,7 @@ __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned cha
         if constexpr (EP)
             ep_row<L, LO, TAB>(a, base, tab, ents, lane4, nz4, st, region, lane);
         else
-            lean_pair_row<L, SV, SHORT, LO>(a, base, tab, ents, lane4, nz4, live, st, region, lane);
+            lean_pair_row<L, SV, SHORT, LO, TAB>(a, base, tab, ents, lane4, nz4, live, st, region, lane);
     } else {
         constexpr int MID = (LO + HI) / 2;
         if (d <= MID)
@@ -441,28 +456,31 @@ __device__ __forceinline__ uint32_t pair_syndrome_bad(const unsigned char* base,
     return bad;
 }
 
-/* ... through EP's edge offsets (TAB): a compact loop over a row's words, not code per degree.
- * It runs once per check, where code per degree is cold (waits for instructions). */
-__device__ __forceinline__ uint32_t ep_syndrome_bad(const unsigned char* app, const unsigned char* smem, const uint4* desc,
-                                                    uint32_t layers, uint32_t lane)
+/* ... through the rows' edge offsets (TAB): a compact loop over a row's words, not code per
+ * degree. It runs once per check, where code per degree is cold (waits for instructions). */
+template <bool EP>
+__device__ __forceinline__ uint32_t edge_syndrome_bad(const unsigned char* app, const unsigned char* smem, const uint4* desc,
+                                                      uint32_t layers, uint32_t lane, uint32_t all)
 {
-    for (uint32_t l = 0; l < layers; l++) {
+    uint32_t bad = 0;
+    for (uint32_t l = 0; l < layers && bad != all; l++) {
         const uint4 dc = desc[l];
         const uint32_t d = dc.y & 0xffu;
-        const uint32_t* w = reinterpret_cast<const uint32_t*>(smem + dc.x) + lane * 2u * ep_units(d);
+        const uint32_t* w = reinterpret_cast<const uint32_t*>(smem + dc.x) + lane * 2u * edge_units(d);
+        const auto at = [&](uint32_t o) -> uint32_t {
+            return EP ? (uint32_t) * reinterpret_cast<const uint16_t*>(app + o) : *reinterpret_cast<const uint32_t*>(app + o);
+        };
         uint32_t x = 0;
 #pragma unroll 1
         for (uint32_t k = 0; k < d / 2u; k++) {
             const uint32_t o = w[k];
-            x ^= (uint32_t) * reinterpret_cast<const uint16_t*>(app + (o & 0xffffu)) ^
-                 (uint32_t) * reinterpret_cast<const uint16_t*>(app + (o >> 16));
+            x ^= at(o & 0xffffu) ^ at(o >> 16);
         }
         if (d & 1u)
-            x ^= *reinterpret_cast<const uint16_t*>(app + (w[d / 2u] & 0xffffu));
-        if (x & 0x8000u)
-            return 0x8000u;
+            x ^= at(w[d / 2u] & 0xffffu);
+        bad |= x & all;
     }
-    return 0u;
+    return bad;
 }
 
 /* Shared-memory bytes of a group's posteriors (after the tables), where the row state follows
@@ -508,20 +526,16 @@ __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t
  * overhead per row was about a quarter of the kernel's instructions at rate 0.79). */
 __host__ __device__ inline size_t pair_desc_bytes(uint32_t layers) { return (size_t)layers * 16; }
 
-/* Bytes of EP's edge offsets of a layer of degree d (ep_units per row), and of all layers (the
- * plan sums them with the same function). */
-__host__ __device__ constexpr uint32_t ep_table_bytes(uint32_t d, uint32_t z) { return ep_units(d) * 8u * z; }
-
 template <class L, int SV, bool SHORT, bool EP, bool TAB = false>
 __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed_mem& m, const unsigned char* smem,
                                                   uint32_t st0, uint4* desc, uint32_t tid, uint32_t nt)
 {
     const uint32_t* ep = m.ent_ptr;
     for (uint32_t l = tid; l < a.layers; l += nt) {
-        uint32_t o = st0, t = a.ep_offs;
+        uint32_t o = st0, t = a.edge_offs;
         for (uint32_t k = 0; k < l; k++) {
             o += pair_region_bytes(pair_row_bytes<L, SV, SHORT, EP>(ep[k + 1] - ep[k]), a.z);
-            t += ep_table_bytes(ep[k + 1] - ep[k], a.z);
+            t += edge_table_bytes(ep[k + 1] - ep[k], a.z);
         }
         desc[l] = make_uint4(TAB ? t : (uint32_t)(reinterpret_cast<const unsigned char*>(m.ents + ep[l]) - smem),
                              (ep[l + 1] - ep[l]) | (uint32_t)(m.tab - smem) << 8, o, 0u - a.z * (EP ? 2u : 4u));
@@ -540,7 +554,7 @@ template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
     static_assert(!EP || (L::FR == 2 && SSMEM && !GPOST), "a frame's edges in 16-bit lanes, its state on chip");
-    static_assert(EP || !TAB, "edge offsets: edge pairs only");
+    static_assert(!TAB || (SSMEM && !GPOST), "edge offsets after the layer table, the posteriors on chip");
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ uint32_t s_flags[3];
@@ -552,10 +566,10 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     unsigned char* st0 = SSMEM ? smem : state; /* what the layer table's regions count from */
     uint4* desc = reinterpret_cast<uint4*>(smem + a.pair_desc);
     if constexpr (TAB) /* the rows' edge offsets, in the background (cp.async: no registers held) */
-        for (uint32_t i = tid; i < a.ep_tab_chunks; i += nt)
+        for (uint32_t i = tid; i < a.edge_tab_chunks; i += nt)
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
-                             (uint32_t)__cvta_generic_to_shared(smem + a.ep_offs + 16u * i)),
-                         "l"(a.ep_tab + i)
+                             (uint32_t)__cvta_generic_to_shared(smem + a.edge_offs + 16u * i)),
+                         "l"(a.edge_tab + i)
                          : "memory");
     const uint32_t f0 = EP ? g : g * L::FR, nf = EP ? 1u : min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L, EP>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u,
@@ -607,7 +621,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
             const uint32_t all = EP ? 0x8000u : live & L::SIGN;
             uint32_t bad = 0;
             if (active)
-                bad = TAB ? ep_syndrome_bad(pbase, smem, desc, a.layers, tid)
+                bad = TAB ? edge_syndrome_bad<EP>(pbase, smem, desc, a.layers, tid, all)
                           : pair_syndrome_bad<EP>(m.base, smem, desc, a.layers, lane4, all);
             if (packed_group_settle<L, EP>(a, it, bad, &live, &ok, iters, s_flags, &sflag, tid))
                 break;

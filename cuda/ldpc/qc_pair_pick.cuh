@@ -14,6 +14,8 @@ template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_mem(const qc_
 {
     if (p->packed_gpost)
         return k_qc_lean_pair<L, SV, true, false, SHORT, 2>;
+    if (p->pair_ssmem && one && p->ow_tab)
+        return k_qc_lean_pair<L, SV, false, true, SHORT, 1, false, true>;
     if (p->pair_ssmem)
         return one ? k_qc_lean_pair<L, SV, false, true, SHORT, 1> : k_qc_lean_pair<L, SV, false, true, SHORT, 2>;
     return one ? k_qc_lean_pair<L, SV, false, false, SHORT, 1> : k_qc_lean_pair<L, SV, false, false, SHORT, 2>;

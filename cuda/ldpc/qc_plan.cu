@@ -44,22 +44,6 @@ size_t pair_state_sum(const ldpc_code* c, uint32_t z, int sv, bool short_form, b
     return bytes;
 }
 
-/* Edge pairs' rows' edge offsets (ep_units; the kernel copies them to shared memory): layer by
- * layer, lane by lane, word k of a row holding its edges 2k and 2k + 1 as byte offsets of their
- * posteriors (binary16, position p at 2p), 0 where a row has no such edge. */
-void ep_table_fill(const ldpc_code* c, const uint2* ents, uint32_t z, uint32_t* out)
-{
-    for (uint32_t l = 0; l < c->qv_layers; l++) {
-        const uint32_t e0 = c->qv_ent_ptr[l], d = c->qv_ent_ptr[l + 1] - e0, words = 2u * ep_units(d);
-        for (uint32_t r = 0; r < z; r++, out += words)
-            for (uint32_t k = 0; k < words; k++)
-                for (uint32_t h = 0; h < 2u && 2u * k + h < d; h++) {
-                    const uint2 e = ents[e0 + 2u * k + h];
-                    out[k] |= 2u * (e.x + (r + (e.y & 0xffffu)) % z) << (16u * h);
-                }
-    }
-}
-
 /* The pair kernel of the plan's lane policy. */
 qc_kernel_fn pick_pair(const qc_plan* p, qc_pair_use use)
 {
@@ -90,6 +74,51 @@ template <typename T> cudaError_t upload(void** slot, const T* src, size_t count
     if (e == cudaSuccess && count)
         e = cudaMemcpy(*slot, src, count * sizeof(T), cudaMemcpyHostToDevice);
     return e;
+}
+
+/* The pair kernel's rows' edge offsets (edge_units; the kernel copies them to shared memory):
+ * layer by layer, lane by lane, word k of a row holding its edges 2k and 2k + 1 as byte offsets
+ * of their posteriors (position p at unit * p: 2 for edge pairs' binary16, 4 for two frames per
+ * word), 0 where a row has no such edge. Uploaded to *slot; the bytes (a multiple of 16) in
+ * *bytes. Where they would not fit in `room` bytes, or an offset in 16 bits, *bytes is 0. */
+cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, uint32_t unit, size_t room, void** slot,
+                            size_t* bytes)
+{
+    size_t tb = 0;
+    for (uint32_t l = 0; l < c->qv_layers; l++)
+        tb += edge_table_bytes(c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l], z);
+    tb = (tb + 15) & ~(size_t)15;
+    *bytes = 0;
+    if (tb > room || (size_t)c->n * unit > 0xffff)
+        return cudaSuccess;
+    uint32_t* host = (uint32_t*)calloc(tb / 4, 4);
+    if (!host)
+        return cudaErrorMemoryAllocation;
+    uint32_t* out = host;
+    for (uint32_t l = 0; l < c->qv_layers; l++) {
+        const uint32_t e0 = c->qv_ent_ptr[l], d = c->qv_ent_ptr[l + 1] - e0, words = 2u * edge_units(d);
+        for (uint32_t r = 0; r < z; r++, out += words)
+            for (uint32_t k = 0; k < words; k++)
+                for (uint32_t h = 0; h < 2u && 2u * k + h < d; h++) {
+                    const uint2 e = ents[e0 + 2u * k + h];
+                    out[k] |= unit * (e.x + (r + (e.y & 0xffffu)) % z) << (16u * h);
+                }
+    }
+    const cudaError_t err = upload(slot, (const uint4*)host, tb / 16);
+    free(host);
+    if (err == cudaSuccess)
+        *bytes = tb;
+    return err;
+}
+
+/* args with the edge offsets at byte `offs` of shared memory (tb bytes, from slot) */
+qc_args with_edge_table(const qc_args& base, size_t offs, const void* slot, size_t tb)
+{
+    qc_args a = base;
+    a.edge_offs = (uint32_t)offs;
+    a.edge_tab = (const uint4*)slot;
+    a.edge_tab_chunks = (uint32_t)(tb / 16);
+    return a;
 }
 
 } // namespace
@@ -125,8 +154,14 @@ const char* qc_describe(const void* plan) { return ((const qc_plan*)plan)->descr
 cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t stream)
 {
     const qc_plan* p = (const qc_plan*)plan;
-    const bool ep = ch->nf <= p->lat_frames && p->ep;
-    qc_args a = ep ? p->ep_args : p->args;
+    enum { EDGES, LATENCY, LEAN, ONE_WAVE, MANY } use;
+    if (ch->nf <= p->lat_frames)
+        use = p->ep ? EDGES : LATENCY;
+    else if (ch->nf < p->lean_small_frames)
+        use = LEAN;
+    else
+        use = qc_units(p, ch->nf) <= p->pair_one_wave ? ONE_WAVE : MANY;
+    qc_args a = use == EDGES ? p->ep_args : use == ONE_WAVE && p->ow_tab ? p->ow_args : p->args;
     a.in = ch->in;
     a.out = ch->out;
     a.iters = ch->iterations;
@@ -135,16 +170,23 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     a.gpost = (uint32_t*)((unsigned char*)ch->state + p->gstate_bytes * qc_units(p, ch->B));
     a.nframes = ch->nf;
     a.max_iterations = p->cfg->opts.max_iterations; /* may change between calls */
-    if (ep)
+    switch (use) {
+    case EDGES:
         pick_pair(p, QC_PAIR_EDGES)<<<ch->nf, p->threads, p->ep_smem, stream>>>(a);
-    else if (ch->nf <= p->lat_frames)
+        break;
+    case LATENCY:
         pick_latency(p)<<<ch->nf, p->lat_threads, p->lat_smem, stream>>>(a);
-    else if (ch->nf < p->lean_small_frames)
+        break;
+    case LEAN:
         qc_pick_lean(p, 2, 1, p->ssmem != 0)<<<ch->nf, p->threads, p->lean_smem, stream>>>(a);
-    else if (qc_units(p, ch->nf) <= p->pair_one_wave)
-        pick_pair(p, QC_PAIR_ONE_WAVE)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
-    else
+        break;
+    case ONE_WAVE:
+        pick_pair(p, QC_PAIR_ONE_WAVE)<<<qc_units(p, ch->nf), p->threads, p->ow_tab ? p->ow_smem : p->smem, stream>>>(a);
+        break;
+    case MANY:
         pick_kernel(p)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
+        break;
+    }
     return cudaGetLastError();
 }
 
@@ -428,8 +470,20 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
      * (H100, docs/performance.md: a slot of 152 5G NR blocks) */
     if (err == cudaSuccess && p->lean_pair && p->packed == 2 && !p->packed_gpost) {
         p->pair_one_wave = (uint32_t)sms;
+        /* with the rows' edge offsets after the layer table, where the row state is on chip and
+         * one group's all fit (a slot of 152 5G NR blocks at rate 0.79: 86 KiB of them) */
+        const size_t offs = (p->smem + 15) & ~(size_t)15;
+        size_t tb = 0;
+        if (p->pair_ssmem && offs < (size_t)optin && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
+            (err = edge_table_make(c, ents, z, 4, (size_t)optin - offs, &p->dev[10], &tb)) != cudaSuccess)
+            goto done;
+        if (tb) {
+            p->ow_tab = 1;
+            p->ow_args = with_edge_table(p->args, offs, p->dev[10], tb);
+            p->ow_smem = offs + tb;
+        }
         err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_ONE_WAVE), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)p->smem);
+                                   (int)(p->ow_tab ? p->ow_smem : p->smem));
     }
     if (err == cudaSuccess && p->lat_frames)
         err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
@@ -446,28 +500,16 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             p->ep_args.pair_state_bytes = (uint32_t)ep_st;
             p->ep_args.pair_desc = (uint32_t)at;
             p->ep_smem = at + pair_desc_bytes(c->qv_layers);
-            /* the edge offsets after it where they fit, as 16-bit offsets into the posteriors */
+            /* the rows' edge offsets after it where they fit */
             const size_t offs = (p->ep_smem + 15) & ~(size_t)15;
             size_t tb = 0;
-            for (uint32_t l = 0; l < c->qv_layers; l++)
-                tb += ep_table_bytes(c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l], z);
-            const size_t tb16 = (tb + 15) & ~(size_t)15;
-            if (offs + tb16 <= (size_t)optin && (size_t)c->n * 2 <= 0xffff && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE)) {
-                uint32_t* host = (uint32_t*)calloc(tb16 / 4, 4);
-                if (!host) {
-                    *st = GPUFEC_ERR_OUT_OF_MEMORY;
-                    goto done;
-                }
-                ep_table_fill(c, ents, z, host);
-                err = upload(&p->dev[9], (const uint4*)host, tb16 / 16);
-                free(host);
-                if (err != cudaSuccess)
-                    goto done;
+            if (!(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
+                (err = edge_table_make(c, ents, z, 2, (size_t)optin - offs, &p->dev[9], &tb)) != cudaSuccess)
+                goto done;
+            if (tb) {
                 p->ep_tab = 1;
-                p->ep_args.ep_offs = (uint32_t)offs;
-                p->ep_args.ep_tab = (const uint4*)p->dev[9];
-                p->ep_args.ep_tab_chunks = (uint32_t)(tb16 / 16);
-                p->ep_smem = offs + tb16;
+                p->ep_args = with_edge_table(p->ep_args, offs, p->dev[9], tb);
+                p->ep_smem = offs + tb;
             }
             err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_EDGES), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (int)p->ep_smem);
@@ -507,6 +549,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "QC layered (%s), %s posteriors, %d-byte row state in %s memory%s", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
+    if (p->ow_tab) {
+        const size_t len = strlen(p->describe);
+        snprintf(p->describe + len, sizeof p->describe - len, "; one group per SM: edge offsets on chip");
+    }
     if (p->lean_small_frames) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; below %u frames: lean rows, one frame per block",

@@ -29,9 +29,9 @@ struct qc_args {
     uint32_t* gstate; /* global message state (when not in shared memory) */
     uint32_t pair_state_bytes; /* the lean pair kernel's row state per group (a multiple of 16) */
     uint32_t pair_desc;        /* ... and the byte offset of its layer table (pair_layers_build) in shared memory */
-    uint32_t ep_offs;          /* edge pairs: the byte offset of the rows' edge offsets in shared memory (0: none), */
-    uint32_t ep_tab_chunks;    /* ... their size in 16-byte chunks */
-    const uint4* ep_tab;       /* ... and where the plan built them (ep_units) */
+    uint32_t edge_offs;        /* pair kernel: the byte offset of the rows' edge offsets in shared memory, */
+    uint32_t edge_tab_chunks;  /* ... their size in 16-byte chunks */
+    const uint4* edge_tab;     /* ... and where the plan built them (edge_units; TAB kernels only) */
     uint32_t* gpost;  /* packed int8: posteriors in global memory (GPOST), n words per group */
     const uint8_t* mag_tab; /* packed int8: ms_magnitude of 0..127 */
     uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
@@ -52,7 +52,11 @@ struct qc_plan {
     int pair_ssmem;                      /* ... with the row state on chip */
     int pair_short;                      /* ... int8, with 8 bytes of it for rows of at most 11 edges */
     uint32_t pair_one_wave;              /* ... chunks of at most this many groups (one per SM, two frames
-                                            per word): the kernel built for one block per SM */
+                                            per word): the kernel built for one block per SM, */
+    int ow_tab;                          /* ... with the rows' edge offsets on chip (ow_args: args with
+                                            their place; ow_smem bytes in all) */
+    qc_args ow_args;
+    size_t ow_smem;
     size_t pair_state_bytes;             /* ... its bytes per group */
     size_t pair_desc;                    /* ... where its layer table starts in shared memory */
     int packed_row_bytes;                /* row state per row and group */
@@ -72,13 +76,13 @@ struct qc_plan {
     /* ... at int8 and float16 on the lean rows: a row's edges two by two in the pair kernel's
      * 16-bit lanes (k_qc_lean_pair EP), its row state and layer table on chip (ep_args:
      * args with their size and place), ep_smem bytes in all */
-    int ep, ep_tab; /* ep_tab: with the rows' edge offsets on chip */
+    int ep, ep_tab; /* ep_tab: with the rows' edge offsets on chip (edge_units) */
     qc_args ep_args;
     size_t ep_smem;
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
-    char describe[288];
-    void* dev[10];
+    char describe[384];
+    void* dev[11];
     tx_map_dev map;
 };
 

@@ -60,7 +60,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     o.max_batch = 96; /* several launches, last one partial */
     CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
     {
-        char ran[400] = "";
+        char ran[512] = "";
         gpufec_decoder_variant(gpu, ran, sizeof ran);
         CHECK(strncmp(ran, "cuda", 4) == 0, "%s: the CUDA backend reports variant '%s'", name, ran);
         if (expect_variant)
