@@ -471,7 +471,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if (err == cudaSuccess && p->lean_pair && p->packed == 2 && !p->packed_gpost) {
         p->pair_one_wave = (uint32_t)sms;
         /* with the rows' edge offsets after the layer table, where the row state is on chip and
-         * one group's all fit (a slot of 152 5G NR blocks at rate 0.79: 86 KiB of them) */
+         * one group's all fit (a slot of 152 5G NR blocks at rate 0.79: 90 KiB of them) */
         const size_t offs = (p->smem + 15) & ~(size_t)15;
         size_t tb = 0;
         if (p->pair_ssmem && offs < (size_t)optin && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
