@@ -221,8 +221,9 @@ __device__ __forceinline__ void pair_row_store(const packed_row& old, const pack
 }
 
 /* The rows' edge offsets on chip (TAB: the edge-pairs kernel, and the pair kernel at one group
- * per SM): each row's positions as byte offsets from the posteriors' start (a position's bytes
- * times its index: 2 for edge pairs, 4 for two frames per word), 16 bits each, edges 2k and
+ * per SM): each row's positions as byte offsets in shared memory (where the posteriors start,
+ * plus a position's bytes times its index: 2 for edge pairs, 4 for two frames per word), 16
+ * bits each, edges 2k and
  * 2k + 1 in word k (low, high; an odd row's last high half unused), built by the plan
  * (edge_table_fill) and copied to shared memory while the channel loads, where they fit (built in
  * each block they cost 6 us on one 5G NR block). A layer's rows are [lane][unit] with
@@ -251,8 +252,8 @@ template <int D> __device__ __forceinline__ void edge_offsets(const uint2* row, 
 }
 
 /* One row of exactly D edges (ents: the layer's entries, in bytes: x the column block's offset
- * from base, y the shift times 4; lane4 likewise, nz4 is -4z; TAB: the layer's edge offsets and
- * base the posteriors). SV: uint4 of row state per row, 0 for
+ * from base, y the shift times 4; lane4 likewise, nz4 is -4z; TAB: the layer's edge offsets,
+ * from the same base). SV: uint4 of row state per row, 0 for
  * the compact form; st: the row's state (loaded a layer ahead), its new one stored at the row's
  * lane of `region`. */
 template <class L, int SV, bool SHORT, int D, bool TAB>
@@ -347,7 +348,7 @@ __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, co
     constexpr int K = (D + 1) / 2;
     const packed_row old = ep_state_load(make_uint2(st[0].x, st[0].y));
     uint32_t jv[D], v[K];
-    if constexpr (TAB) { /* ents: this layer's offsets; base: the posteriors */
+    if constexpr (TAB) { /* ents: this layer's offsets */
         edge_offsets<D>(ents + lane * edge_units(D), jv);
     } else {
 #pragma unroll
@@ -459,7 +460,7 @@ __device__ __forceinline__ uint32_t pair_syndrome_bad(const unsigned char* base,
 /* ... through the rows' edge offsets (TAB): a compact loop over a row's words, not code per
  * degree. It runs once per check, where code per degree is cold (waits for instructions). */
 template <bool EP>
-__device__ __forceinline__ uint32_t edge_syndrome_bad(const unsigned char* app, const unsigned char* smem, const uint4* desc,
+__device__ __forceinline__ uint32_t edge_syndrome_bad(const unsigned char* base, const unsigned char* smem, const uint4* desc,
                                                       uint32_t layers, uint32_t lane, uint32_t all)
 {
     uint32_t bad = 0;
@@ -468,7 +469,7 @@ __device__ __forceinline__ uint32_t edge_syndrome_bad(const unsigned char* app, 
         const uint32_t d = dc.y & 0xffu;
         const uint32_t* w = reinterpret_cast<const uint32_t*>(smem + dc.x) + lane * 2u * edge_units(d);
         const auto at = [&](uint32_t o) -> uint32_t {
-            return EP ? (uint32_t) * reinterpret_cast<const uint16_t*>(app + o) : *reinterpret_cast<const uint32_t*>(app + o);
+            return EP ? (uint32_t) * reinterpret_cast<const uint16_t*>(base + o) : *reinterpret_cast<const uint32_t*>(base + o);
         };
         uint32_t x = 0;
 #pragma unroll 1
@@ -587,8 +588,9 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     if constexpr (TAB) /* the edge offsets, copied while the channel loaded */
         asm volatile("cp.async.wait_all;" ::: "memory");
     __syncthreads();
-    /* what a row's posterior offsets count from: the posteriors (TAB), else shared memory */
-    unsigned char* const pbase = TAB ? reinterpret_cast<unsigned char*>(m.app) : m.base;
+    /* (the edge offsets count from shared memory's start, as the entries in bytes do: with the
+     * posteriors' start added by the plan, not per edge) */
+    unsigned char* const pbase = m.base;
     const bool active = tid < a.z;
     /* the longest row one sign word per lane holds, or LEAN_MAX_DEGREE with more */
     constexpr int DMAX = EP || SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE ? LEAN_MAX_DEGREE : (int)L::BITS;

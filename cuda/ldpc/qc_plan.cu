@@ -78,18 +78,19 @@ template <typename T> cudaError_t upload(void** slot, const T* src, size_t count
 
 /* The pair kernel's rows' edge offsets (edge_units; the kernel copies them to shared memory):
  * layer by layer, lane by lane, word k of a row holding its edges 2k and 2k + 1 as byte offsets
- * of their posteriors (position p at unit * p: 2 for edge pairs' binary16, 4 for two frames per
- * word), 0 where a row has no such edge. Uploaded to *slot; the bytes (a multiple of 16) in
+ * of their posteriors in shared memory (position p at base + unit * p: base where the posteriors
+ * start, unit 2 for edge pairs' binary16, 4 for two frames per word), 0 where a row has no such
+ * edge. Uploaded to *slot; the bytes (a multiple of 16) in
  * *bytes. Where they would not fit in `room` bytes, or an offset in 16 bits, *bytes is 0. */
-cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, uint32_t unit, size_t room, void** slot,
-                            size_t* bytes)
+cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, uint32_t base, uint32_t unit, size_t room,
+                            void** slot, size_t* bytes)
 {
     size_t tb = 0;
     for (uint32_t l = 0; l < c->qv_layers; l++)
         tb += edge_table_bytes(c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l], z);
     tb = (tb + 15) & ~(size_t)15;
     *bytes = 0;
-    if (tb > room || (size_t)c->n * unit > 0xffff)
+    if (tb > room || base + (size_t)c->n * unit > 0xffff)
         return cudaSuccess;
     uint32_t* host = (uint32_t*)calloc(tb / 4, 4);
     if (!host)
@@ -101,7 +102,7 @@ cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, u
             for (uint32_t k = 0; k < words; k++)
                 for (uint32_t h = 0; h < 2u && 2u * k + h < d; h++) {
                     const uint2 e = ents[e0 + 2u * k + h];
-                    out[k] |= unit * (e.x + (r + (e.y & 0xffffu)) % z) << (16u * h);
+                    out[k] |= (base + unit * (e.x + (r + (e.y & 0xffffu)) % z)) << (16u * h);
                 }
     }
     const cudaError_t err = upload(slot, (const uint4*)host, tb / 16);
@@ -475,7 +476,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         const size_t offs = (p->smem + 15) & ~(size_t)15;
         size_t tb = 0;
         if (p->pair_ssmem && offs < (size_t)optin && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
-            (err = edge_table_make(c, ents, z, 4, (size_t)optin - offs, &p->dev[10], &tb)) != cudaSuccess)
+            (err = edge_table_make(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 4, (size_t)optin - offs,
+                                   &p->dev[10], &tb)) != cudaSuccess)
             goto done;
         if (tb) {
             p->ow_tab = 1;
@@ -504,7 +506,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             const size_t offs = (p->ep_smem + 15) & ~(size_t)15;
             size_t tb = 0;
             if (!(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
-                (err = edge_table_make(c, ents, z, 2, (size_t)optin - offs, &p->dev[9], &tb)) != cudaSuccess)
+                (err = edge_table_make(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 2, (size_t)optin - offs,
+                                       &p->dev[9], &tb)) != cudaSuccess)
                 goto done;
             if (tb) {
                 p->ep_tab = 1;
