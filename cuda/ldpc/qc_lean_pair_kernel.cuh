@@ -223,10 +223,10 @@ __device__ __forceinline__ void pair_row_store(const packed_row& old, const pack
 /* The rows' edge offsets on chip (TAB: the edge-pairs kernel, and the pair kernel at one group
  * per SM): each row's positions as byte offsets in shared memory (where the posteriors start,
  * plus a position's bytes times its index: 2 for edge pairs, 4 for two frames per word), 16
- * bits each, edges 2k and
- * 2k + 1 in word k (low, high; an odd row's last high half unused), built by the plan
- * (edge_table_fill) and copied to shared memory while the channel loads, where they fit (built in
- * each block they cost 6 us on one 5G NR block). A layer's rows are [lane][unit] with
+ * bits each, edges 2k and 2k + 1 in word k (low, high; an odd row's last high half unused),
+ * built by the plan (edge_table_make) and copied to shared memory while the channel loads,
+ * where they fit (built in each block they cost 6 us on one 5G NR block; 32-bit offsets, no bit
+ * operations but twice the copy, measured no faster). A layer's rows are [lane][unit] with
  * edge_units(d) uint2 units (two words) per row: a row reads its own units at constant offsets
  * (one LDS.64 and four bit operations per four edges, in place of an entry load, a multiply-add,
  * an add-min and an add per edge), and an odd number of units per row keeps a warp's LDS.64
@@ -331,7 +331,6 @@ __device__ __forceinline__ uint2 ep_state_store(const packed_row& n)
 /* edge 2k's position in the low lane, 2k + 1's in the high one (1-based, as pair_pos) */
 __host__ __device__ constexpr uint32_t ep_pos(uint32_t k) { return (2u * k + 1u) | (2u * k + 2u) << 16; }
 __device__ __forceinline__ uint32_t ep_swap(uint32_t x) { return __byte_perm(x, 0u, 0x1032); }
-
 
 /* Store the low 16 bits of v (st.shared.u16 takes the 32-bit register as it is: no PRMT). */
 __device__ __forceinline__ void ep_store_u16(unsigned char* p, uint32_t v)
@@ -587,10 +586,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     pair_layers_build<L, SV, SHORT, EP, TAB>(a, m, smem, (uint32_t)(state - st0), desc, tid, nt);
     if constexpr (TAB) /* the edge offsets, copied while the channel loaded */
         asm volatile("cp.async.wait_all;" ::: "memory");
-    __syncthreads();
-    /* (the edge offsets count from shared memory's start, as the entries in bytes do: with the
-     * posteriors' start added by the plan, not per edge) */
-    unsigned char* const pbase = m.base;
+    __syncthreads(); /* (the edge offsets count from m.base, as the entries in bytes do) */
     const bool active = tid < a.z;
     /* the longest row one sign word per lane holds, or LEAN_MAX_DEGREE with more */
     constexpr int DMAX = EP || SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE ? LEAN_MAX_DEGREE : (int)L::BITS;
@@ -612,7 +608,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                     cur[k] = next[k];
                 const uint32_t d = dc.y & 0xffu;
                 pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, pbase, smem + (dc.y >> 8),
+                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
                                                                   reinterpret_cast<const uint2*>(smem + dc.x), d, lane4,
                                                                   dc.w, live, cur, st0 + dc.z, tid);
             }
@@ -623,7 +619,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
             const uint32_t all = EP ? 0x8000u : live & L::SIGN;
             uint32_t bad = 0;
             if (active)
-                bad = TAB ? edge_syndrome_bad<EP>(pbase, smem, desc, a.layers, tid, all)
+                bad = TAB ? edge_syndrome_bad<EP>(m.base, smem, desc, a.layers, tid, all)
                           : pair_syndrome_bad<EP>(m.base, smem, desc, a.layers, lane4, all);
             if (packed_group_settle<L, EP>(a, it, bad, &live, &ok, iters, s_flags, &sflag, tid))
                 break;

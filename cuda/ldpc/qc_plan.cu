@@ -80,8 +80,8 @@ template <typename T> cudaError_t upload(void** slot, const T* src, size_t count
  * layer by layer, lane by lane, word k of a row holding its edges 2k and 2k + 1 as byte offsets
  * of their posteriors in shared memory (position p at base + unit * p: base where the posteriors
  * start, unit 2 for edge pairs' binary16, 4 for two frames per word), 0 where a row has no such
- * edge. Uploaded to *slot; the bytes (a multiple of 16) in
- * *bytes. Where they would not fit in `room` bytes, or an offset in 16 bits, *bytes is 0. */
+ * edge. Uploaded to *slot; the bytes (a multiple of 16) in *bytes. Where they would not fit in
+ * `room` bytes, or an offset in 16 bits, *bytes is 0. */
 cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, uint32_t base, uint32_t unit, size_t room,
                             void** slot, size_t* bytes)
 {
