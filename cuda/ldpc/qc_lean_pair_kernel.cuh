@@ -332,6 +332,24 @@ __device__ __forceinline__ uint2 ep_state_store(const packed_row& n)
 __host__ __device__ constexpr uint32_t ep_pos(uint32_t k) { return (2u * k + 1u) | (2u * k + 2u) << 16; }
 __device__ __forceinline__ uint32_t ep_swap(uint32_t x) { return __byte_perm(x, 0u, 0x1032); }
 
+/* 16 bytes from global to shared memory in the background (cp.async, sm_80 and later: no
+ * registers held until the wait), and the wait for all of them; a plain copy before sm_80. */
+__device__ __forceinline__ void copy16_async(unsigned char* dst, const uint4* src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src)
+                 : "memory");
+#else
+    *reinterpret_cast<uint4*>(dst) = *src;
+#endif
+}
+__device__ __forceinline__ void copy_async_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
 /* Store the low 16 bits of v (st.shared.u16 takes the 32-bit register as it is: no PRMT). */
 __device__ __forceinline__ void ep_store_u16(unsigned char* p, uint32_t v)
 {
@@ -565,12 +583,9 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                                  : reinterpret_cast<unsigned char*>(a.gstate) + (size_t)g * a.pair_state_bytes;
     unsigned char* st0 = SSMEM ? smem : state; /* what the layer table's regions count from */
     uint4* desc = reinterpret_cast<uint4*>(smem + a.pair_desc);
-    if constexpr (TAB) /* the rows' edge offsets, in the background (cp.async: no registers held) */
+    if constexpr (TAB) /* the rows' edge offsets, in the background */
         for (uint32_t i = tid; i < a.edge_tab_chunks; i += nt)
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
-                             (uint32_t)__cvta_generic_to_shared(smem + a.edge_offs + 16u * i)),
-                         "l"(a.edge_tab + i)
-                         : "memory");
+            copy16_async(smem + a.edge_offs + 16u * i, a.edge_tab + i);
     const uint32_t f0 = EP ? g : g * L::FR, nf = EP ? 1u : min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L, EP>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u,
                                                        f0, nf, s_flags, tid, nt);
@@ -585,7 +600,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     }
     pair_layers_build<L, SV, SHORT, EP, TAB>(a, m, smem, (uint32_t)(state - st0), desc, tid, nt);
     if constexpr (TAB) /* the edge offsets, copied while the channel loaded */
-        asm volatile("cp.async.wait_all;" ::: "memory");
+        copy_async_wait();
     __syncthreads(); /* (the edge offsets count from m.base, as the entries in bytes do) */
     const bool active = tid < a.z;
     /* the longest row one sign word per lane holds, or LEAN_MAX_DEGREE with more */
