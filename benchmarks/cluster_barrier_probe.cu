@@ -99,33 +99,23 @@ __global__ void k_mbar(long long* out, int n) {
     cl.sync();
 }
 
-float run_mbar(int C, int threads, int n, long long* d, long long* h) {
+/* cycles per iteration of kernel k on one cluster of C blocks */
+float run_on_cluster(void (*k)(long long*, int), int C, int threads, int n, long long* d, long long* h) {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(C); cfg.blockDim = dim3(threads);
     cudaLaunchAttribute at[1];
     at[0].id = cudaLaunchAttributeClusterDimension;
     at[0].val.clusterDim.x = C; at[0].val.clusterDim.y = 1; at[0].val.clusterDim.z = 1;
     cfg.attrs = at; cfg.numAttrs = 1;
-    cudaError_t e = cudaLaunchKernelEx(&cfg, k_mbar, d, n);
+    cudaError_t e = cudaLaunchKernelEx(&cfg, k, d, n);
     if (e != cudaSuccess) { printf("launch: %s\n", cudaGetErrorString(e)); return -1; }
     e = cudaDeviceSynchronize();
     if (e != cudaSuccess) { printf("run: %s\n", cudaGetErrorString(e)); return -1; }
     cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
     return (float)h[0] / n;
 }
-
 template <int MODE> float run_cluster(int C, int threads, int n, long long* d, long long* h) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(C); cfg.blockDim = dim3(threads);
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim.x = C; at[0].val.clusterDim.y = 1; at[0].val.clusterDim.z = 1;
-    cfg.attrs = at; cfg.numAttrs = 1;
-    cudaError_t e = cudaLaunchKernelEx(&cfg, k_cluster<MODE>, d, n);
-    if (e != cudaSuccess) { printf("launch: %s\n", cudaGetErrorString(e)); return -1; }
-    cudaDeviceSynchronize();
-    cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
-    return (float)h[0] / n;
+    return run_on_cluster(k_cluster<MODE>, C, threads, n, d, h);
 }
 
 int main() {
@@ -143,7 +133,7 @@ int main() {
             printf("cluster %d x %d threads: store+sync %.1f | split %.1f | barrier only %.1f | relaxed %.1f cycles/iter\n", C, t,
                    run_cluster<0>(C, t, n, d, h), run_cluster<1>(C, t, n, d, h), run_cluster<2>(C, t, n, d, h),
                    run_cluster<3>(C, t, n, d, h));
-            printf("cluster %d x %d threads: mbarrier signal %.1f cycles/iter\n", C, t, run_mbar(C, t, n, d, h));
+            printf("cluster %d x %d threads: mbarrier signal %.1f cycles/iter\n", C, t, run_on_cluster(k_mbar, C, t, n, d, h));
         }
     }
     return 0;
