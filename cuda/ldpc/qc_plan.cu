@@ -112,14 +112,60 @@ cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, u
     return err;
 }
 
-/* args with the edge offsets at byte `offs` of shared memory (tb bytes, from slot) */
-qc_args with_edge_table(const qc_args& base, size_t offs, const void* slot, size_t tb)
+/* The many-groups pair kernel's edge offsets in global memory (edge_gunits): layer by layer,
+ * unit by unit, lane by lane, position indices (16 bits each, four per uint2, 0 where a row has
+ * no such edge). Uploaded to *slot, *on = 1; where an index needs more than 16 bits, *on = 0. */
+cudaError_t edge_gtable_make(const ldpc_code* c, const uint2* ents, uint32_t z, void** slot, int* on)
 {
-    qc_args a = base;
-    a.edge_offs = (uint32_t)offs;
-    a.edge_tab = (const uint4*)slot;
-    a.edge_tab_chunks = (uint32_t)(tb / 16);
-    return a;
+    *on = 0;
+    if (c->n > 0x10000u)
+        return cudaSuccess;
+    size_t units = 0;
+    for (uint32_t l = 0; l < c->qv_layers; l++)
+        units += (size_t)edge_gunits(c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l]) * z;
+    uint2* host = (uint2*)calloc(units ? units : 1, sizeof *host);
+    if (!host)
+        return cudaErrorMemoryAllocation;
+    uint2* out = host;
+    for (uint32_t l = 0; l < c->qv_layers; l++) {
+        const uint32_t e0 = c->qv_ent_ptr[l], d = c->qv_ent_ptr[l + 1] - e0;
+        for (uint32_t g = 0; g < edge_gunits(d); g++)
+            for (uint32_t r = 0; r < z; r++, out++)
+                for (uint32_t h = 0; h < 4u && 4u * g + h < d; h++) {
+                    const uint2 e = ents[e0 + 4u * g + h];
+                    const uint32_t idx = (e.x + (r + (e.y & 0xffffu)) % z) << (16u * (h & 1u));
+                    if (h < 2)
+                        out->x |= idx;
+                    else
+                        out->y |= idx;
+                }
+    }
+    const cudaError_t err = upload(slot, host, units);
+    free(host);
+    if (err == cudaSuccess)
+        *on = 1;
+    return err;
+}
+
+/* A kernel's rows' edge offsets (edge_table_make, uploaded to *slot) after its *smem bytes of
+ * shared memory, where they fit in `optin` bytes: then *a gains their place, *smem their bytes
+ * and *on is 1; else nothing changes. */
+cudaError_t edge_table_attach(const ldpc_code* c, const uint2* ents, uint32_t z, uint32_t base, uint32_t unit,
+                              size_t optin, void** slot, qc_args* a, size_t* smem, int* on)
+{
+    const size_t offs = (*smem + 15) & ~(size_t)15;
+    size_t tb = 0;
+    if (offs >= optin)
+        return cudaSuccess;
+    const cudaError_t err = edge_table_make(c, ents, z, base, unit, optin - offs, slot, &tb);
+    if (err == cudaSuccess && tb) {
+        a->edge_offs = (uint32_t)offs;
+        a->edge_tab = (const uint4*)*slot;
+        a->edge_tab_chunks = (uint32_t)(tb / 16);
+        *smem = offs + tb;
+        *on = 1;
+    }
+    return err;
 }
 
 } // namespace
@@ -162,7 +208,7 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
         use = LEAN;
     else
         use = qc_units(p, ch->nf) <= p->pair_one_wave ? ONE_WAVE : MANY;
-    qc_args a = use == EDGES ? p->ep_args : use == ONE_WAVE && p->ow_tab ? p->ow_args : p->args;
+    qc_args a = use == EDGES ? p->ep_args : use == ONE_WAVE ? p->ow_args : p->args;
     a.in = ch->in;
     a.out = ch->out;
     a.iters = ch->iterations;
@@ -182,7 +228,7 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
         qc_pick_lean(p, 2, 1, p->ssmem != 0)<<<ch->nf, p->threads, p->lean_smem, stream>>>(a);
         break;
     case ONE_WAVE:
-        pick_pair(p, QC_PAIR_ONE_WAVE)<<<qc_units(p, ch->nf), p->threads, p->ow_tab ? p->ow_smem : p->smem, stream>>>(a);
+        pick_pair(p, QC_PAIR_ONE_WAVE)<<<qc_units(p, ch->nf), p->threads, p->ow_smem, stream>>>(a);
         break;
     case MANY:
         pick_kernel(p)<<<qc_units(p, ch->nf), p->threads, p->smem, stream>>>(a);
@@ -466,6 +512,14 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.f16_scale2 = __half_as_ushort(__float2half(a.scale)) * 0x00010001u;
         a.f16_offset2 = __half_as_ushort(__float2half(a.offset)) * 0x00010001u;
     }
+    /* many groups of two frames at int8 (no room on chip for the table at two groups per SM):
+     * the rows' edge offsets from global memory */
+    if (p->lean_pair && p->packed == 2 && p->prec == LDPC_PREC_I8 && p->pair_compact && !p->packed_gpost &&
+        p->pair_ssmem != p->pair_short && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE)) {
+        if ((err = edge_gtable_make(c, ents, z, &p->dev[11], &p->pair_gtab)) != cudaSuccess)
+            goto done;
+        p->args.edge_gtab = (const uint2*)p->dev[11];
+    }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
     /* two frames per word on lean rows, a chunk of one group per SM at most: one block per SM
      * (H100, docs/performance.md: a slot of 152 5G NR blocks) */
@@ -473,19 +527,14 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->pair_one_wave = (uint32_t)sms;
         /* with the rows' edge offsets after the layer table, where the row state is on chip and
          * one group's all fit (a slot of 152 5G NR blocks at rate 0.79: 90 KiB of them) */
-        const size_t offs = (p->smem + 15) & ~(size_t)15;
-        size_t tb = 0;
-        if (p->pair_ssmem && offs < (size_t)optin && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
-            (err = edge_table_make(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 4, (size_t)optin - offs,
-                                   &p->dev[10], &tb)) != cudaSuccess)
+        p->ow_args = p->args;
+        p->ow_smem = p->smem;
+        if (p->pair_ssmem && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
+            (err = edge_table_attach(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 4, (size_t)optin, &p->dev[10],
+                                     &p->ow_args, &p->ow_smem, &p->ow_tab)) != cudaSuccess)
             goto done;
-        if (tb) {
-            p->ow_tab = 1;
-            p->ow_args = with_edge_table(p->args, offs, p->dev[10], tb);
-            p->ow_smem = offs + tb;
-        }
         err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_ONE_WAVE), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)(p->ow_tab ? p->ow_smem : p->smem));
+                                   (int)p->ow_smem);
     }
     if (err == cudaSuccess && p->lat_frames)
         err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
@@ -503,17 +552,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             p->ep_args.pair_desc = (uint32_t)at;
             p->ep_smem = at + pair_desc_bytes(c->qv_layers);
             /* the rows' edge offsets after it where they fit */
-            const size_t offs = (p->ep_smem + 15) & ~(size_t)15;
-            size_t tb = 0;
             if (!(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
-                (err = edge_table_make(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 2, (size_t)optin - offs,
-                                       &p->dev[9], &tb)) != cudaSuccess)
+                (err = edge_table_attach(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 2, (size_t)optin,
+                                         &p->dev[9], &p->ep_args, &p->ep_smem, &p->ep_tab)) != cudaSuccess)
                 goto done;
-            if (tb) {
-                p->ep_tab = 1;
-                p->ep_args = with_edge_table(p->ep_args, offs, p->dev[9], tb);
-                p->ep_smem = offs + tb;
-            }
             err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_EDGES), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (int)p->ep_smem);
         }
@@ -552,6 +594,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "QC layered (%s), %s posteriors, %d-byte row state in %s memory%s", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
+    if (p->pair_gtab) {
+        const size_t len = strlen(p->describe);
+        snprintf(p->describe + len, sizeof p->describe - len, "; many groups: edge offsets in global memory");
+    }
     if (p->ow_tab) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; one group per SM: edge offsets on chip");

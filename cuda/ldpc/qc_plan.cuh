@@ -32,6 +32,7 @@ struct qc_args {
     uint32_t edge_offs;        /* pair kernel: the byte offset of the rows' edge offsets in shared memory, */
     uint32_t edge_tab_chunks;  /* ... their size in 16-byte chunks */
     const uint4* edge_tab;     /* ... and where the plan built them (edge_units; TAB kernels only) */
+    const uint2* edge_gtab;    /* the many-groups int8 pair kernel's, in global memory (GTAB, edge_gunits) */
     uint32_t* gpost;  /* packed int8: posteriors in global memory (GPOST), n words per group */
     const uint8_t* mag_tab; /* packed int8: ms_magnitude of 0..127 */
     uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
@@ -51,10 +52,11 @@ struct qc_plan {
     int pair_compact;                    /* ... with two frames' row state in one uint4 */
     int pair_ssmem;                      /* ... with the row state on chip */
     int pair_short;                      /* ... int8, with 8 bytes of it for rows of at most 11 edges */
+    int pair_gtab;                       /* ... for many groups: edge offsets from global memory (int8) */
     uint32_t pair_one_wave;              /* ... chunks of at most this many groups (one per SM, two frames
                                             per word): the kernel built for one block per SM, */
-    int ow_tab;                          /* ... with the rows' edge offsets on chip (ow_args: args with
-                                            their place; ow_smem bytes in all) */
+    int ow_tab;                          /* ... with the rows' edge offsets on chip; ow_args and ow_smem:
+                                            its arguments and shared bytes, with or without them */
     qc_args ow_args;
     size_t ow_smem;
     size_t pair_state_bytes;             /* ... its bytes per group */
@@ -82,7 +84,7 @@ struct qc_plan {
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
     char describe[384];
-    void* dev[11];
+    void* dev[12];
     tx_map_dev map;
 };
 

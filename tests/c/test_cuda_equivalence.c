@@ -14,6 +14,7 @@ static uint32_t tuning = 0, plan = GPUFEC_CUDA_NO_LATENCY_PLAN;
 /* When set, the GPU decoder must report a variant (gpufec_decoder_variant) containing this text:
  * a comparison of the kernel a record selects, not of whichever kernel the backend fell back to. */
 static const char* expect_variant = NULL;
+static uint32_t chunk_frames = 96; /* frames per launch (max_batch) */
 
 static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
                       size_t frames, double max_frame_share, gpufec_precision prec)
@@ -57,7 +58,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
     o.backend = GPUFEC_BACKEND_CUDA;
     o.cuda_tuning = tuning | plan;
-    o.max_batch = 96; /* several launches, last one partial */
+    o.max_batch = chunk_frames; /* several launches, last one partial (by default) */
     CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
     {
         char ran[512] = "";
@@ -443,6 +444,18 @@ static void packed_plan_cases(int quick)
         if (!quick && !whole_layers_only)
             compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, pr);
     }
+    /* chunks of more than one group per SM (the test's other chunks are below it): the many-groups
+     * pair kernel, at int8 with the rows' edge offsets from global memory (row state on chip at
+     * rate 0.79, in global memory in the short form at rate 1/3), and without them */
+    chunk_frames = 600;
+    for (int flags = 0; flags < 2; flags++) {
+        tuning = flags ? GPUFEC_CUDA_NO_EDGE_TABLE : 0;
+        expect_variant = flags ? "lean rows, int8 rule, 2 frames per word" : "many groups: edge offsets in global memory";
+        compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0,
+                  GPUFEC_PRECISION_INT8);
+        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
+    }
+    chunk_frames = 96;
     tuning = 0;
     expect_variant = NULL;
 }
