@@ -251,54 +251,15 @@ template <int D> __device__ __forceinline__ void edge_offsets(const uint2* row, 
     }
 }
 
-/* The many-groups pair kernel's edge table (GTAB, int8): the same offsets in global memory, where
- * two groups per SM leave no room on chip, as position indices (16 bits: n below 2^16, so rate
- * 1/3 fits; the address is base + 4 x index, which the loads take as a scaled register) laid out
- * [layer][unit][lane] (edge_gunits(d) uint2 per row, no padding: a warp's load of one unit is
- * 256 contiguous bytes). Each thread loads its next layer's row a layer ahead into registers,
- * as it does its row state, so the table's latency (L2: every block reads the same table) hides
- * behind a layer's work. */
-__host__ __device__ constexpr uint32_t edge_gunits(uint32_t d) { return (d + 3u) / 4u; }
-#define EDGE_GUNITS_MAX ((LEAN_MAX_DEGREE + 3) / 4)
-
-/* A lane's row of degree d from the layer's table at t into registers (units past the row's:
- * not loaded) */
-__device__ __forceinline__ void edge_gtab_get(const uint2* t, uint32_t d, uint32_t lane, uint32_t z,
-                                              uint2 (&r)[EDGE_GUNITS_MAX])
-{
-#pragma unroll
-    for (uint32_t g = 0; g < (uint32_t)EDGE_GUNITS_MAX; g++)
-        if (4u * g < d)
-            r[g] = __ldg(t + g * z + lane);
-}
-
-/* The D position indices of a row as byte offsets (x 4) from the posteriors, from its registers */
-template <int D> __device__ __forceinline__ void edge_offsets_reg(const uint2 (&r)[EDGE_GUNITS_MAX], uint32_t (&jv)[D])
-{
-    static_assert((D + 3) / 4 <= EDGE_GUNITS_MAX, "units in registers");
-#pragma unroll
-    for (int g = 0; g < (D + 3) / 4; g++) {
-        const uint2 w = r[g];
-        jv[4 * g] = (w.x & 0xffffu) * 4u;
-        if (4 * g + 1 < D)
-            jv[4 * g + 1] = (w.x >> 16) * 4u;
-        if (4 * g + 2 < D)
-            jv[4 * g + 2] = (w.y & 0xffffu) * 4u;
-        if (4 * g + 3 < D)
-            jv[4 * g + 3] = (w.y >> 16) * 4u;
-    }
-}
-
 /* One row of exactly D edges (ents: the layer's entries, in bytes: x the column block's offset
- * from base, y the shift times 4; lane4 likewise, nz4 is -4z; TABM 1: the layer's edge offsets,
- * from the same base; TABM 2: the row's from registers, gu, as offsets from base, which is then
- * where the posteriors start). SV: uint4 of row state per row, 0 for
+ * from base, y the shift times 4; lane4 likewise, nz4 is -4z; TAB: the layer's edge offsets,
+ * from the same base). SV: uint4 of row state per row, 0 for
  * the compact form; st: the row's state (loaded a layer ahead), its new one stored at the row's
  * lane of `region`. */
-template <class L, int SV, bool SHORT, int D, int TABM>
+template <class L, int SV, bool SHORT, int D, bool TAB>
 __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
-                                              const uint2 (&gu)[EDGE_GUNITS_MAX], uint32_t lane4, uint32_t nz4,
-                                              uint32_t live, const uint4* st, unsigned char* region, uint32_t lane)
+                                              uint32_t lane4, uint32_t nz4, uint32_t live, const uint4* st,
+                                              unsigned char* region, uint32_t lane)
 {
     static_assert(D <= (SV == 0 ? (int)PAIR_COMPACT_MAX_DEGREE : (int)L::BITS * (SV > 1 ? 5 : 1)), "sign words");
     constexpr bool SR = pair_short<L, SHORT>(D);
@@ -310,10 +271,8 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
     else
         old = packed_load<SV>(st);
     uint32_t jv[D], v[D];
-    if constexpr (TABM == 1) {
+    if constexpr (TAB) {
         edge_offsets<D>(ents + lane * edge_units(D), jv);
-    } else if constexpr (TABM == 2) {
-        edge_offsets_reg<D>(gu, jv);
     } else {
 #pragma unroll
         for (int t = 0; t < D; t++) {
@@ -456,25 +415,23 @@ __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, co
 }
 
 /* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
-template <class L, int SV, bool SHORT, bool EP, int TABM, int LO, int HI>
+template <class L, int SV, bool SHORT, bool EP, bool TAB, int LO, int HI>
 __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned char* base, const uint8_t* tab,
-                                                  const uint2* ents, const uint2 (&gu)[EDGE_GUNITS_MAX], uint32_t d,
-                                                  uint32_t lane4, uint32_t nz4, uint32_t live, const uint4* st,
-                                                  unsigned char* region, uint32_t lane)
+                                                  const uint2* ents, uint32_t d, uint32_t lane4, uint32_t nz4,
+                                                  uint32_t live, const uint4* st, unsigned char* region, uint32_t lane)
 {
     if constexpr (LO == HI) {
         if constexpr (EP)
-            ep_row<L, LO, TABM == 1>(a, base, tab, ents, lane4, nz4, st, region, lane);
+            ep_row<L, LO, TAB>(a, base, tab, ents, lane4, nz4, st, region, lane);
         else
-            lean_pair_row<L, SV, SHORT, LO, TABM>(a, base, tab, ents, gu, lane4, nz4, live, st, region, lane);
+            lean_pair_row<L, SV, SHORT, LO, TAB>(a, base, tab, ents, lane4, nz4, live, st, region, lane);
     } else {
         constexpr int MID = (LO + HI) / 2;
         if (d <= MID)
-            lean_pair_row_any<L, SV, SHORT, EP, TABM, LO, MID>(a, base, tab, ents, gu, d, lane4, nz4, live, st, region,
-                                                               lane);
+            lean_pair_row_any<L, SV, SHORT, EP, TAB, LO, MID>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
         else
-            lean_pair_row_any<L, SV, SHORT, EP, TABM, MID + 1, HI>(a, base, tab, ents, gu, d, lane4, nz4, live, st,
-                                                                   region, lane);
+            lean_pair_row_any<L, SV, SHORT, EP, TAB, MID + 1, HI>(a, base, tab, ents, d, lane4, nz4, live, st, region,
+                                                                  lane);
     }
 }
 
@@ -611,11 +568,9 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
  * EP (the latency plan at int8 and float16): one frame per block, a row's edges two by two in
  * a thread's lanes (ep_row), the posteriors one binary16 per position (one_at), the row state
  * on chip in 8 bytes. */
-template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false, bool TAB = false,
-          bool GTAB = false>
+template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false, bool TAB = false>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
-    static_assert(!GTAB || (!EP && !TAB && !GPOST), "the global edge table: posteriors on chip, one table");
     static_assert(!EP || (L::FR == 2 && SSMEM && !GPOST), "a frame's edges in 16-bit lanes, its state on chip");
     static_assert(!TAB || (SSMEM && !GPOST), "edge offsets after the layer table, the posteriors on chip");
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
@@ -655,37 +610,23 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     uint32_t live = EP ? 0xffffffffu : packed_frames_mask<L>(nf), ok = 0, sflag = 1;
 
     uint4 next[SW], dc = desc[0];
-    uint2 gnext[EDGE_GUNITS_MAX] = {}; /* GTAB: the next layer's row of edge offsets */
-    uint32_t gt = 0;                   /* ... where the current layer's start in the table */
-    unsigned char* const rbase = GTAB ? reinterpret_cast<unsigned char*>(m.app) : m.base; /* what jv count from */
-    if (active) {
+    if (active)
         pair_state_get<L, SV, SHORT, EP>(st0, dc.z, dc.y & 0xffu, tid, a.z, next);
-        if constexpr (GTAB)
-            edge_gtab_get(a.edge_gtab, dc.y & 0xffu, tid, a.z, gnext);
-    }
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
-            const uint32_t d = dc.y & 0xffu;
-            const uint32_t gn = l + 1 < a.layers ? gt + edge_gunits(d) * a.z : 0u; /* GTAB: the next layer's */
             if (active) {
                 uint4 cur[SW];
 #pragma unroll
                 for (int k = 0; k < SW; k++)
                     cur[k] = next[k];
-                uint2 gcur[EDGE_GUNITS_MAX];
-#pragma unroll
-                for (int k = 0; k < EDGE_GUNITS_MAX; k++)
-                    gcur[k] = gnext[k];
+                const uint32_t d = dc.y & 0xffu;
                 pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                if constexpr (GTAB)
-                    edge_gtab_get(a.edge_gtab + gn, dn.y & 0xffu, tid, a.z, gnext);
-                lean_pair_row_any<L, SV, SHORT, EP, TAB ? 1 : GTAB ? 2 : 0, 1, DMAX>(
-                    a, rbase, smem + (dc.y >> 8), reinterpret_cast<const uint2*>(smem + dc.x), gcur, d, lane4, dc.w,
-                    live, cur, st0 + dc.z, tid);
+                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
+                                                                  reinterpret_cast<const uint2*>(smem + dc.x), d, lane4,
+                                                                  dc.w, live, cur, st0 + dc.z, tid);
             }
-            gt = gn;
             dc = dn;
             __syncthreads();
         }

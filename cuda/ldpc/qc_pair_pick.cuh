@@ -12,17 +12,6 @@ namespace {
  * capped for two (pair_one_wave; posteriors in global memory keep the two-block build). */
 template <class L, int SV, bool SHORT> qc_kernel_fn pick_lean_pair_mem(const qc_plan* p, bool one)
 {
-    /* many groups at int8 with the edge offsets from global memory: the row state on chip (rate
-     * 0.79), or in DRAM in the short form (rate 1/3) */
-    if constexpr (L::PREC == LDPC_PREC_I8 && L::FR == 2 && SV == 0)
-        if (p->pair_gtab && !one && !p->packed_gpost) {
-            if constexpr (SHORT) {
-                if (!p->pair_ssmem)
-                    return k_qc_lean_pair<L, SV, false, false, SHORT, 2, false, false, true>;
-            } else if (p->pair_ssmem) {
-                return k_qc_lean_pair<L, SV, false, true, SHORT, 2, false, false, true>;
-            }
-        }
     if (p->packed_gpost)
         return k_qc_lean_pair<L, SV, true, false, SHORT, 2>;
     if (p->pair_ssmem && one && p->ow_tab)

@@ -112,41 +112,6 @@ cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, u
     return err;
 }
 
-/* The many-groups pair kernel's edge offsets in global memory (edge_gunits): layer by layer,
- * unit by unit, lane by lane, position indices (16 bits each, four per uint2, 0 where a row has
- * no such edge). Uploaded to *slot, *on = 1; where an index needs more than 16 bits, *on = 0. */
-cudaError_t edge_gtable_make(const ldpc_code* c, const uint2* ents, uint32_t z, void** slot, int* on)
-{
-    *on = 0;
-    if (c->n > 0x10000u)
-        return cudaSuccess;
-    size_t units = 0;
-    for (uint32_t l = 0; l < c->qv_layers; l++)
-        units += (size_t)edge_gunits(c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l]) * z;
-    uint2* host = (uint2*)calloc(units ? units : 1, sizeof *host);
-    if (!host)
-        return cudaErrorMemoryAllocation;
-    uint2* out = host;
-    for (uint32_t l = 0; l < c->qv_layers; l++) {
-        const uint32_t e0 = c->qv_ent_ptr[l], d = c->qv_ent_ptr[l + 1] - e0;
-        for (uint32_t g = 0; g < edge_gunits(d); g++)
-            for (uint32_t r = 0; r < z; r++, out++)
-                for (uint32_t h = 0; h < 4u && 4u * g + h < d; h++) {
-                    const uint2 e = ents[e0 + 4u * g + h];
-                    const uint32_t idx = (e.x + (r + (e.y & 0xffffu)) % z) << (16u * (h & 1u));
-                    if (h < 2)
-                        out->x |= idx;
-                    else
-                        out->y |= idx;
-                }
-    }
-    const cudaError_t err = upload(slot, host, units);
-    free(host);
-    if (err == cudaSuccess)
-        *on = 1;
-    return err;
-}
-
 /* A kernel's rows' edge offsets (edge_table_make, uploaded to *slot) after its *smem bytes of
  * shared memory, where they fit in `optin` bytes: then *a gains their place, *smem their bytes
  * and *on is 1; else nothing changes. */
@@ -512,14 +477,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.f16_scale2 = __half_as_ushort(__float2half(a.scale)) * 0x00010001u;
         a.f16_offset2 = __half_as_ushort(__float2half(a.offset)) * 0x00010001u;
     }
-    /* many groups of two frames at int8 (no room on chip for the table at two groups per SM):
-     * the rows' edge offsets from global memory */
-    if (p->lean_pair && p->packed == 2 && p->prec == LDPC_PREC_I8 && p->pair_compact && !p->packed_gpost &&
-        p->pair_ssmem != p->pair_short && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE)) {
-        if ((err = edge_gtable_make(c, ents, z, &p->dev[11], &p->pair_gtab)) != cudaSuccess)
-            goto done;
-        p->args.edge_gtab = (const uint2*)p->dev[11];
-    }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
     /* two frames per word on lean rows, a chunk of one group per SM at most: one block per SM
      * (H100, docs/performance.md: a slot of 152 5G NR blocks) */
@@ -594,10 +551,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "QC layered (%s), %s posteriors, %d-byte row state in %s memory%s", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
-    if (p->pair_gtab) {
-        const size_t len = strlen(p->describe);
-        snprintf(p->describe + len, sizeof p->describe - len, "; many groups: edge offsets in global memory");
-    }
     if (p->ow_tab) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; one group per SM: edge offsets on chip");

@@ -32,7 +32,6 @@ struct qc_args {
     uint32_t edge_offs;        /* pair kernel: the byte offset of the rows' edge offsets in shared memory, */
     uint32_t edge_tab_chunks;  /* ... their size in 16-byte chunks */
     const uint4* edge_tab;     /* ... and where the plan built them (edge_units; TAB kernels only) */
-    const uint2* edge_gtab;    /* the many-groups int8 pair kernel's, in global memory (GTAB, edge_gunits) */
     uint32_t* gpost;  /* packed int8: posteriors in global memory (GPOST), n words per group */
     const uint8_t* mag_tab; /* packed int8: ms_magnitude of 0..127 */
     uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
@@ -52,7 +51,6 @@ struct qc_plan {
     int pair_compact;                    /* ... with two frames' row state in one uint4 */
     int pair_ssmem;                      /* ... with the row state on chip */
     int pair_short;                      /* ... int8, with 8 bytes of it for rows of at most 11 edges */
-    int pair_gtab;                       /* ... for many groups: edge offsets from global memory (int8) */
     uint32_t pair_one_wave;              /* ... chunks of at most this many groups (one per SM, two frames
                                             per word): the kernel built for one block per SM, */
     int ow_tab;                          /* ... with the rows' edge offsets on chip; ow_args and ow_smem:
@@ -84,7 +82,7 @@ struct qc_plan {
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
     char describe[384];
-    void* dev[12];
+    void* dev[11];
     tx_map_dev map;
 };
 

@@ -445,15 +445,15 @@ static void packed_plan_cases(int quick)
             compare_p("dvbs2-normal-3_5", GPUFEC_ALG_NMS, L, 2.0, 37, 0.0, pr);
     }
     /* chunks of more than one group per SM (the test's other chunks are below it): the many-groups
-     * pair kernel, at int8 with the rows' edge offsets from global memory (row state on chip at
-     * rate 0.79, in global memory in the short form at rate 1/3), and without them */
+     * pair kernel at int8 and float16, its row state on chip at rate 0.79, in global memory at
+     * rate 1/3 (int8: in the short form) */
     chunk_frames = 600;
-    for (int flags = 0; flags < 2; flags++) {
-        tuning = flags ? GPUFEC_CUDA_NO_EDGE_TABLE : 0;
-        expect_variant = flags ? "lean rows, int8 rule, 2 frames per word" : "many groups: edge offsets in global memory";
-        compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0,
-                  GPUFEC_PRECISION_INT8);
-        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
+    tuning = 0;
+    for (int p = 0; p < 2; p++) {
+        const gpufec_precision pr = p ? GPUFEC_PRECISION_FLOAT16 : GPUFEC_PRECISION_INT8;
+        expect_variant = p ? "lean rows, float16 rule, 2 frames per word" : "lean rows, int8 rule, 2 frames per word";
+        compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, pr);
+        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, pr);
     }
     chunk_frames = 96;
     tuning = 0;
