@@ -76,17 +76,6 @@ static uint64_t turbo_simd_crc(const uint64_t* bits, uint32_t n, uint32_t poly)
 #define NORM_BY_MAX 0
 #define IMPOSSIBLE (-16384)
 #include "turbo_simd_body.h"
-#undef SIMD_NAME
-#undef LANES
-#undef V_ADD
-#undef V_SUB
-#undef V_MAX
-#undef V_MIN
-#undef V_SET1
-#undef V_SCALE
-#undef V_SIGNS
-#undef NORM_BY_MAX
-#undef IMPOSSIBLE
 
 /* ---- AVX-512BW, 64 x int8 ---- */
 SIMD_TARGET static inline __m512i scale_i8_512(__m512i d, int c)
@@ -109,19 +98,8 @@ SIMD_TARGET static inline __m512i scale_i8_512(__m512i d, int c)
 #define IMPOSSIBLE (-127)
 #include "turbo_simd_body.h"
 #undef SIMD_TARGET
-#undef SIMD_NAME
 #undef V
-#undef LANES
-#undef V_ADD
-#undef V_SUB
-#undef V_MAX
-#undef V_MIN
-#undef V_SET1
 #undef V_ZERO
-#undef V_SCALE
-#undef V_SIGNS
-#undef NORM_BY_MAX
-#undef IMPOSSIBLE
 
 /* ---- AVX2, 16 x int16 ---- */
 #define SIMD_TARGET __attribute__((target("avx2,bmi2")))
@@ -139,17 +117,6 @@ SIMD_TARGET static inline __m512i scale_i8_512(__m512i d, int c)
 #define NORM_BY_MAX 0
 #define IMPOSSIBLE (-16384)
 #include "turbo_simd_body.h"
-#undef SIMD_NAME
-#undef LANES
-#undef V_ADD
-#undef V_SUB
-#undef V_MAX
-#undef V_MIN
-#undef V_SET1
-#undef V_SCALE
-#undef V_SIGNS
-#undef NORM_BY_MAX
-#undef IMPOSSIBLE
 
 /* ---- AVX2, 32 x int8 ---- */
 SIMD_TARGET static inline __m256i scale_i8_256(__m256i d, int c)
@@ -172,19 +139,8 @@ SIMD_TARGET static inline __m256i scale_i8_256(__m256i d, int c)
 #define IMPOSSIBLE (-127)
 #include "turbo_simd_body.h"
 #undef SIMD_TARGET
-#undef SIMD_NAME
 #undef V
-#undef LANES
-#undef V_ADD
-#undef V_SUB
-#undef V_MAX
-#undef V_MIN
-#undef V_SET1
 #undef V_ZERO
-#undef V_SCALE
-#undef V_SIGNS
-#undef NORM_BY_MAX
-#undef IMPOSSIBLE
 #endif
 
 /* One instance: its lanes, element width, input quantisation and decoder. */

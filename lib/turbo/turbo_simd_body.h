@@ -9,6 +9,8 @@
  *   NORM_BY_MAX   1: metrics normalised by their maximum (int8: keeps the best state exact when
  *                 the rest saturate), 0: by state 0 (int16 has the headroom)
  *   IMPOSSIBLE    metric of an unreachable state
+ * It undefines the width's parameters at its end, so that the next width defines its own; the
+ * ISA's (SIMD_TARGET, V, V_ZERO), which both widths share, stay for the includer to undefine.
  * The recursions are those of turbo_rules.h with the branch metric doubled (no halving of the
  * soft values), so the extrinsic difference is halved when it is scaled. */
 
@@ -185,3 +187,14 @@ SIMD_TARGET static void SIMD_NAME(decode_group)(turbo_simd_group* gr)
 }
 
 #undef BRANCH
+#undef SIMD_NAME
+#undef LANES
+#undef V_ADD
+#undef V_SUB
+#undef V_MAX
+#undef V_MIN
+#undef V_SET1
+#undef V_SCALE
+#undef V_SIGNS
+#undef NORM_BY_MAX
+#undef IMPOSSIBLE
