@@ -536,8 +536,8 @@ __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t
 }
 
 /* A layer as the pair kernel walks it, built once per group: x its entries' byte offset in shared
- * memory, y its degree (low 8 bits) and the magnitude table's byte offset in shared memory (the
- * rest), z its row state's region (byte offset from st0: shared memory's start when the state is
+ * memory, y its degree (low 8 bits), the magnitude table's byte offset in shared memory (bits 8
+ * to 30) and whether the next layer joins its step (bit 31: no barrier between them, merge_next), z its row state's region (byte offset from st0: shared memory's start when the state is
  * on chip, else the group's state), w -4z (read from memory, so that an edge's wrap compiles to
  * one add-min, VIADDMNMX, not a multiply-add by the folded constant and a min). A layer's step
  * reads them in one uniform uint4 instead of deriving them from the arguments again (the loop's
@@ -555,8 +555,9 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
             o += pair_region_bytes(pair_row_bytes<L, SV, SHORT, EP>(ep[k + 1] - ep[k]), a.z);
             t += edge_table_bytes(ep[k + 1] - ep[k], a.z);
         }
+        const uint32_t merge = a.merge_next && a.merge_next[l] ? 0x80000000u : 0u; /* no barrier after it */
         desc[l] = make_uint4(TAB ? t : (uint32_t)(reinterpret_cast<const unsigned char*>(m.ents + ep[l]) - smem),
-                             (ep[l + 1] - ep[l]) | (uint32_t)(m.tab - smem) << 8, o, 0u - a.z * (EP ? 2u : 4u));
+                             (ep[l + 1] - ep[l]) | (uint32_t)(m.tab - smem) << 8 | merge, o, 0u - a.z * (EP ? 2u : 4u));
     }
 }
 
@@ -623,12 +624,14 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                     cur[k] = next[k];
                 const uint32_t d = dc.y & 0xffu;
                 pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
+                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + ((dc.y >> 8) & 0x7fffffu),
                                                                   reinterpret_cast<const uint2*>(smem + dc.x), d, lane4,
                                                                   dc.w, live, cur, st0 + dc.z, tid);
             }
+            const bool step_ends = !(dc.y >> 31); /* (uniform: the same layer for every thread) */
             dc = dn;
-            __syncthreads();
+            if (step_ends)
+                __syncthreads();
         }
         if (qc_check_due(a, ++it)) {
             const uint32_t all = EP ? 0x8000u : live & L::SIGN;

@@ -112,6 +112,40 @@ cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, u
     return err;
 }
 
+/* Layers that may run in one step (merge_next): consecutive layers of which none shares a column
+ * with another. Neither reads what another writes, so a step without barriers between them gives
+ * the layered rule's result, bit for bit. 5G NR's later rows are orthogonal in pairs: BG1's 46
+ * layers are 32 steps, BG2's 42 are 28 (docs/performance.md, ninth pass). *merged: the layers
+ * that join the previous one's step. */
+cudaError_t merge_next_make(const ldpc_code* c, void** slot, uint32_t* merged)
+{
+    uint8_t* next = (uint8_t*)calloc(c->qv_layers ? c->qv_layers : 1, 1);
+    uint8_t* used = (uint8_t*)calloc(c->n ? c->n : 1, 1); /* column blocks of the current step */
+    *merged = 0;
+    if (!next || !used) {
+        free(next);
+        free(used);
+        return cudaErrorMemoryAllocation;
+    }
+    for (uint32_t l = 0; l < c->qv_layers; l++) {
+        int clash = 0;
+        for (uint32_t e = c->qv_ent_ptr[l]; e < c->qv_ent_ptr[l + 1]; e++)
+            clash |= used[c->qv_col[e]];
+        if (l > 0 && !clash) {
+            next[l - 1] = 1;
+            (*merged)++;
+        } else {
+            memset(used, 0, c->n);
+        }
+        for (uint32_t e = c->qv_ent_ptr[l]; e < c->qv_ent_ptr[l + 1]; e++)
+            used[c->qv_col[e]] = 1;
+    }
+    const cudaError_t err = upload(slot, next, c->qv_layers);
+    free(next);
+    free(used);
+    return err;
+}
+
 /* A kernel's rows' edge offsets (edge_table_make, uploaded to *slot) after its *smem bytes of
  * shared memory, where they fit in `optin` bytes: then *a gains their place, *smem their bytes
  * and *on is 1; else nothing changes. */
@@ -477,6 +511,13 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.f16_scale2 = __half_as_ushort(__float2half(a.scale)) * 0x00010001u;
         a.f16_offset2 = __half_as_ushort(__float2half(a.offset)) * 0x00010001u;
     }
+    /* the pair kernels' steps of orthogonal layers (the whole layers of the lean rows) */
+    if (p->lean_pair && !c->qv_slice && !(o->cuda_tuning & GPUFEC_CUDA_NO_LAYER_MERGE)) {
+        if ((err = merge_next_make(c, &p->dev[11], &p->merged_layers)) != cudaSuccess)
+            goto done;
+        if (p->merged_layers)
+            p->args.merge_next = (const uint8_t*)p->dev[11];
+    }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
     /* two frames per word on lean rows, a chunk of one group per SM at most: one block per SM
      * (H100, docs/performance.md: a slot of 152 5G NR blocks) */
@@ -551,6 +592,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "QC layered (%s), %s posteriors, %d-byte row state in %s memory%s", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
+    if (p->args.merge_next) {
+        const size_t len = strlen(p->describe);
+        snprintf(p->describe + len, sizeof p->describe - len, "; %u of %u layers in the step before them",
+                 p->merged_layers, c->qv_layers);
+    }
     if (p->ow_tab) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; one group per SM: edge offsets on chip");

@@ -61,7 +61,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     o.max_batch = chunk_frames; /* several launches, last one partial (by default) */
     CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
     {
-        char ran[512] = "";
+        char ran[640] = "";
         gpufec_decoder_variant(gpu, ran, sizeof ran);
         CHECK(strncmp(ran, "cuda", 4) == 0, "%s: the CUDA backend reports variant '%s'", name, ran);
         if (expect_variant)
@@ -448,13 +448,19 @@ static void packed_plan_cases(int quick)
      * pair kernel at int8 and float16, its row state on chip at rate 0.79, in global memory at
      * rate 1/3 (int8: in the short form) */
     chunk_frames = 600;
-    tuning = 0;
     for (int p = 0; p < 2; p++) {
         const gpufec_precision pr = p ? GPUFEC_PRECISION_FLOAT16 : GPUFEC_PRECISION_INT8;
+        tuning = 0;
         expect_variant = p ? "lean rows, float16 rule, 2 frames per word" : "lean rows, int8 rule, 2 frames per word";
         compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, pr);
+        /* BG1's rows 16-17 and 20-21 to 44-45 orthogonal: 14 of 46 layers join the step before */
+        expect_variant = "14 of 46 layers in the step before them";
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, pr);
+        tuning = GPUFEC_CUDA_NO_LAYER_MERGE;
+        expect_variant = p ? "lean rows, float16 rule, 2 frames per word" : "lean rows, int8 rule, 2 frames per word";
+        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 301 : 601, 0.0, pr);
     }
+    tuning = 0;
     chunk_frames = 96;
     tuning = 0;
     expect_variant = NULL;
