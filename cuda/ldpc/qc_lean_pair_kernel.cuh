@@ -356,30 +356,40 @@ __device__ __forceinline__ void ep_store_u16(unsigned char* p, uint32_t v)
     asm volatile("st.shared.u16 [%0], %1;" ::"r"((uint32_t)__cvta_generic_to_shared(p)), "r"(v) : "memory");
 }
 
+/* ep_row in three phases, so that two rows of one step (merged layers: no column shared) can run
+ * interleaved in one thread (ep_two): their loads and first passes, then both outgoing
+ * magnitudes, then both second passes with their stores. A phase's work is the row's own: the
+ * order of the two rows' loads and stores is irrelevant as they touch no common position. */
+template <class L, int D> struct ep_work {
+    uint32_t jv[D], v[(D + 1) / 2];
+    pair_acc<L> r; /* both lanes' minima and parity, in both lanes */
+    packed_row ns;
+};
+
+/* The row's state, edge offsets and posteriors, and the first pass (ents: the layer's entries, or
+ * its offsets where TAB). */
 template <class L, int D, bool TAB>
-__device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
-                                       uint32_t lane2, uint32_t nz2, const uint4* st, unsigned char* region,
-                                       uint32_t lane)
+__device__ __forceinline__ void ep_row_in(ep_work<L, D>& w, const unsigned char* base, const uint2* ents, uint32_t lane2,
+                                          uint32_t nz2, const uint4* st, uint32_t lane)
 {
     static_assert(L::FR == 2 && D <= EP_MAX_DEGREE, "two edges per word, the signs in ten bits per lane");
     constexpr int K = (D + 1) / 2;
     const packed_row old = ep_state_load(make_uint2(st[0].x, st[0].y));
-    uint32_t jv[D], v[K];
     if constexpr (TAB) { /* ents: this layer's offsets */
-        edge_offsets<D>(ents + lane * edge_units(D), jv);
+        edge_offsets<D>(ents + lane * edge_units(D), w.jv);
     } else {
 #pragma unroll
         for (int t = 0; t < D; t++) {
             const uint2 e = ents[t];
             const uint32_t u = lane2 + e.y;
-            jv[t] = e.x + min(u, u + nz2); /* u - 2z wraps to a huge value when u < 2z (one add-min) */
+            w.jv[t] = e.x + min(u, u + nz2); /* u - 2z wraps to a huge value when u < 2z (one add-min) */
         }
     }
 #pragma unroll
     for (int k = 0; k < K; k++) {
-        const uint32_t lo = *reinterpret_cast<const uint16_t*>(base + jv[2 * k]);
-        const uint32_t hi = 2 * k + 1 < D ? *reinterpret_cast<const uint16_t*>(base + jv[2 * k + 1]) : 0u;
-        v[k] = lo | hi << 16;
+        const uint32_t lo = *reinterpret_cast<const uint16_t*>(base + w.jv[2 * k]);
+        const uint32_t hi = 2 * k + 1 < D ? *reinterpret_cast<const uint16_t*>(base + w.jv[2 * k + 1]) : 0u;
+        w.v[k] = lo | hi << 16;
     }
     pair_acc<L> c = {L::INIT, L::INIT, 0u}; /* ms_init_prec */
     const uint32_t d21 = pair_diff<L>(old.m1, old.m2);
@@ -387,31 +397,111 @@ __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, co
     for (int k = 0; k < K; k++) {
         const uint32_t msg = L::apply_sign(pair_pick<L>(pair_hit<L>(old.arg, ep_pos((uint32_t)k)), old.m1, old.m2, d21),
                                            old.s[0] << (15 - k));
-        v[k] = L::sub_sat(v[k], msg);
+        w.v[k] = L::sub_sat(w.v[k], msg);
         if (D % 2 && k == K - 1) /* the empty lane: a positive magnitude at the minima's start, no effect */
-            v[k] = (v[k] & 0xffffu) | (L::INIT & 0xffff0000u);
-        c.push(v[k]);
+            w.v[k] = (w.v[k] & 0xffffu) | (L::INIT & 0xffff0000u);
+        c.push(w.v[k]);
     }
     /* both lanes' accumulators merged, in both lanes */
     const uint32_t o1 = ep_swap(c.min1);
-    const pair_acc<L> r = {L::vmin(c.min1, o1), L::vmin(L::vmax(c.min1, o1), L::vmin(c.min2, ep_swap(c.min2))),
-                           c.parity ^ ep_swap(c.parity)};
-    packed_row ns = {L::magnitude_both(a, tab, r.min1), L::magnitude_both(a, tab, r.min2), 0u, {0, 0, 0, 0, 0}};
+    w.r = {L::vmin(c.min1, o1), L::vmin(L::vmax(c.min1, o1), L::vmin(c.min2, ep_swap(c.min2))), c.parity ^ ep_swap(c.parity)};
+}
+
+/* The outgoing magnitudes */
+template <class L, int D>
+__device__ __forceinline__ void ep_row_mag(ep_work<L, D>& w, const qc_args& a, const uint8_t* tab)
+{
+    w.ns = {L::magnitude_both(a, tab, w.r.min1), L::magnitude_both(a, tab, w.r.min2), 0u, {0, 0, 0, 0, 0}};
+}
+
+/* The second pass: the posteriors and the row's new state stored */
+template <class L, int D>
+__device__ __forceinline__ void ep_row_out(ep_work<L, D>& w, unsigned char* base, unsigned char* region, uint32_t lane)
+{
+    constexpr int K = (D + 1) / 2;
+    packed_row& ns = w.ns;
     uint32_t arg = pair_none<L>();
     const uint32_t d21n = pair_diff<L>(ns.m1, ns.m2);
 #pragma unroll
     for (int k = 0; k < K; k++) {
-        const uint32_t neg = (r.parity ^ v[k]) & L::SIGN, SH = 15 - k;
-        const uint32_t hit = pair_hit<L>(L::u(__habs2(L::h(v[k]))), r.min1);
+        const uint32_t neg = (w.r.parity ^ w.v[k]) & L::SIGN, SH = 15 - k;
+        const uint32_t hit = pair_hit<L>(L::u(__habs2(L::h(w.v[k]))), w.r.min1);
         arg = L::u(__hfma2(L::h(hit), L::h(ep_pos((uint32_t)k)), L::h(arg)));
         ns.s[0] = SH ? pair_add_shr(ns.s[0], neg, SH) : ns.s[0] | neg;
-        const uint32_t post = L::add_sat(v[k], L::apply_sign(pair_pick<L>(hit, ns.m1, ns.m2, d21n), neg));
+        const uint32_t post = L::add_sat(w.v[k], L::apply_sign(pair_pick<L>(hit, ns.m1, ns.m2, d21n), neg));
         if (2 * k + 1 < D) /* (the high half first: the low one then needs no copy) */
-            ep_store_u16(base + jv[2 * k + 1], post >> 16);
-        ep_store_u16(base + jv[2 * k], post);
+            ep_store_u16(base + w.jv[2 * k + 1], post >> 16);
+        ep_store_u16(base + w.jv[2 * k], post);
     }
     ns.arg = L::u(__hadd2(L::h(arg), L::h(ep_swap(arg)))); /* subnormal integers: exact */
     reinterpret_cast<uint2*>(region)[lane] = ep_state_store(ns);
+}
+
+template <class L, int D, bool TAB>
+__device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
+                                       uint32_t lane2, uint32_t nz2, const uint4* st, unsigned char* region,
+                                       uint32_t lane)
+{
+    ep_work<L, D> w;
+    ep_row_in<L, D, TAB>(w, base, ents, lane2, nz2, st, lane);
+    ep_row_mag<L, D>(w, a, tab);
+    ep_row_out<L, D>(w, base, region, lane);
+}
+
+/* Two rows of one step (consecutive layers sharing no column, merge_next) in one thread, their
+ * phases interleaved: one row's chain of loads and dependent arithmetic waits where the other's
+ * runs, which a block of one frame (three warps per scheduler at Z = 384) cannot otherwise
+ * hide. The degrees the step compiles for: 5G NR's merged rows (BG1 4 to 6 edges, BG2 3 to 5). */
+#define EP_TWO_MIN_DEGREE 3u
+#define EP_TWO_MAX_DEGREE 6u
+__host__ __device__ constexpr bool ep_two_fits(uint32_t d0, uint32_t d1)
+{
+    return d0 >= EP_TWO_MIN_DEGREE && d0 <= EP_TWO_MAX_DEGREE && d1 >= EP_TWO_MIN_DEGREE && d1 <= EP_TWO_MAX_DEGREE;
+}
+
+/* One side of a two-row step: a layer's pointers (ents: entries or offsets, tab: magnitudes,
+ * st: the row's state, region: where its new state goes) */
+struct ep_side {
+    const uint2* ents;
+    const uint8_t* tab;
+    const uint4* st;
+    unsigned char* region;
+};
+
+template <class L, bool TAB, int D0, int D1>
+__device__ __forceinline__ void ep_two(const qc_args& a, unsigned char* base, const ep_side& s0, const ep_side& s1,
+                                       uint32_t lane2, uint32_t nz2, uint32_t lane)
+{
+    ep_work<L, D0> w0;
+    ep_work<L, D1> w1;
+    ep_row_in<L, D0, TAB>(w0, base, s0.ents, lane2, nz2, s0.st, lane);
+    ep_row_in<L, D1, TAB>(w1, base, s1.ents, lane2, nz2, s1.st, lane);
+    ep_row_mag<L, D0>(w0, a, s0.tab);
+    ep_row_mag<L, D1>(w1, a, s1.tab);
+    ep_row_out<L, D0>(w0, base, s0.region, lane);
+    ep_row_out<L, D1>(w1, base, s1.region, lane);
+}
+
+/* ... for degrees d0 and d1 (ep_two_fits), by binary search on each */
+template <class L, bool TAB, int LO0, int HI0, int LO1, int HI1>
+__device__ __forceinline__ void ep_two_any(const qc_args& a, unsigned char* base, const ep_side& s0, const ep_side& s1,
+                                           uint32_t d0, uint32_t d1, uint32_t lane2, uint32_t nz2, uint32_t lane)
+{
+    if constexpr (LO0 != HI0) {
+        constexpr int MID = (LO0 + HI0) / 2;
+        if (d0 <= MID)
+            ep_two_any<L, TAB, LO0, MID, LO1, HI1>(a, base, s0, s1, d0, d1, lane2, nz2, lane);
+        else
+            ep_two_any<L, TAB, MID + 1, HI0, LO1, HI1>(a, base, s0, s1, d0, d1, lane2, nz2, lane);
+    } else if constexpr (LO1 != HI1) {
+        constexpr int MID = (LO1 + HI1) / 2;
+        if (d1 <= MID)
+            ep_two_any<L, TAB, LO0, HI0, LO1, MID>(a, base, s0, s1, d0, d1, lane2, nz2, lane);
+        else
+            ep_two_any<L, TAB, LO0, HI0, MID + 1, HI1>(a, base, s0, s1, d0, d1, lane2, nz2, lane);
+    } else {
+        ep_two<L, TAB, LO0, LO1>(a, base, s0, s1, lane2, nz2, lane);
+    }
 }
 
 /* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
@@ -615,20 +705,45 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         pair_state_get<L, SV, SHORT, EP>(st0, dc.z, dc.y & 0xffu, tid, a.z, next);
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
-        for (uint32_t l = 0; l < a.layers; l++) {
-            const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
-            if (active) {
-                uint4 cur[SW];
+        for (uint32_t l = 0; l < a.layers;) {
+            uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
+            bool step_ends = !(dc.y >> 31); /* (uniform: the same layer for every thread) */
+            bool two = false;
+            if constexpr (EP)
+                two = !step_ends && l + 1 < a.layers && ep_two_fits(dc.y & 0xffu, dn.y & 0xffu);
+            if (two) { /* this layer and the next in one thread, interleaved (ep_two) */
+                if constexpr (EP) {
+                    const uint4 d1 = dn;
+                    dn = desc[l + 2 < a.layers ? l + 2 : 0];
+                    if (active) {
+                        uint4 cur[SW], c1[SW];
+                        cur[0] = next[0];
+                        pair_state_get<L, SV, SHORT, EP>(st0, d1.z, d1.y & 0xffu, tid, a.z, c1);
+                        pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                        const ep_side s0 = {reinterpret_cast<const uint2*>(smem + dc.x), smem + ((dc.y >> 8) & 0x7fffffu),
+                                            cur, st0 + dc.z};
+                        const ep_side s1 = {reinterpret_cast<const uint2*>(smem + d1.x), smem + ((d1.y >> 8) & 0x7fffffu),
+                                            c1, st0 + d1.z};
+                        ep_two_any<L, TAB, (int)EP_TWO_MIN_DEGREE, (int)EP_TWO_MAX_DEGREE, (int)EP_TWO_MIN_DEGREE,
+                                   (int)EP_TWO_MAX_DEGREE>(a, m.base, s0, s1, dc.y & 0xffu, d1.y & 0xffu, lane4, dc.w, tid);
+                    }
+                    step_ends = !(d1.y >> 31);
+                }
+                l += 2;
+            } else {
+                if (active) {
+                    uint4 cur[SW];
 #pragma unroll
-                for (int k = 0; k < SW; k++)
-                    cur[k] = next[k];
-                const uint32_t d = dc.y & 0xffu;
-                pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + ((dc.y >> 8) & 0x7fffffu),
-                                                                  reinterpret_cast<const uint2*>(smem + dc.x), d, lane4,
-                                                                  dc.w, live, cur, st0 + dc.z, tid);
+                    for (int k = 0; k < SW; k++)
+                        cur[k] = next[k];
+                    const uint32_t d = dc.y & 0xffu;
+                    pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                    lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + ((dc.y >> 8) & 0x7fffffu),
+                                                                      reinterpret_cast<const uint2*>(smem + dc.x), d,
+                                                                      lane4, dc.w, live, cur, st0 + dc.z, tid);
+                }
+                l++;
             }
-            const bool step_ends = !(dc.y >> 31); /* (uniform: the same layer for every thread) */
             dc = dn;
             if (step_ends)
                 __syncthreads();

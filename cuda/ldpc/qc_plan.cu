@@ -609,8 +609,12 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if (p->lat_frames) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %s", p->lat_frames,
-                 p->ep_tab     ? "lean rows, a row's edges two by two in half2, their offsets on chip"
-                 : p->ep       ? "lean rows, a row's edges two by two in half2"
+                 p->ep_tab && p->args.merge_next ? "lean rows, a row's edges two by two in half2, their offsets on chip, "
+                                                   "a merged step's rows two per thread"
+                 : p->ep_tab ? "lean rows, a row's edges two by two in half2, their offsets on chip"
+                 : p->ep && p->args.merge_next ? "lean rows, a row's edges two by two in half2, a merged step's rows two "
+                                                 "per thread"
+                 : p->ep     ? "lean rows, a row's edges two by two in half2"
                  : p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
                  : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");
     }

@@ -84,7 +84,7 @@ struct qc_plan {
     size_t ep_smem;
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
-    char describe[480];
+    char describe[576];
     void* dev[12];
     tx_map_dev map;
 };

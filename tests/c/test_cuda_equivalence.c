@@ -61,7 +61,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     o.max_batch = chunk_frames; /* several launches, last one partial (by default) */
     CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
     {
-        char ran[640] = "";
+        char ran[720] = "";
         gpufec_decoder_variant(gpu, ran, sizeof ran);
         CHECK(strncmp(ran, "cuda", 4) == 0, "%s: the CUDA backend reports variant '%s'", name, ran);
         if (expect_variant)
