@@ -448,7 +448,7 @@ __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, co
     ep_row_out<L, D>(w, base, region, lane);
 }
 
-/* Two rows of one step (consecutive layers sharing no column, merge_next) in one thread, their
+/* Two rows of one step (consecutive layers sharing no column, pair_next) in one thread, their
  * phases interleaved: one row's chain of loads and dependent arithmetic waits where the other's
  * runs, which a block of one frame (three warps per scheduler at Z = 384) cannot otherwise
  * hide. The degrees the step compiles for: 5G NR's merged rows (BG1 4 to 6 edges, BG2 3 to 5). */
@@ -458,6 +458,11 @@ __host__ __device__ constexpr bool ep_two_fits(uint32_t d0, uint32_t d1)
 {
     return d0 >= EP_TWO_MIN_DEGREE && d0 <= EP_TWO_MAX_DEGREE && d1 >= EP_TWO_MIN_DEGREE && d1 <= EP_TWO_MAX_DEGREE;
 }
+
+/* Where the kernel has two-row steps: edge pairs at int8. At float16 they measured slower (H100,
+ * one BG1 R = 1/3 block: 267 us against 262 without; int8 236 against 244), and the layer loop
+ * that allows them costs its few instructions per layer where no pair runs. */
+template <class L, bool EP> constexpr bool EP_TWO = EP && L::PREC == LDPC_PREC_I8;
 
 /* One side of a two-row step: a layer's pointers (ents: entries or offsets, tab: magnitudes,
  * st: the row's state, region: where its new state goes) */
@@ -627,7 +632,8 @@ __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t
 
 /* A layer as the pair kernel walks it, built once per group: x its entries' byte offset in shared
  * memory, y its degree (low 8 bits), the magnitude table's byte offset in shared memory (bits 8
- * to 30) and whether the next layer joins its step (bit 31: no barrier between them, merge_next), z its row state's region (byte offset from st0: shared memory's start when the state is
+ * to 30) and, for edge pairs, whether it and the next layer run as a pair of rows per thread (bit 31:
+ * pair_next, ep_two), z its row state's region (byte offset from st0: shared memory's start when the state is
  * on chip, else the group's state), w -4z (read from memory, so that an edge's wrap compiles to
  * one add-min, VIADDMNMX, not a multiply-add by the folded constant and a min). A layer's step
  * reads them in one uniform uint4 instead of deriving them from the arguments again (the loop's
@@ -645,9 +651,9 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
             o += pair_region_bytes(pair_row_bytes<L, SV, SHORT, EP>(ep[k + 1] - ep[k]), a.z);
             t += edge_table_bytes(ep[k + 1] - ep[k], a.z);
         }
-        const uint32_t merge = a.merge_next && a.merge_next[l] ? 0x80000000u : 0u; /* no barrier after it */
+        const uint32_t two = EP_TWO<L, EP> && a.pair_next && a.pair_next[l] ? 0x80000000u : 0u; /* it and the next: ep_two */
         desc[l] = make_uint4(TAB ? t : (uint32_t)(reinterpret_cast<const unsigned char*>(m.ents + ep[l]) - smem),
-                             (ep[l + 1] - ep[l]) | (uint32_t)(m.tab - smem) << 8 | merge, o, 0u - a.z * (EP ? 2u : 4u));
+                             (ep[l + 1] - ep[l]) | (uint32_t)(m.tab - smem) << 8 | two, o, 0u - a.z * (EP ? 2u : 4u));
     }
 }
 
@@ -705,32 +711,42 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         pair_state_get<L, SV, SHORT, EP>(st0, dc.z, dc.y & 0xffu, tid, a.z, next);
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
-        for (uint32_t l = 0; l < a.layers;) {
-            uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
-            bool step_ends = !(dc.y >> 31); /* (uniform: the same layer for every thread) */
-            bool two = false;
-            if constexpr (EP)
-                two = !step_ends && l + 1 < a.layers && ep_two_fits(dc.y & 0xffu, dn.y & 0xffu);
-            if (two) { /* this layer and the next in one thread, interleaved (ep_two) */
-                if constexpr (EP) {
+        if constexpr (EP_TWO<L, EP>) { /* a step is one layer, or two orthogonal ones as a pair of rows per thread */
+            for (uint32_t l = 0; l < a.layers;) {
+                uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
+                if ((dc.y >> 31) && l + 1 < a.layers && ep_two_fits(dc.y & 0xffu, dn.y & 0xffu)) {
                     const uint4 d1 = dn;
                     dn = desc[l + 2 < a.layers ? l + 2 : 0];
                     if (active) {
-                        uint4 cur[SW], c1[SW];
-                        cur[0] = next[0];
+                        uint4 c1[SW];
+                        const uint4 c0 = next[0];
                         pair_state_get<L, SV, SHORT, EP>(st0, d1.z, d1.y & 0xffu, tid, a.z, c1);
                         pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
                         const ep_side s0 = {reinterpret_cast<const uint2*>(smem + dc.x), smem + ((dc.y >> 8) & 0x7fffffu),
-                                            cur, st0 + dc.z};
+                                            &c0, st0 + dc.z};
                         const ep_side s1 = {reinterpret_cast<const uint2*>(smem + d1.x), smem + ((d1.y >> 8) & 0x7fffffu),
                                             c1, st0 + d1.z};
                         ep_two_any<L, TAB, (int)EP_TWO_MIN_DEGREE, (int)EP_TWO_MAX_DEGREE, (int)EP_TWO_MIN_DEGREE,
                                    (int)EP_TWO_MAX_DEGREE>(a, m.base, s0, s1, dc.y & 0xffu, d1.y & 0xffu, lane4, dc.w, tid);
                     }
-                    step_ends = !(d1.y >> 31);
+                    l += 2;
+                } else {
+                    if (active) {
+                        const uint4 c0 = next[0];
+                        pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                        lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + ((dc.y >> 8) & 0x7fffffu),
+                                                                          reinterpret_cast<const uint2*>(smem + dc.x),
+                                                                          dc.y & 0xffu, lane4, dc.w, live, &c0,
+                                                                          st0 + dc.z, tid);
+                    }
+                    l++;
                 }
-                l += 2;
-            } else {
+                dc = dn;
+                __syncthreads();
+            }
+        } else {
+            for (uint32_t l = 0; l < a.layers; l++) {
+                const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
                 if (active) {
                     uint4 cur[SW];
 #pragma unroll
@@ -738,15 +754,13 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                         cur[k] = next[k];
                     const uint32_t d = dc.y & 0xffu;
                     pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                    lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + ((dc.y >> 8) & 0x7fffffu),
+                    lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
                                                                       reinterpret_cast<const uint2*>(smem + dc.x), d,
                                                                       lane4, dc.w, live, cur, st0 + dc.z, tid);
                 }
-                l++;
-            }
-            dc = dn;
-            if (step_ends)
+                dc = dn;
                 __syncthreads();
+            }
         }
         if (qc_check_due(a, ++it)) {
             const uint32_t all = EP ? 0x8000u : live & L::SIGN;

@@ -112,33 +112,36 @@ cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, u
     return err;
 }
 
-/* Layers that may run in one step (merge_next): consecutive layers of which none shares a column
- * with another. Neither reads what another writes, so a step without barriers between them gives
- * the layered rule's result, bit for bit. 5G NR's later rows are orthogonal in pairs: BG1's 46
- * layers are 32 steps, BG2's 42 are 28 (docs/performance.md, ninth pass). *merged: the layers
- * that join the previous one's step. */
-cudaError_t merge_next_make(const ldpc_code* c, void** slot, uint32_t* merged)
+/* Pairs of layers that edge pairs run two rows per thread (pair_next, ep_two): consecutive
+ * layers that share no column, neither already in a pair, both of degrees ep_two compiles. Neither
+ * row reads what the other writes, so one step for both gives the layered rule's result, bit for
+ * bit. 5G NR's later rows are orthogonal in pairs: BG1 14 pairs of its 46 layers, BG2 13 of 42
+ * (docs/performance.md, ninth and tenth passes). *pairs: how many. */
+cudaError_t pair_next_make(const ldpc_code* c, void** slot, uint32_t* pairs)
 {
     uint8_t* next = (uint8_t*)calloc(c->qv_layers ? c->qv_layers : 1, 1);
-    uint8_t* used = (uint8_t*)calloc(c->n ? c->n : 1, 1); /* column blocks of the current step */
-    *merged = 0;
+    uint8_t* used = (uint8_t*)calloc(c->n ? c->n : 1, 1); /* the columns of the layer before */
+    *pairs = 0;
     if (!next || !used) {
         free(next);
         free(used);
         return cudaErrorMemoryAllocation;
     }
-    for (uint32_t l = 0; l < c->qv_layers; l++) {
+    for (uint32_t l = 0; l + 1 < c->qv_layers; l++) {
+        const uint32_t* ep = c->qv_ent_ptr;
+        if (!ep_two_fits(ep[l + 1] - ep[l], ep[l + 2] - ep[l + 1]))
+            continue;
         int clash = 0;
-        for (uint32_t e = c->qv_ent_ptr[l]; e < c->qv_ent_ptr[l + 1]; e++)
-            clash |= used[c->qv_col[e]];
-        if (l > 0 && !clash) {
-            next[l - 1] = 1;
-            (*merged)++;
-        } else {
-            memset(used, 0, c->n);
-        }
-        for (uint32_t e = c->qv_ent_ptr[l]; e < c->qv_ent_ptr[l + 1]; e++)
+        for (uint32_t e = ep[l]; e < ep[l + 1]; e++)
             used[c->qv_col[e]] = 1;
+        for (uint32_t e = ep[l + 1]; e < ep[l + 2]; e++)
+            clash |= used[c->qv_col[e]];
+        for (uint32_t e = ep[l]; e < ep[l + 1]; e++)
+            used[c->qv_col[e]] = 0;
+        if (!clash) {
+            next[l++] = 1; /* (the next layer is this pair's second) */
+            (*pairs)++;
+        }
     }
     const cudaError_t err = upload(slot, next, c->qv_layers);
     free(next);
@@ -511,13 +514,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.f16_scale2 = __half_as_ushort(__float2half(a.scale)) * 0x00010001u;
         a.f16_offset2 = __half_as_ushort(__float2half(a.offset)) * 0x00010001u;
     }
-    /* the pair kernels' steps of orthogonal layers (the whole layers of the lean rows) */
-    if (p->lean_pair && !c->qv_slice && !(o->cuda_tuning & GPUFEC_CUDA_NO_LAYER_MERGE)) {
-        if ((err = merge_next_make(c, &p->dev[11], &p->merged_layers)) != cudaSuccess)
-            goto done;
-        if (p->merged_layers)
-            p->args.merge_next = (const uint8_t*)p->dev[11];
-    }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
     /* two frames per word on lean rows, a chunk of one group per SM at most: one block per SM
      * (H100, docs/performance.md: a slot of 152 5G NR blocks) */
@@ -549,6 +545,13 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             p->ep_args.pair_state_bytes = (uint32_t)ep_st;
             p->ep_args.pair_desc = (uint32_t)at;
             p->ep_smem = at + pair_desc_bytes(c->qv_layers);
+            /* orthogonal layers two rows per thread (int8: EP_TWO) */
+            if (p->prec == LDPC_PREC_I8 && !c->qv_slice && !(o->cuda_tuning & GPUFEC_CUDA_NO_LAYER_MERGE)) {
+                if ((err = pair_next_make(c, &p->dev[11], &p->ep_pairs)) != cudaSuccess)
+                    goto done;
+                if (p->ep_pairs)
+                    p->ep_args.pair_next = (const uint8_t*)p->dev[11];
+            }
             /* the rows' edge offsets after it where they fit */
             if (!(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
                 (err = edge_table_attach(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 2, (size_t)optin,
@@ -592,11 +595,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "QC layered (%s), %s posteriors, %d-byte row state in %s memory%s", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
-    if (p->args.merge_next) {
-        const size_t len = strlen(p->describe);
-        snprintf(p->describe + len, sizeof p->describe - len, "; %u of %u layers in the step before them",
-                 p->merged_layers, c->qv_layers);
-    }
     if (p->ow_tab) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; one group per SM: edge offsets on chip");
@@ -609,14 +607,15 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if (p->lat_frames) {
         const size_t len = strlen(p->describe);
         snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %s", p->lat_frames,
-                 p->ep_tab && p->args.merge_next ? "lean rows, a row's edges two by two in half2, their offsets on chip, "
-                                                   "a merged step's rows two per thread"
-                 : p->ep_tab ? "lean rows, a row's edges two by two in half2, their offsets on chip"
-                 : p->ep && p->args.merge_next ? "lean rows, a row's edges two by two in half2, a merged step's rows two "
-                                                 "per thread"
-                 : p->ep     ? "lean rows, a row's edges two by two in half2"
+                 p->ep_tab     ? "lean rows, a row's edges two by two in half2, their offsets on chip"
+                 : p->ep       ? "lean rows, a row's edges two by two in half2"
                  : p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
                  : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");
+        if (p->ep_pairs) {
+            const size_t l2 = strlen(p->describe);
+            snprintf(p->describe + l2, sizeof p->describe - l2, ", %u pairs of orthogonal layers two rows per thread",
+                     p->ep_pairs);
+        }
     }
 done:
     free(ents);

@@ -32,8 +32,8 @@ struct qc_args {
     uint32_t edge_offs;        /* pair kernel: the byte offset of the rows' edge offsets in shared memory, */
     uint32_t edge_tab_chunks;  /* ... their size in 16-byte chunks */
     const uint4* edge_tab;     /* ... and where the plan built them (edge_units; TAB kernels only) */
-    const uint8_t* merge_next; /* pair kernel, per layer: 1 where the next layer shares no column with this
-                                  one's step (no barrier between them), NULL: a barrier after each */
+    const uint8_t* pair_next;  /* edge pairs, per layer: 1 where it and the next share no column and run two
+                                  rows per thread (ep_two); NULL: one layer per step */
     uint32_t* gpost;  /* packed int8: posteriors in global memory (GPOST), n words per group */
     const uint8_t* mag_tab; /* packed int8: ms_magnitude of 0..127 */
     uint32_t nframes; /* frames in the launch (packed int8: the last group may be partial) */
@@ -55,7 +55,6 @@ struct qc_plan {
     int pair_short;                      /* ... int8, with 8 bytes of it for rows of at most 11 edges */
     uint32_t pair_one_wave;              /* ... chunks of at most this many groups (one per SM, two frames
                                             per word): the kernel built for one block per SM, */
-    uint32_t merged_layers;              /* ... layers that join the previous one's step (merge_next) */
     int ow_tab;                          /* ... with the rows' edge offsets on chip; ow_args and ow_smem:
                                             its arguments and shared bytes, with or without them */
     qc_args ow_args;
@@ -82,6 +81,7 @@ struct qc_plan {
     int ep, ep_tab; /* ep_tab: with the rows' edge offsets on chip (edge_units) */
     qc_args ep_args;
     size_t ep_smem;
+    uint32_t ep_pairs; /* ... pairs of orthogonal layers run two rows per thread (pair_next) */
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
     char describe[576];

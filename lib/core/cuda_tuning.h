@@ -43,8 +43,9 @@
 #define GPUFEC_CUDA_NO_EDGE_TABLE 1048576u /* QC kernel, edge pairs: each row's edge addresses derived from the
                                               layer's entries (default: read from a table of 16-bit offsets built
                                               on chip once per block, where it fits) */
-#define GPUFEC_CUDA_NO_LAYER_MERGE 2097152u /* QC pair kernels: a barrier after every layer (default: none between
-                                              consecutive layers that share no column, e.g. 5G NR's later rows) */
+#define GPUFEC_CUDA_NO_LAYER_MERGE 2097152u /* QC kernel, edge pairs: one layer per step (default: two consecutive
+                                              layers that share no column, e.g. 5G NR's later rows, as a pair of
+                                              rows per thread) */
 #define GPUFEC_CUDA_TUNING_ALL 4194303u    /* every switch defined */
 
 #endif

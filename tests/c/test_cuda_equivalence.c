@@ -14,6 +14,7 @@ static uint32_t tuning = 0, plan = GPUFEC_CUDA_NO_LATENCY_PLAN;
 /* When set, the GPU decoder must report a variant (gpufec_decoder_variant) containing this text:
  * a comparison of the kernel a record selects, not of whichever kernel the backend fell back to. */
 static const char* expect_variant = NULL;
+static const char* reject_variant = NULL; /* ... and, when set, one not containing this */
 static uint32_t chunk_frames = 96; /* frames per launch (max_batch) */
 
 static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
@@ -67,6 +68,9 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
         if (expect_variant)
             CHECK(strstr(ran, expect_variant) != NULL, "%s: expected the variant '%s', ran '%s'", name,
                   expect_variant, ran);
+        if (reject_variant)
+            CHECK(strstr(ran, reject_variant) == NULL, "%s: the variant must not say '%s', ran '%s'", name,
+                  reject_variant, ran);
         const int latency = strstr(ran, "frames: one per block") != NULL;
         if (strstr(ran, "QC layered") && (plan & (GPUFEC_CUDA_LATENCY_PLAN | GPUFEC_CUDA_NO_LATENCY_PLAN)))
             CHECK(latency == ((plan & GPUFEC_CUDA_LATENCY_PLAN) != 0), "%s: latency plan %s but ran '%s'", name,
@@ -448,19 +452,13 @@ static void packed_plan_cases(int quick)
      * pair kernel at int8 and float16, its row state on chip at rate 0.79, in global memory at
      * rate 1/3 (int8: in the short form) */
     chunk_frames = 600;
+    tuning = 0;
     for (int p = 0; p < 2; p++) {
         const gpufec_precision pr = p ? GPUFEC_PRECISION_FLOAT16 : GPUFEC_PRECISION_INT8;
-        tuning = 0;
         expect_variant = p ? "lean rows, float16 rule, 2 frames per word" : "lean rows, int8 rule, 2 frames per word";
         compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, pr);
-        /* BG1's rows 16-17 and 20-21 to 44-45 orthogonal: 14 of 46 layers join the step before */
-        expect_variant = "14 of 46 layers in the step before them";
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, pr);
-        tuning = GPUFEC_CUDA_NO_LAYER_MERGE;
-        expect_variant = p ? "lean rows, float16 rule, 2 frames per word" : "lean rows, int8 rule, 2 frames per word";
-        compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 301 : 601, 0.0, pr);
     }
-    tuning = 0;
     chunk_frames = 96;
     tuning = 0;
     expect_variant = NULL;
@@ -527,6 +525,19 @@ static void latency_plan_cases(int quick)
             compare_p(few[k].code, few[k].alg, L, few[k].ebn0, frames, 0.0, pr);
         }
     }
+    /* edge pairs at int8 with orthogonal layers as pairs of rows per thread (ep_two: BG1's rows
+     * 16-17 and 20-21 to 44-45; BG2's 11-12, 17-18 and 20-21 to 40-41), and without
+     * (NO_LAYER_MERGE); float16 has none */
+    for (int p = 0; p < 3; p++) {
+        const gpufec_precision pr = p == 2 ? GPUFEC_PRECISION_FLOAT16 : GPUFEC_PRECISION_INT8;
+        tuning = p == 1 ? GPUFEC_CUDA_NO_LAYER_MERGE : 0;
+        reject_variant = p ? "pairs of orthogonal layers" : NULL;
+        expect_variant = p ? "edges two by two in half2" : "in half2, 14 pairs of orthogonal layers two rows per thread";
+        compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, pr);
+        expect_variant = p ? "edges two by two in half2" : "in half2, 13 pairs of orthogonal layers two rows per thread";
+        compare_p("5gnr-bg2-z384", GPUFEC_ALG_OMS, L, 1.2, quick ? 3 : 40, 0.0, pr);
+    }
+    reject_variant = NULL;
     tuning = GPUFEC_CUDA_NO_LEAN;
     expect_variant = "one per block, 1 thread per row";
     compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
