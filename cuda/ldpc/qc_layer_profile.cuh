@@ -28,19 +28,26 @@ template <> struct layer_profile<2> { /* 5G NR BG2 */
 };
 #define LAYER_PROFILES 2
 
+/* The edges per iteration up to which a profile's code runs faster than the loop: the whole
+ * iteration is straight-line code, which beyond this no longer stays in the instruction caches
+ * (H100, 2026-11-27: BG2's 197 edges 10% faster, BG1's 316 12% slower; docs/performance.md). */
+#define LAYER_PROFILE_MAX_EDGES 256u
+
 /* Whether layers 0..layers-1 of degrees deg[] (and pair flags pair[]: 1 on a pair's first layer)
- * are a prefix of profile PROF. A pair cut by the last layer runs as a single layer. */
+ * are a prefix of profile PROF that cuts no pair, within LAYER_PROFILE_MAX_EDGES edges. */
 template <int PROF> inline bool layer_profile_match(uint32_t layers, const uint32_t* deg, const uint8_t* pair)
 {
     using P = layer_profile<PROF>;
-    if (layers < 2 || layers > (uint32_t)P::layers)
+    if (layers < 2 || layers > (uint32_t)P::layers || P::pair((int)layers - 1))
         return false;
+    uint32_t edges = 0;
     for (uint32_t l = 0; l < layers; l++) {
-        const bool want = P::pair((int)l) && l + 1 < layers;
+        const bool want = P::pair((int)l);
         if (deg[l] != P::deg[l] || (pair && (pair[l] != 0) != want) || (!pair && want))
             return false;
+        edges += deg[l];
     }
-    return true;
+    return edges <= LAYER_PROFILE_MAX_EDGES;
 }
 
 } // namespace

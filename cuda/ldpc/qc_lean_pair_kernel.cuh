@@ -669,36 +669,30 @@ __device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base
     if constexpr (LAYER < P::layers) {
         if (LAYER >= a.layers)
             return;
-        constexpr bool PAIR = P::pair(LAYER) && LAYER + 1 < P::layers;
+        constexpr bool PAIR = P::pair(LAYER) && LAYER + 1 < P::layers; /* (the plan: no pair cut by a.layers) */
         constexpr int D0 = P::deg[LAYER];
         const uint4 dc = desc[LAYER];
-        bool two = false;
         if constexpr (PAIR) {
-            two = LAYER + 1 < a.layers;
-            constexpr int D1 = P::deg[PAIR ? LAYER + 1 : LAYER];
-            if (two) {
-                const uint4 d1 = desc[LAYER + 1], dn = desc[LAYER + 2 < a.layers ? LAYER + 2 : 0];
-                if (active) {
-                    uint4 c1[1];
-                    const uint4 c0 = next[0];
-                    pair_state_get<L, 0, false, true>(st0, d1.z, (uint32_t)D1, tid, a.z, c1);
-                    pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                    const ep_side s0 = {reinterpret_cast<const uint2*>(smem + dc.x), smem + ((dc.y >> 8) & 0x7fffffu),
-                                        &c0, st0 + dc.z};
-                    const ep_side s1 = {reinterpret_cast<const uint2*>(smem + d1.x), smem + ((d1.y >> 8) & 0x7fffffu), c1,
-                                        st0 + d1.z};
-                    ep_two<L, TAB, D0, D1>(a, base, s0, s1, lane4, dc.w, tid);
-                }
+            constexpr int D1 = P::deg[LAYER + 1];
+            const uint4 d1 = desc[LAYER + 1], dn = desc[LAYER + 2 < a.layers ? LAYER + 2 : 0];
+            if (active) {
+                uint4 c1[1];
+                const uint4 c0 = next[0];
+                pair_state_get<L, 0, false, true>(st0, d1.z, (uint32_t)D1, tid, a.z, c1);
+                pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                const ep_side s0 = {reinterpret_cast<const uint2*>(smem + dc.x), smem + ((dc.y >> 8) & 0x7fffffu), &c0,
+                                    st0 + dc.z};
+                const ep_side s1 = {reinterpret_cast<const uint2*>(smem + d1.x), smem + ((d1.y >> 8) & 0x7fffffu), c1,
+                                    st0 + d1.z};
+                ep_two<L, TAB, D0, D1>(a, base, s0, s1, lane4, dc.w, tid);
             }
-        }
-        if (!two) {
+        } else {
             const uint4 dn = desc[LAYER + 1 < a.layers ? LAYER + 1 : 0];
             if (active) {
                 const uint4 c0 = next[0];
                 pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                ep_row<L, D0, TAB>(a, base, smem + ((dc.y >> 8) & 0x7fffffu),
-                                              reinterpret_cast<const uint2*>(smem + dc.x), lane4, dc.w, &c0, st0 + dc.z,
-                                              tid);
+                ep_row<L, D0, TAB>(a, base, smem + ((dc.y >> 8) & 0x7fffffu), reinterpret_cast<const uint2*>(smem + dc.x),
+                                   lane4, dc.w, &c0, st0 + dc.z, tid);
             }
         }
         __syncthreads();

@@ -533,10 +533,11 @@ static void latency_plan_cases(int quick)
         const gpufec_precision pr = p == 2 ? GPUFEC_PRECISION_FLOAT16 : GPUFEC_PRECISION_INT8;
         tuning = p == 1 ? GPUFEC_CUDA_NO_LAYER_MERGE : p == 3 ? GPUFEC_CUDA_NO_LAYER_PROFILE : 0;
         reject_variant = p == 1 || p == 2 ? "pairs of orthogonal layers" : p == 3 ? "each layer compiled" : NULL;
-        expect_variant = p == 0   ? "14 pairs of orthogonal layers two rows per thread, each layer compiled (5G NR BG1)"
-                         : p == 3 ? "14 pairs of orthogonal layers two rows per thread"
-                                  : "edges two by two in half2";
+        /* (BG1's whole 316 edges: above LAYER_PROFILE_MAX_EDGES, the loop) */
+        expect_variant = p == 0 || p == 3 ? "14 pairs of orthogonal layers two rows per thread" : "edges two by two in half2";
+        reject_variant = p == 1 || p == 2 ? "pairs of orthogonal layers" : "each layer compiled";
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, pr);
+        reject_variant = p == 1 || p == 2 ? "pairs of orthogonal layers" : p == 3 ? "each layer compiled" : NULL;
         expect_variant = p == 0   ? "13 pairs of orthogonal layers two rows per thread, each layer compiled (5G NR BG2)"
                          : p == 3 ? "13 pairs of orthogonal layers two rows per thread"
                                   : "edges two by two in half2";
@@ -545,13 +546,21 @@ static void latency_plan_cases(int quick)
     /* profiles on a prefix of the base graph's layers (rows pruned by rate), other lifting sizes */
     tuning = 0;
     reject_variant = NULL;
+    /* BG1 with 8 layers (103 edges), 20 (188: pairs 16-17), 32 (250: 8 pairs) and 33 (a pair cut:
+     * the loop); BG2 at Z = 160 with shortened rows of other degrees (19 layers) and with its pair
+     * 20-21 cut (21 layers): the loop; BG2 with 17 layers */
     expect_variant = "each layer compiled (5G NR BG1)";
     compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
-    compare_p("5gnr-bg1:k=3000:e=12000:rv=3:qm=6", GPUFEC_ALG_MS, L, 0.6, quick ? 3 : 60, 0.0, GPUFEC_PRECISION_INT8);
-    compare_p("5gnr-bg1-z96:k=2000", GPUFEC_ALG_NMS, L, 1.5, quick ? 7 : 50, 0.0, GPUFEC_PRECISION_INT8);
-    expect_variant = "each layer compiled (5G NR BG2)";
-    compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("5gnr-bg1-z384:k=8448:e=15360:qm=2", GPUFEC_ALG_NMS, L, 2.0, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("5gnr-bg1-z384:k=8448:e=19968:qm=2", GPUFEC_ALG_OMS, L, 1.6, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    expect_variant = "two rows per thread";
+    reject_variant = "each layer compiled";
+    compare_p("5gnr-bg1-z384:k=8448:e=20352:qm=2", GPUFEC_ALG_NMS, L, 1.6, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
     compare_p("5gnr-bg2:k=1500:e=2400:rv=2:qm=4", GPUFEC_ALG_OMS, L, 2.2, quick ? 3 : 60, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    reject_variant = NULL;
+    expect_variant = "each layer compiled (5G NR BG2)";
+    compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
     reject_variant = NULL;
     tuning = GPUFEC_CUDA_NO_LEAN;
     expect_variant = "one per block, 1 thread per row";
