@@ -11,6 +11,7 @@
 #ifndef GPUFEC_QC_LEAN_PAIR_KERNEL_CUH
 #define GPUFEC_QC_LEAN_PAIR_KERNEL_CUH
 
+#include "qc_layer_profile.cuh"
 #include "qc_lean_kernel.cuh"
 #include "qc_packed_kernel.cuh"
 
@@ -657,6 +658,48 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
     }
 }
 
+/* One iteration of edge pairs at int8 on a layer profile (qc_layer_profile.cuh), from layer LAYER:
+ * each layer's code compiled for its degree and pairing, no search and no loop. next: the
+ * layer's row state, prefetched (and left holding the next iteration's first). */
+template <class L, bool TAB, int PROF, int LAYER>
+__device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
+                                           unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint4 (&next)[1])
+{
+    using P = layer_profile<PROF>;
+    if constexpr (LAYER < P::layers) {
+        if (LAYER >= a.layers)
+            return;
+        constexpr bool PAIR = P::pair(LAYER) && LAYER + 1 < P::layers; /* (the plan: no pair cut by a.layers) */
+        constexpr int D0 = P::deg[LAYER];
+        const uint4 dc = desc[LAYER];
+        if constexpr (PAIR) {
+            constexpr int D1 = P::deg[LAYER + 1];
+            const uint4 d1 = desc[LAYER + 1], dn = desc[LAYER + 2 < a.layers ? LAYER + 2 : 0];
+            if (active) {
+                uint4 c1[1];
+                const uint4 c0 = next[0];
+                pair_state_get<L, 0, false, true>(st0, d1.z, (uint32_t)D1, tid, a.z, c1);
+                pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                const ep_side s0 = {reinterpret_cast<const uint2*>(smem + dc.x), smem + ((dc.y >> 8) & 0x7fffffu), &c0,
+                                    st0 + dc.z};
+                const ep_side s1 = {reinterpret_cast<const uint2*>(smem + d1.x), smem + ((d1.y >> 8) & 0x7fffffu), c1,
+                                    st0 + d1.z};
+                ep_two<L, TAB, D0, D1>(a, base, s0, s1, lane4, dc.w, tid);
+            }
+        } else {
+            const uint4 dn = desc[LAYER + 1 < a.layers ? LAYER + 1 : 0];
+            if (active) {
+                const uint4 c0 = next[0];
+                pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                ep_row<L, D0, TAB>(a, base, smem + ((dc.y >> 8) & 0x7fffffu), reinterpret_cast<const uint2*>(smem + dc.x),
+                                   lane4, dc.w, &c0, st0 + dc.z, tid);
+            }
+        }
+        __syncthreads();
+        prof_steps<L, TAB, PROF, PAIR ? LAYER + 2 : LAYER + 1>(a, base, smem, desc, st0, tid, lane4, active, next);
+    }
+}
+
 /* One group of L::FR frames per block, one thread per row of a layer; the row state (SV uint4 per
  * row, 0: one in the compact form; SHORT: 8 bytes for int8 rows of at most 11 edges) on chip
  * (SSMEM, where two groups per SM still fit) or in global memory (a.pair_state_bytes per group),
@@ -665,9 +708,10 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
  * EP (the latency plan at int8 and float16): one frame per block, a row's edges two by two in
  * a thread's lanes (ep_row), the posteriors one binary16 per position (one_at), the row state
  * on chip in 8 bytes. */
-template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false, bool TAB = false>
+template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false, bool TAB = false, int PROF = 0>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
+    static_assert(!PROF || (EP_TWO<L, EP> && SV == 0 && !SHORT), "layer profiles: edge pairs at int8");
     static_assert(!EP || (L::FR == 2 && SSMEM && !GPOST), "a frame's edges in 16-bit lanes, its state on chip");
     static_assert(!TAB || (SSMEM && !GPOST), "edge offsets after the layer table, the posteriors on chip");
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
@@ -711,7 +755,9 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         pair_state_get<L, SV, SHORT, EP>(st0, dc.z, dc.y & 0xffu, tid, a.z, next);
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
-        if constexpr (EP_TWO<L, EP>) { /* a step is one layer, or two orthogonal ones as a pair of rows per thread */
+        if constexpr (PROF != 0) {
+            prof_steps<L, TAB, PROF, 0>(a, m.base, smem, desc, st0, tid, lane4, active, next);
+        } else if constexpr (EP_TWO<L, EP>) { /* a step is one layer, or two orthogonal ones as a pair of rows per thread */
             for (uint32_t l = 0; l < a.layers;) {
                 uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
                 if ((dc.y >> 31) && l + 1 < a.layers && ep_two_fits(dc.y & 0xffu, dn.y & 0xffu)) {

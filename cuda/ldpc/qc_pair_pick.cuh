@@ -36,9 +36,19 @@ template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p, qc_pair_use use
 {
     static_assert(LEAN_MAX_DEGREE <= PAIR_COMPACT_MAX_DEGREE, "lean rows in the compact state");
     if constexpr (L::FR == 2) { /* one sign word, or the compact state */
-        if (use == QC_PAIR_EDGES)
+        if (use == QC_PAIR_EDGES) {
+            if constexpr (EP_TWO<L, true>) /* a layer profile's code (qc_layer_profile.cuh) */
+                if (p->ep_prof == 1 || p->ep_prof == 2) {
+                    static_assert(LAYER_PROFILES == 2, "a kernel per profile");
+                    if (p->ep_prof == 1)
+                        return p->ep_tab ? k_qc_lean_pair<L, 0, false, true, false, 1, true, true, 1>
+                                         : k_qc_lean_pair<L, 0, false, true, false, 1, true, false, 1>;
+                    return p->ep_tab ? k_qc_lean_pair<L, 0, false, true, false, 1, true, true, 2>
+                                     : k_qc_lean_pair<L, 0, false, true, false, 1, true, false, 2>;
+                }
             return p->ep_tab ? k_qc_lean_pair<L, 0, false, true, false, 1, true, true>
                              : k_qc_lean_pair<L, 0, false, true, false, 1, true, false>;
+        }
         const bool one = use == QC_PAIR_ONE_WAVE;
         return p->pair_compact ? pick_lean_pair_short<L, 0>(p, one) : pick_lean_pair_short<L, 1>(p, one);
     } else {

@@ -117,7 +117,7 @@ cudaError_t edge_table_make(const ldpc_code* c, const uint2* ents, uint32_t z, u
  * row reads what the other writes, so one step for both gives the layered rule's result, bit for
  * bit. 5G NR's later rows are orthogonal in pairs: BG1 14 pairs of its 46 layers, BG2 13 of 42
  * (docs/performance.md, ninth and tenth passes). *pairs: how many. */
-cudaError_t pair_next_make(const ldpc_code* c, void** slot, uint32_t* pairs)
+cudaError_t pair_next_make(const ldpc_code* c, void** slot, uint32_t* pairs, uint8_t* host)
 {
     uint8_t* next = (uint8_t*)calloc(c->qv_layers ? c->qv_layers : 1, 1);
     uint8_t* used = (uint8_t*)calloc(c->n ? c->n : 1, 1); /* the columns of the layer before */
@@ -144,9 +144,30 @@ cudaError_t pair_next_make(const ldpc_code* c, void** slot, uint32_t* pairs)
         }
     }
     const cudaError_t err = upload(slot, next, c->qv_layers);
+    if (host) /* (qv_layers bytes) */
+        memcpy(host, next, c->qv_layers);
     free(next);
     free(used);
     return err;
+}
+
+/* The layer profile (qc_layer_profile.cuh) whose compiled code fits the code's layers and pairs
+ * (pair: pair_next's flags, NULL for none), or 0 */
+int layer_profile_of(const ldpc_code* c, const uint8_t* pair)
+{
+    uint32_t* deg = (uint32_t*)malloc((c->qv_layers ? c->qv_layers : 1) * sizeof *deg);
+    int prof = 0;
+    if (!deg)
+        return 0;
+    for (uint32_t l = 0; l < c->qv_layers; l++)
+        deg[l] = c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l];
+    static_assert(LAYER_PROFILES == 2, "each profile tried");
+    if (layer_profile_match<1>(c->qv_layers, deg, pair))
+        prof = 1;
+    else if (layer_profile_match<2>(c->qv_layers, deg, pair))
+        prof = 2;
+    free(deg);
+    return prof;
 }
 
 /* A kernel's rows' edge offsets (edge_table_make, uploaded to *slot) after its *smem bytes of
@@ -546,11 +567,23 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             p->ep_args.pair_desc = (uint32_t)at;
             p->ep_smem = at + pair_desc_bytes(c->qv_layers);
             /* orthogonal layers two rows per thread (int8: EP_TWO) */
-            if (p->prec == LDPC_PREC_I8 && !c->qv_slice && !(o->cuda_tuning & GPUFEC_CUDA_NO_LAYER_MERGE)) {
-                if ((err = pair_next_make(c, &p->dev[11], &p->ep_pairs)) != cudaSuccess)
+            uint8_t* pairs = NULL;
+            if (p->prec == LDPC_PREC_I8 && !c->qv_slice) {
+                if (!(pairs = (uint8_t*)calloc(c->qv_layers ? c->qv_layers : 1, 1))) {
+                    err = cudaErrorMemoryAllocation;
                     goto done;
+                }
+                if (!(o->cuda_tuning & GPUFEC_CUDA_NO_LAYER_MERGE) &&
+                    (err = pair_next_make(c, &p->dev[11], &p->ep_pairs, pairs)) != cudaSuccess) {
+                    free(pairs);
+                    goto done;
+                }
                 if (p->ep_pairs)
                     p->ep_args.pair_next = (const uint8_t*)p->dev[11];
+                /* each layer's code compiled for its degree, where a profile fits */
+                if (!(o->cuda_tuning & GPUFEC_CUDA_NO_LAYER_PROFILE))
+                    p->ep_prof = layer_profile_of(c, p->ep_pairs ? pairs : NULL);
+                free(pairs);
             }
             /* the rows' edge offsets after it where they fit */
             if (!(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
@@ -615,6 +648,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             const size_t l2 = strlen(p->describe);
             snprintf(p->describe + l2, sizeof p->describe - l2, ", %u pairs of orthogonal layers two rows per thread",
                      p->ep_pairs);
+        }
+        if (p->ep_prof) {
+            const size_t l2 = strlen(p->describe);
+            snprintf(p->describe + l2, sizeof p->describe - l2, ", each layer compiled (%s)",
+                     p->ep_prof == 1 ? "5G NR BG1" : "5G NR BG2");
         }
     }
 done:

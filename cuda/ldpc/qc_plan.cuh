@@ -82,6 +82,7 @@ struct qc_plan {
     qc_args ep_args;
     size_t ep_smem;
     uint32_t ep_pairs; /* ... pairs of orthogonal layers run two rows per thread (pair_next) */
+    int ep_prof;       /* ... the layer profile its code is compiled for (qc_layer_profile.cuh), 0: none */
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
     char describe[576];

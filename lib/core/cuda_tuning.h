@@ -46,6 +46,9 @@
 #define GPUFEC_CUDA_NO_LAYER_MERGE 2097152u /* QC kernel, edge pairs: one layer per step (default: two consecutive
                                               layers that share no column, e.g. 5G NR's later rows, as a pair of
                                               rows per thread) */
-#define GPUFEC_CUDA_TUNING_ALL 4194303u    /* every switch defined */
+#define GPUFEC_CUDA_NO_LAYER_PROFILE 4194304u /* QC kernel, edge pairs at int8: the loop over layers (default: each
+                                              layer's code compiled for its degree where the code's layers
+                                              follow a 5G NR base graph's, qc_layer_profile.cuh) */
+#define GPUFEC_CUDA_TUNING_ALL 8388607u    /* every switch defined */
 
 #endif

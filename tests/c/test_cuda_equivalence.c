@@ -526,17 +526,41 @@ static void latency_plan_cases(int quick)
         }
     }
     /* edge pairs at int8 with orthogonal layers as pairs of rows per thread (ep_two: BG1's rows
-     * 16-17 and 20-21 to 44-45; BG2's 11-12, 17-18 and 20-21 to 40-41), and without
-     * (NO_LAYER_MERGE); float16 has none */
-    for (int p = 0; p < 3; p++) {
+     * 16-17 and 20-21 to 44-45; BG2's 11-12, 17-18 and 20-21 to 40-41) and each layer's code
+     * compiled for the base graph (qc_layer_profile.cuh); without the pairs (NO_LAYER_MERGE: no
+     * profile fits then either); float16 has neither; NO_LAYER_PROFILE: pairs in the loop */
+    for (int p = 0; p < 4; p++) {
         const gpufec_precision pr = p == 2 ? GPUFEC_PRECISION_FLOAT16 : GPUFEC_PRECISION_INT8;
-        tuning = p == 1 ? GPUFEC_CUDA_NO_LAYER_MERGE : 0;
-        reject_variant = p ? "pairs of orthogonal layers" : NULL;
-        expect_variant = p ? "edges two by two in half2" : "in half2, 14 pairs of orthogonal layers two rows per thread";
+        tuning = p == 1 ? GPUFEC_CUDA_NO_LAYER_MERGE : p == 3 ? GPUFEC_CUDA_NO_LAYER_PROFILE : 0;
+        reject_variant = p == 1 || p == 2 ? "pairs of orthogonal layers" : p == 3 ? "each layer compiled" : NULL;
+        /* (BG1's whole 316 edges: above LAYER_PROFILE_MAX_EDGES, the loop) */
+        expect_variant = p == 0 || p == 3 ? "14 pairs of orthogonal layers two rows per thread" : "edges two by two in half2";
+        reject_variant = p == 1 || p == 2 ? "pairs of orthogonal layers" : "each layer compiled";
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, pr);
-        expect_variant = p ? "edges two by two in half2" : "in half2, 13 pairs of orthogonal layers two rows per thread";
+        reject_variant = p == 1 || p == 2 ? "pairs of orthogonal layers" : p == 3 ? "each layer compiled" : NULL;
+        expect_variant = p == 0   ? "13 pairs of orthogonal layers two rows per thread, each layer compiled (5G NR BG2)"
+                         : p == 3 ? "13 pairs of orthogonal layers two rows per thread"
+                                  : "edges two by two in half2";
         compare_p("5gnr-bg2-z384", GPUFEC_ALG_OMS, L, 1.2, quick ? 3 : 40, 0.0, pr);
     }
+    /* profiles on a prefix of the base graph's layers (rows pruned by rate), other lifting sizes */
+    tuning = 0;
+    reject_variant = NULL;
+    /* BG1 with 8 layers (103 edges), 20 (188: pairs 16-17), 32 (250: 8 pairs) and 33 (a pair cut:
+     * the loop); BG2 at Z = 160 with shortened rows of other degrees (19 layers) and with its pair
+     * 20-21 cut (21 layers): the loop; BG2 with 17 layers */
+    expect_variant = "each layer compiled (5G NR BG1)";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("5gnr-bg1-z384:k=8448:e=15360:qm=2", GPUFEC_ALG_NMS, L, 2.0, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("5gnr-bg1-z384:k=8448:e=19968:qm=2", GPUFEC_ALG_OMS, L, 1.6, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    expect_variant = "two rows per thread";
+    reject_variant = "each layer compiled";
+    compare_p("5gnr-bg1-z384:k=8448:e=20352:qm=2", GPUFEC_ALG_NMS, L, 1.6, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("5gnr-bg2:k=1500:e=2400:rv=2:qm=4", GPUFEC_ALG_OMS, L, 2.2, quick ? 3 : 60, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
+    reject_variant = NULL;
+    expect_variant = "each layer compiled (5G NR BG2)";
+    compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
     reject_variant = NULL;
     tuning = GPUFEC_CUDA_NO_LEAN;
     expect_variant = "one per block, 1 thread per row";

@@ -1,0 +1,55 @@
+/* Layer profiles: a base graph's sequence of row degrees and orthogonal pairs, for which edge pairs
+ * at int8 compile the whole iteration with each layer's degree a constant (prof_steps): no search
+ * on the degree and no loop per layer. The plan takes a profile where the code's layers are a
+ * prefix of it, degree for degree and pair for pair (layer_profile_match); any other code runs
+ * the loop. The degrees are TS 38.212's base graphs' row weights (Tables 5.3.2-2 and 5.3.2-3),
+ * the pairs those pair_next_make finds in them: rows that share no column, degrees 3 to 6. */
+#ifndef GPUFEC_QC_LAYER_PROFILE_CUH
+#define GPUFEC_QC_LAYER_PROFILE_CUH
+
+#include <stdint.h>
+
+namespace {
+
+template <int PROF> struct layer_profile;
+template <> struct layer_profile<1> { /* 5G NR BG1 */
+    static constexpr int layers = 46;
+    static constexpr uint8_t deg[46] = {19, 19, 19, 19, 3, 8, 9, 7, 10, 9, 7, 8, 7, 6, 7, 7, 6, 6, 6, 6, 6, 6, 5,
+                                        5, 6, 5, 5, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 4, 5, 5, 4, 5, 4, 5, 5, 4};
+    /* the first row of each pair: 16, then 20 to 44 in steps of 2 */
+    __host__ __device__ static constexpr bool pair(int l) { return l == 16 || (l >= 20 && l <= 44 && l % 2 == 0); }
+};
+template <> struct layer_profile<2> { /* 5G NR BG2 */
+    static constexpr int layers = 42;
+    static constexpr uint8_t deg[42] = {8, 10, 8, 10, 4, 6, 6, 6, 4, 5, 5, 5, 4, 5, 5, 4, 5, 5, 4, 4, 4,
+                                        4, 3, 4, 4, 3, 5, 3, 4, 3, 5, 3, 4, 4, 4, 4, 4, 3, 4, 4, 4, 4};
+    /* 11, 17, then 20 to 40 in steps of 2 */
+    __host__ __device__ static constexpr bool pair(int l) { return l == 11 || l == 17 || (l >= 20 && l <= 40 && l % 2 == 0); }
+};
+#define LAYER_PROFILES 2
+
+/* The edges per iteration up to which a profile's code runs faster than the loop: the whole
+ * iteration is straight-line code, which beyond this no longer stays in the instruction caches
+ * (H100, 2026-11-27: BG2's 197 edges 10% faster, BG1's 316 12% slower; docs/performance.md). */
+#define LAYER_PROFILE_MAX_EDGES 256u
+
+/* Whether layers 0..layers-1 of degrees deg[] (and pair flags pair[]: 1 on a pair's first layer)
+ * are a prefix of profile PROF that cuts no pair, within LAYER_PROFILE_MAX_EDGES edges. */
+template <int PROF> inline bool layer_profile_match(uint32_t layers, const uint32_t* deg, const uint8_t* pair)
+{
+    using P = layer_profile<PROF>;
+    if (layers < 2 || layers > (uint32_t)P::layers || P::pair((int)layers - 1))
+        return false;
+    uint32_t edges = 0;
+    for (uint32_t l = 0; l < layers; l++) {
+        const bool want = P::pair((int)l);
+        if (deg[l] != P::deg[l] || (pair && (pair[l] != 0) != want) || (!pair && want))
+            return false;
+        edges += deg[l];
+    }
+    return edges <= LAYER_PROFILE_MAX_EDGES;
+}
+
+} // namespace
+
+#endif
