@@ -30,24 +30,43 @@ template <> struct layer_profile<2> { /* 5G NR BG2 */
 
 /* The edges per iteration up to which a profile's code runs faster than the loop: the whole
  * iteration is straight-line code, which beyond this no longer stays in the instruction caches
- * (H100, 2026-11-27: BG2's 197 edges 10% faster, BG1's 316 12% slower; docs/performance.md). */
+ * (H100, 2026-11-27: BG2's 197 edges 10% faster, BG1's 316 12% slower; docs/performance.md).
+ * A code with more layers runs the longest prefix within it straight and the rest in the loop. */
+#ifndef LAYER_PROFILE_MAX_EDGES
 #define LAYER_PROFILE_MAX_EDGES 256u
+#endif
+
+/* The layers of profile PROF compiled straight: the longest prefix within LAYER_PROFILE_MAX_EDGES
+ * edges that cuts no pair. */
+template <int PROF> __host__ __device__ constexpr int layer_profile_straight()
+{
+    using P = layer_profile<PROF>;
+    int best = 0;
+    uint32_t edges = 0;
+    for (int l = 0; l < P::layers; l++) {
+        edges += P::deg[l];
+        if (edges > LAYER_PROFILE_MAX_EDGES)
+            break;
+        if (!P::pair(l))
+            best = l + 1; /* a prefix ending here cuts no pair */
+    }
+    return best;
+}
 
 /* Whether layers 0..layers-1 of degrees deg[] (and pair flags pair[]: 1 on a pair's first layer)
- * are a prefix of profile PROF that cuts no pair, within LAYER_PROFILE_MAX_EDGES edges. */
+ * are a prefix of profile PROF that cuts no pair: its first layer_profile_straight() layers (or
+ * all, where fewer) run straight, the rest in the loop. */
 template <int PROF> inline bool layer_profile_match(uint32_t layers, const uint32_t* deg, const uint8_t* pair)
 {
     using P = layer_profile<PROF>;
     if (layers < 2 || layers > (uint32_t)P::layers || P::pair((int)layers - 1))
         return false;
-    uint32_t edges = 0;
     for (uint32_t l = 0; l < layers; l++) {
         const bool want = P::pair((int)l);
         if (deg[l] != P::deg[l] || (pair && (pair[l] != 0) != want) || (!pair && want))
             return false;
-        edges += deg[l];
     }
-    return edges <= LAYER_PROFILE_MAX_EDGES;
+    return true;
 }
 
 } // namespace

@@ -658,18 +658,19 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
     }
 }
 
-/* One iteration of edge pairs at int8 on a layer profile (qc_layer_profile.cuh), from layer LAYER:
- * each layer's code compiled for its degree and pairing, no search and no loop. next: the
- * layer's row state, prefetched (and left holding the next iteration's first). */
+/* One iteration of edge pairs at int8 on a layer profile (qc_layer_profile.cuh), from layer LAYER
+ * to its straight prefix's end (layer_profile_straight) or the code's: each layer's code compiled
+ * for its degree and pairing, no search and no loop. next: the layer's row state, prefetched
+ * (and left holding the following layer's: the loop's first, or the next iteration's). */
 template <class L, bool TAB, int PROF, int LAYER>
 __device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
                                            unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint4 (&next)[1])
 {
     using P = layer_profile<PROF>;
-    if constexpr (LAYER < P::layers) {
+    if constexpr (LAYER < layer_profile_straight<PROF>()) {
         if (LAYER >= a.layers)
             return;
-        constexpr bool PAIR = P::pair(LAYER) && LAYER + 1 < P::layers; /* (the plan: no pair cut by a.layers) */
+        constexpr bool PAIR = P::pair(LAYER); /* (no pair cut: the plan by a.layers, layer_profile_straight) */
         constexpr int D0 = P::deg[LAYER];
         const uint4 dc = desc[LAYER];
         if constexpr (PAIR) {
@@ -697,6 +698,49 @@ __device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base
         }
         __syncthreads();
         prof_steps<L, TAB, PROF, PAIR ? LAYER + 2 : LAYER + 1>(a, base, smem, desc, st0, tid, lane4, active, next);
+    }
+}
+
+/* Layers l0 to the last of edge pairs at int8, in the loop: a step is one layer, or two orthogonal
+ * ones as a pair of rows per thread (desc bit 31, ep_two). next: layer l0's row state on entry,
+ * the first layer's on exit. */
+template <class L, int SV, bool SHORT, bool EP, bool TAB, int DMAX>
+__device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
+                                             unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint32_t live,
+                                             uint32_t l0, uint4 (&next)[SV == 0 ? 1 : SV])
+{
+    constexpr int SW = SV == 0 ? 1 : SV;
+    uint4 dc = desc[l0];
+    for (uint32_t l = l0; l < a.layers;) {
+        uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
+        if ((dc.y >> 31) && l + 1 < a.layers && ep_two_fits(dc.y & 0xffu, dn.y & 0xffu)) {
+            const uint4 d1 = dn;
+            dn = desc[l + 2 < a.layers ? l + 2 : 0];
+            if (active) {
+                uint4 c1[SW];
+                const uint4 c0 = next[0];
+                pair_state_get<L, SV, SHORT, EP>(st0, d1.z, d1.y & 0xffu, tid, a.z, c1);
+                pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                const ep_side s0 = {reinterpret_cast<const uint2*>(smem + dc.x), smem + ((dc.y >> 8) & 0x7fffffu), &c0,
+                                    st0 + dc.z};
+                const ep_side s1 = {reinterpret_cast<const uint2*>(smem + d1.x), smem + ((d1.y >> 8) & 0x7fffffu), c1,
+                                    st0 + d1.z};
+                ep_two_any<L, TAB, (int)EP_TWO_MIN_DEGREE, (int)EP_TWO_MAX_DEGREE, (int)EP_TWO_MIN_DEGREE,
+                           (int)EP_TWO_MAX_DEGREE>(a, base, s0, s1, dc.y & 0xffu, d1.y & 0xffu, lane4, dc.w, tid);
+            }
+            l += 2;
+        } else {
+            if (active) {
+                const uint4 c0 = next[0];
+                pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, base, smem + ((dc.y >> 8) & 0x7fffffu),
+                                                                  reinterpret_cast<const uint2*>(smem + dc.x), dc.y & 0xffu,
+                                                                  lane4, dc.w, live, &c0, st0 + dc.z, tid);
+            }
+            l++;
+        }
+        dc = dn;
+        __syncthreads();
     }
 }
 
@@ -757,39 +801,11 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     while (it < a.max_iterations) {
         if constexpr (PROF != 0) {
             prof_steps<L, TAB, PROF, 0>(a, m.base, smem, desc, st0, tid, lane4, active, next);
-        } else if constexpr (EP_TWO<L, EP>) { /* a step is one layer, or two orthogonal ones as a pair of rows per thread */
-            for (uint32_t l = 0; l < a.layers;) {
-                uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
-                if ((dc.y >> 31) && l + 1 < a.layers && ep_two_fits(dc.y & 0xffu, dn.y & 0xffu)) {
-                    const uint4 d1 = dn;
-                    dn = desc[l + 2 < a.layers ? l + 2 : 0];
-                    if (active) {
-                        uint4 c1[SW];
-                        const uint4 c0 = next[0];
-                        pair_state_get<L, SV, SHORT, EP>(st0, d1.z, d1.y & 0xffu, tid, a.z, c1);
-                        pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                        const ep_side s0 = {reinterpret_cast<const uint2*>(smem + dc.x), smem + ((dc.y >> 8) & 0x7fffffu),
-                                            &c0, st0 + dc.z};
-                        const ep_side s1 = {reinterpret_cast<const uint2*>(smem + d1.x), smem + ((d1.y >> 8) & 0x7fffffu),
-                                            c1, st0 + d1.z};
-                        ep_two_any<L, TAB, (int)EP_TWO_MIN_DEGREE, (int)EP_TWO_MAX_DEGREE, (int)EP_TWO_MIN_DEGREE,
-                                   (int)EP_TWO_MAX_DEGREE>(a, m.base, s0, s1, dc.y & 0xffu, d1.y & 0xffu, lane4, dc.w, tid);
-                    }
-                    l += 2;
-                } else {
-                    if (active) {
-                        const uint4 c0 = next[0];
-                        pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                        lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + ((dc.y >> 8) & 0x7fffffu),
-                                                                          reinterpret_cast<const uint2*>(smem + dc.x),
-                                                                          dc.y & 0xffu, lane4, dc.w, live, &c0,
-                                                                          st0 + dc.z, tid);
-                    }
-                    l++;
-                }
-                dc = dn;
-                __syncthreads();
-            }
+            constexpr uint32_t S = (uint32_t)layer_profile_straight<PROF>();
+            if (a.layers > S) /* the layers after the straight prefix */
+                ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, S, next);
+        } else if constexpr (EP_TWO<L, EP>) {
+            ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u, next);
         } else {
             for (uint32_t l = 0; l < a.layers; l++) {
                 const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];

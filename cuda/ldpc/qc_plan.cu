@@ -8,6 +8,7 @@
 #include "cuda_tuning.h"
 #include "qc_lean_pair_kernel.cuh"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,16 @@ cudaError_t pair_next_make(const ldpc_code* c, void** slot, uint32_t* pairs, uin
     free(next);
     free(used);
     return err;
+}
+
+/* Appends to the plan's description (cut at its size, always terminated). */
+void describe_add(qc_plan* p, const char* fmt, ...)
+{
+    const size_t len = strlen(p->describe);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->describe + len, sizeof p->describe - len, fmt, ap);
+    va_end(ap);
 }
 
 /* The layer profile (qc_layer_profile.cuh) whose compiled code fits the code's layers and pairs
@@ -629,30 +640,29 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
     if (p->ow_tab) {
-        const size_t len = strlen(p->describe);
-        snprintf(p->describe + len, sizeof p->describe - len, "; one group per SM: edge offsets on chip");
+        describe_add(p, "; one group per SM: edge offsets on chip");
     }
     if (p->lean_small_frames) {
-        const size_t len = strlen(p->describe);
-        snprintf(p->describe + len, sizeof p->describe - len, "; below %u frames: lean rows, one frame per block",
+        describe_add(p, "; below %u frames: lean rows, one frame per block",
                  p->lean_small_frames);
     }
     if (p->lat_frames) {
-        const size_t len = strlen(p->describe);
-        snprintf(p->describe + len, sizeof p->describe - len, "; up to %u frames: one per block, %s", p->lat_frames,
+        describe_add(p, "; up to %u frames: one per block, %s", p->lat_frames,
                  p->ep_tab     ? "lean rows, a row's edges two by two in half2, their offsets on chip"
                  : p->ep       ? "lean rows, a row's edges two by two in half2"
                  : p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
                  : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");
         if (p->ep_pairs) {
-            const size_t l2 = strlen(p->describe);
-            snprintf(p->describe + l2, sizeof p->describe - l2, ", %u pairs of orthogonal layers two rows per thread",
+            describe_add(p, ", %u pairs of orthogonal layers two rows per thread",
                      p->ep_pairs);
         }
         if (p->ep_prof) {
-            const size_t l2 = strlen(p->describe);
-            snprintf(p->describe + l2, sizeof p->describe - l2, ", each layer compiled (%s)",
-                     p->ep_prof == 1 ? "5G NR BG1" : "5G NR BG2");
+            const uint32_t straight = (uint32_t)(p->ep_prof == 1 ? layer_profile_straight<1>() : layer_profile_straight<2>());
+            const char* bg = p->ep_prof == 1 ? "5G NR BG1" : "5G NR BG2";
+            if (c->qv_layers <= straight)
+                describe_add(p, ", each layer compiled (%s)", bg);
+            else
+                describe_add(p, ", the first %u layers compiled (%s), the rest in the loop", straight, bg);
         }
     }
 done:

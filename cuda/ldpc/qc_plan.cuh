@@ -85,7 +85,7 @@ struct qc_plan {
     int ep_prof;       /* ... the layer profile its code is compiled for (qc_layer_profile.cuh), 0: none */
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
-    char describe[576];
+    char describe[656];
     void* dev[12];
     tx_map_dev map;
 };

@@ -25,7 +25,7 @@ typedef struct impl_caps {
                                codewords and the front gathers */
     gpufec_schedule schedule; /* set when it runs another schedule than configured (a code too
                                  long for the layered kernels): what gpufec_decoder_schedule says */
-    char variant[600];        /* the variant it runs ("scalar", "AVX2 int16", a CUDA plan's
+    char variant[680];        /* the variant it runs ("scalar", "AVX2 int16", a CUDA plan's
                                  description, ...); "" if one */
     float erasure_inv_step;   /* the erased-frame rule at its storage step (host implementations):
                                  a soft value says nothing when rintf(v * this) is 0 (LDPC int8:
