@@ -31,31 +31,48 @@ template <> struct layer_profile<2> { /* 5G NR BG2 */
 /* The edges per iteration up to which a profile's code runs faster than the loop: the whole
  * iteration is straight-line code, which beyond this no longer stays in the instruction caches
  * (H100, 2026-11-27: BG2's 197 edges 10% faster, BG1's 316 12% slower; docs/performance.md).
- * A code with more layers runs the longest prefix within it straight and the rest in the loop. */
+ * A code with more layers runs a window of them within it straight and the others in the loop. */
 #ifndef LAYER_PROFILE_MAX_EDGES
 #define LAYER_PROFILE_MAX_EDGES 256u
 #endif
 
-/* The layers of profile PROF compiled straight: the longest prefix within LAYER_PROFILE_MAX_EDGES
- * edges that cuts no pair. */
-template <int PROF> __host__ __device__ constexpr int layer_profile_straight()
+/* Leading layers of at least this degree run in the loop before the straight window (their code
+ * is long and the loop's overhead per layer small beside it); 0: none. */
+#ifndef LAYER_PROFILE_HEAD_DEGREE
+#define LAYER_PROFILE_HEAD_DEGREE 0u
+#endif
+
+/* The layers of profile PROF in the loop before its straight window: the leading run of layers
+ * of at least LAYER_PROFILE_HEAD_DEGREE edges (never a pair's). */
+template <int PROF> __host__ __device__ constexpr int layer_profile_head()
 {
     using P = layer_profile<PROF>;
-    int best = 0;
+    int h = 0;
+    while (LAYER_PROFILE_HEAD_DEGREE > 0 && h < P::layers && P::deg[h] >= LAYER_PROFILE_HEAD_DEGREE && !P::pair(h))
+        h++;
+    return h;
+}
+
+/* The end of profile PROF's straight window: from its head, the longest run of layers within
+ * LAYER_PROFILE_MAX_EDGES edges that cuts no pair. */
+template <int PROF> __host__ __device__ constexpr int layer_profile_end()
+{
+    using P = layer_profile<PROF>;
+    int best = layer_profile_head<PROF>();
     uint32_t edges = 0;
-    for (int l = 0; l < P::layers; l++) {
+    for (int l = best; l < P::layers; l++) {
         edges += P::deg[l];
         if (edges > LAYER_PROFILE_MAX_EDGES)
             break;
         if (!P::pair(l))
-            best = l + 1; /* a prefix ending here cuts no pair */
+            best = l + 1; /* a window ending here cuts no pair */
     }
     return best;
 }
 
 /* Whether layers 0..layers-1 of degrees deg[] (and pair flags pair[]: 1 on a pair's first layer)
- * are a prefix of profile PROF that cuts no pair: its first layer_profile_straight() layers (or
- * all, where fewer) run straight, the rest in the loop. */
+ * are a prefix of profile PROF that cuts no pair: its layers from layer_profile_head() to
+ * layer_profile_end() run straight, the others in the loop. */
 template <int PROF> inline bool layer_profile_match(uint32_t layers, const uint32_t* deg, const uint8_t* pair)
 {
     using P = layer_profile<PROF>;

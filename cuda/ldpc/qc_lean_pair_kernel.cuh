@@ -659,18 +659,18 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
 }
 
 /* One iteration of edge pairs at int8 on a layer profile (qc_layer_profile.cuh), from layer LAYER
- * to its straight prefix's end (layer_profile_straight) or the code's: each layer's code compiled
- * for its degree and pairing, no search and no loop. next: the layer's row state, prefetched
- * (and left holding the following layer's: the loop's first, or the next iteration's). */
+ * to its straight window's end (layer_profile_end) or the code's: each layer's code compiled for
+ * its degree and pairing, no search and no loop. next: the layer's row state, prefetched (and
+ * left holding the following layer's: the loop's, or the next iteration's first). */
 template <class L, bool TAB, int PROF, int LAYER>
 __device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
                                            unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint4 (&next)[1])
 {
     using P = layer_profile<PROF>;
-    if constexpr (LAYER < layer_profile_straight<PROF>()) {
+    if constexpr (LAYER < layer_profile_end<PROF>()) {
         if (LAYER >= a.layers)
             return;
-        constexpr bool PAIR = P::pair(LAYER); /* (no pair cut: the plan by a.layers, layer_profile_straight) */
+        constexpr bool PAIR = P::pair(LAYER); /* (no pair cut: the plan by a.layers, layer_profile_end) */
         constexpr int D0 = P::deg[LAYER];
         const uint4 dc = desc[LAYER];
         if constexpr (PAIR) {
@@ -701,17 +701,17 @@ __device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base
     }
 }
 
-/* Layers l0 to the last of edge pairs at int8, in the loop: a step is one layer, or two orthogonal
- * ones as a pair of rows per thread (desc bit 31, ep_two). next: layer l0's row state on entry,
- * the first layer's on exit. */
+/* Layers l0 to l1 - 1 of edge pairs at int8, in the loop: a step is one layer, or two orthogonal
+ * ones as a pair of rows per thread (desc bit 31, ep_two; no pair crosses l1). next: layer l0's
+ * row state on entry, the following layer's (l1, or the first) on exit. */
 template <class L, int SV, bool SHORT, bool EP, bool TAB, int DMAX>
 __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
                                              unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint32_t live,
-                                             uint32_t l0, uint4 (&next)[SV == 0 ? 1 : SV])
+                                             uint32_t l0, uint32_t l1, uint4 (&next)[SV == 0 ? 1 : SV])
 {
     constexpr int SW = SV == 0 ? 1 : SV;
     uint4 dc = desc[l0];
-    for (uint32_t l = l0; l < a.layers;) {
+    for (uint32_t l = l0; l < l1;) {
         uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
         if ((dc.y >> 31) && l + 1 < a.layers && ep_two_fits(dc.y & 0xffu, dn.y & 0xffu)) {
             const uint4 d1 = dn;
@@ -800,12 +800,17 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
         if constexpr (PROF != 0) {
-            prof_steps<L, TAB, PROF, 0>(a, m.base, smem, desc, st0, tid, lane4, active, next);
-            constexpr uint32_t S = (uint32_t)layer_profile_straight<PROF>();
-            if (a.layers > S) /* the layers after the straight prefix */
-                ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, S, next);
+            constexpr uint32_t H = (uint32_t)layer_profile_head<PROF>(), E = (uint32_t)layer_profile_end<PROF>();
+            if constexpr (H > 0) /* the layers before the straight window */
+                ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
+                                                          min(H, a.layers), next);
+            prof_steps<L, TAB, PROF, (int)H>(a, m.base, smem, desc, st0, tid, lane4, active, next);
+            if (a.layers > E) /* ... and after it */
+                ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
+                                                          a.layers, next);
         } else if constexpr (EP_TWO<L, EP>) {
-            ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u, next);
+            ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u, a.layers,
+                                                      next);
         } else {
             for (uint32_t l = 0; l < a.layers; l++) {
                 const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];

@@ -657,12 +657,14 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                      p->ep_pairs);
         }
         if (p->ep_prof) {
-            const uint32_t straight = (uint32_t)(p->ep_prof == 1 ? layer_profile_straight<1>() : layer_profile_straight<2>());
+            const uint32_t h = (uint32_t)(p->ep_prof == 1 ? layer_profile_head<1>() : layer_profile_head<2>());
+            const uint32_t e = (uint32_t)(p->ep_prof == 1 ? layer_profile_end<1>() : layer_profile_end<2>());
             const char* bg = p->ep_prof == 1 ? "5G NR BG1" : "5G NR BG2";
-            if (c->qv_layers <= straight)
+            if (h == 0 && c->qv_layers <= e)
                 describe_add(p, ", each layer compiled (%s)", bg);
-            else
-                describe_add(p, ", the first %u layers compiled (%s), the rest in the loop", straight, bg);
+            else if (h < c->qv_layers)
+                describe_add(p, ", layers %u-%u compiled (%s), the others in the loop", h + 1,
+                             c->qv_layers < e ? c->qv_layers : e, bg);
         }
     }
 done:

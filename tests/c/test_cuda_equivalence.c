@@ -533,9 +533,9 @@ static void latency_plan_cases(int quick)
         const gpufec_precision pr = p == 2 ? GPUFEC_PRECISION_FLOAT16 : GPUFEC_PRECISION_INT8;
         tuning = p == 1 ? GPUFEC_CUDA_NO_LAYER_MERGE : p == 3 ? GPUFEC_CUDA_NO_LAYER_PROFILE : 0;
         reject_variant = p == 1 || p == 2 ? "pairs of orthogonal layers" : p == 3 ? "each layer compiled" : NULL;
-        /* (BG1's whole 316 edges: above LAYER_PROFILE_MAX_EDGES, its first layers straight, the rest
-         * in the loop) */
-        expect_variant = p == 0   ? "14 pairs of orthogonal layers two rows per thread, the first"
+        /* (BG1's whole 316 edges: above LAYER_PROFILE_MAX_EDGES, a window of its layers straight,
+         * the others in the loop) */
+        expect_variant = p == 0   ? "14 pairs of orthogonal layers two rows per thread, layers "
                          : p == 3 ? "14 pairs of orthogonal layers two rows per thread"
                                   : "edges two by two in half2";
         reject_variant = p == 1 || p == 2 ? "pairs of orthogonal layers" : p == 3 ? "compiled (5G NR" : "each layer compiled";
