@@ -473,6 +473,11 @@ struct ep_side {
     const uint4* st;
     unsigned char* region;
 };
+/* ... of the layer whose table entry is d (pair_layers_build), with its row state at st */
+__device__ __forceinline__ ep_side ep_side_at(unsigned char* smem, unsigned char* st0, const uint4& d, const uint4* st)
+{
+    return {reinterpret_cast<const uint2*>(smem + d.x), smem + ((d.y >> 8) & 0x7fffffu), st, st0 + d.z};
+}
 
 template <class L, bool TAB, int D0, int D1>
 __device__ __forceinline__ void ep_two(const qc_args& a, unsigned char* base, const ep_side& s0, const ep_side& s1,
@@ -681,10 +686,7 @@ __device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base
                 const uint4 c0 = next[0];
                 pair_state_get<L, 0, false, true>(st0, d1.z, (uint32_t)D1, tid, a.z, c1);
                 pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                const ep_side s0 = {reinterpret_cast<const uint2*>(smem + dc.x), smem + ((dc.y >> 8) & 0x7fffffu), &c0,
-                                    st0 + dc.z};
-                const ep_side s1 = {reinterpret_cast<const uint2*>(smem + d1.x), smem + ((d1.y >> 8) & 0x7fffffu), c1,
-                                    st0 + d1.z};
+                const ep_side s0 = ep_side_at(smem, st0, dc, &c0), s1 = ep_side_at(smem, st0, d1, c1);
                 ep_two<L, TAB, D0, D1>(a, base, s0, s1, lane4, dc.w, tid);
             }
         } else {
@@ -692,8 +694,8 @@ __device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base
             if (active) {
                 const uint4 c0 = next[0];
                 pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                ep_row<L, D0, TAB>(a, base, smem + ((dc.y >> 8) & 0x7fffffu), reinterpret_cast<const uint2*>(smem + dc.x),
-                                   lane4, dc.w, &c0, st0 + dc.z, tid);
+                const ep_side s = ep_side_at(smem, st0, dc, &c0);
+                ep_row<L, D0, TAB>(a, base, s.tab, s.ents, lane4, dc.w, s.st, s.region, tid);
             }
         }
         __syncthreads();
@@ -721,10 +723,7 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
                 const uint4 c0 = next[0];
                 pair_state_get<L, SV, SHORT, EP>(st0, d1.z, d1.y & 0xffu, tid, a.z, c1);
                 pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                const ep_side s0 = {reinterpret_cast<const uint2*>(smem + dc.x), smem + ((dc.y >> 8) & 0x7fffffu), &c0,
-                                    st0 + dc.z};
-                const ep_side s1 = {reinterpret_cast<const uint2*>(smem + d1.x), smem + ((d1.y >> 8) & 0x7fffffu), c1,
-                                    st0 + d1.z};
+                const ep_side s0 = ep_side_at(smem, st0, dc, &c0), s1 = ep_side_at(smem, st0, d1, c1);
                 ep_two_any<L, TAB, (int)EP_TWO_MIN_DEGREE, (int)EP_TWO_MAX_DEGREE, (int)EP_TWO_MIN_DEGREE,
                            (int)EP_TWO_MAX_DEGREE>(a, base, s0, s1, dc.y & 0xffu, d1.y & 0xffu, lane4, dc.w, tid);
             }
@@ -733,9 +732,9 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
             if (active) {
                 const uint4 c0 = next[0];
                 pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, base, smem + ((dc.y >> 8) & 0x7fffffu),
-                                                                  reinterpret_cast<const uint2*>(smem + dc.x), dc.y & 0xffu,
-                                                                  lane4, dc.w, live, &c0, st0 + dc.z, tid);
+                const ep_side s = ep_side_at(smem, st0, dc, &c0);
+                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, base, s.tab, s.ents, dc.y & 0xffu, lane4, dc.w, live,
+                                                                  s.st, s.region, tid);
             }
             l++;
         }

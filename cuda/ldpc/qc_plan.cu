@@ -643,18 +643,16 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         describe_add(p, "; one group per SM: edge offsets on chip");
     }
     if (p->lean_small_frames) {
-        describe_add(p, "; below %u frames: lean rows, one frame per block",
-                 p->lean_small_frames);
+        describe_add(p, "; below %u frames: lean rows, one frame per block", p->lean_small_frames);
     }
     if (p->lat_frames) {
         describe_add(p, "; up to %u frames: one per block, %s", p->lat_frames,
-                 p->ep_tab     ? "lean rows, a row's edges two by two in half2, their offsets on chip"
-                 : p->ep       ? "lean rows, a row's edges two by two in half2"
-                 : p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
-                 : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");
+                     p->ep_tab     ? "lean rows, a row's edges two by two in half2, their offsets on chip"
+                     : p->ep       ? "lean rows, a row's edges two by two in half2"
+                     : p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
+                     : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");
         if (p->ep_pairs) {
-            describe_add(p, ", %u pairs of orthogonal layers two rows per thread",
-                     p->ep_pairs);
+            describe_add(p, ", %u pairs of orthogonal layers two rows per thread", p->ep_pairs);
         }
         if (p->ep_prof) {
             const uint32_t h = (uint32_t)(p->ep_prof == 1 ? layer_profile_head<1>() : layer_profile_head<2>());
