@@ -106,8 +106,10 @@ static void encode_case(const char* desc)
     gpufec_nr_tb_destroy(tb);
 }
 
-/* Encode, BPSK over AWGN, decode; then a transport block of valid blocks with a wrong CRC. */
-static void decode_case(const char* desc, double ebn0, size_t n_tb, gpufec_backend backend)
+/* Encode, BPSK over AWGN, decode; then a transport block of valid blocks with a wrong CRC.
+ * max_lost: transport blocks that may fail at this Eb/N0 (a short code's frame error rate is not
+ * zero; a block reported good must still be right). */
+static void decode_case(const char* desc, double ebn0, size_t n_tb, size_t max_lost, gpufec_backend backend)
 {
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
@@ -142,8 +144,8 @@ static void decode_case(const char* desc, double ebn0, size_t n_tb, gpufec_backe
         right += memcmp(out + t * in.A, a + t * in.A, in.A) == 0;
         CHECK(!ok[t] || memcmp(out + t * in.A, a + t * in.A, in.A) == 0, "%s: block %zu reported good but wrong", desc, t);
     }
-    CHECK(good == n_tb && right == n_tb, "%s at %.1f dB (%s): %zu of %zu good, %zu right", desc, ebn0,
-          gpufec_backend_name(backend), good, n_tb, right);
+    CHECK(good + max_lost >= n_tb && right >= good, "%s at %.1f dB (%s): %zu of %zu good, %zu right (%zu may fail)",
+          desc, ebn0, gpufec_backend_name(backend), good, n_tb, right, max_lost);
     /* every block valid, the transport block's CRC not: block 0 carries other bits (its own
      * CRC24B right), noiseless */
     if (in.C > 1) {
@@ -209,12 +211,15 @@ int main(void)
     encode_case("tbs=8424:g=10752:qm=2:bg=1:rv=3");
     encode_case("tbs=5000:g=12000:qm=2:bg=2:ncb=4000");
 
-    decode_case("tbs=20016:g=30002:qm=2:r=0.66", 3.0, 4, GPUFEC_BACKEND_CPU);
-    decode_case("tbs=5000:g=12006:qm=6:bg=2", 2.5, 6, GPUFEC_BACKEND_CPU);
-    decode_case("tbs=100:g=300:qm=2:r=0.5", 4.0, 20, GPUFEC_BACKEND_CPU);
+    decode_case("tbs=20016:g=30002:qm=2:r=0.66", 3.0, 4, 0, GPUFEC_BACKEND_CPU);
+    decode_case("tbs=5000:g=12006:qm=6:bg=2", 2.5, 6, 0, GPUFEC_BACKEND_CPU);
+    /* A = 100 (K' = 116, rate 1/3) at 4 dB: about one transport block in 7000 fails (one run in
+     * 362 of 20 lost one; 2026-11-27, 362 seeds), so one loss of 20 is allowed: two happen about
+     * once in 10^5 runs, and a broken decoder loses them all */
+    decode_case("tbs=100:g=300:qm=2:r=0.5", 4.0, 20, 1, GPUFEC_BACKEND_CPU);
     if (gpufec_cuda_available()) {
-        decode_case("tbs=20016:g=30002:qm=2:r=0.66", 3.0, 16, GPUFEC_BACKEND_CUDA);
-        decode_case("tbs=5000:g=12006:qm=6:bg=2", 2.5, 16, GPUFEC_BACKEND_CUDA);
+        decode_case("tbs=20016:g=30002:qm=2:r=0.66", 3.0, 16, 0, GPUFEC_BACKEND_CUDA);
+        decode_case("tbs=5000:g=12006:qm=6:bg=2", 2.5, 16, 0, GPUFEC_BACKEND_CUDA);
     }
 
     bad("tbs=100:g=300", "needs tbs=<A>, g=<G> and qm=<Qm>");
