@@ -1,5 +1,6 @@
 /* The stream engine (engine.cuh): two slots, chunked copies, widening, timing. */
 #include "engine.cuh"
+#include "finish_output.cuh"
 #include "soft_input.cuh"
 
 #include <stdio.h>
@@ -17,6 +18,7 @@ struct slot {
     uint8_t* out;       /* out_len * B */
     int32_t* iters;
     uint8_t* conv;
+    uint8_t* fin;       /* out_bytes * B: what the caller gets, when the engine finishes it */
     uint32_t nf;        /* frames of the chunk in flight (0: none) */
     uint8_t* dst_out;   /* where its results go */
     int32_t* dst_iters;
@@ -31,6 +33,14 @@ struct engine {
     void* plan;
     uint32_t B;
     slot slots[2];
+    /* Finishing the output on the device (finish_output.cuh) when the caller wants more than
+     * the plan writes: a CRC checked, or packed bits. */
+    bool finish;
+    uint32_t out_bytes; /* per frame, to the caller */
+    uint32_t* user_pos; /* device copies (NULL where none, or a run from *_first) */
+    uint32_t* crc_pos;
+    uint32_t* crc_tab;
+    uint32_t crc_n, user_first, crc_first;
     cudaEvent_t user_ready; /* start of an asynchronous call on the caller's stream */
     float kernel_ms;        /* of the last decode call */
     uint64_t frames_done;   /* numbers the frames (PGaB's random source) */
@@ -71,7 +81,7 @@ void engine_destroy(engine* e)
     if (!e)
         return;
     for (slot& q : e->slots) {
-        void* p[] = {q.in, q.raw, q.state, q.out, q.iters, q.conv};
+        void* p[] = {q.in, q.raw, q.state, q.out, q.iters, q.conv, q.fin};
         for (void* x : p)
             if (x)
                 cudaFree(x);
@@ -86,6 +96,9 @@ void engine_destroy(engine* e)
     }
     if (e->user_ready)
         cudaEventDestroy(e->user_ready);
+    cudaFree(e->user_pos);
+    cudaFree(e->crc_pos);
+    cudaFree(e->crc_tab);
     if (e->plan)
         e->ops->destroy(e->plan);
     free(e);
@@ -95,11 +108,40 @@ void engine_destroy_state(void* state) { engine_destroy((engine*)state); }
 uint32_t engine_batch(const engine* e) { return e->B; }
 const void* engine_plan(const engine* e) { return e->plan; }
 
+/* The tables of finish_output: output positions when the plan wrote whole words (a CRC to
+ * check), and the CRC's positions and per-bit registers. */
+static gpufec_status finish_tables(engine* e)
+{
+    const decoder_config* cfg = e->cfg;
+    const gpufec_code* c = cfg->code;
+    const int64_t user_run = cfg->check_crc ? finish_run(cfg->user_pos, cfg->user_len) : 0;
+    if (user_run < 0)
+        ENGINE_CHECK(cfg, dev_upload(&e->user_pos, cfg->user_pos, cfg->user_len), "upload");
+    e->user_first = user_run < 0 ? 0 : (uint32_t)user_run;
+    if (cfg->check_crc) {
+        e->crc_n = c->k + c->crc_len;
+        const std::vector<uint32_t> tab = crc_bit_registers(c->crc_poly, c->crc_len, e->crc_n);
+        const int64_t crc_run = finish_run(c->mother_info_pos, e->crc_n);
+        if (crc_run < 0)
+            ENGINE_CHECK(cfg, dev_upload(&e->crc_pos, c->mother_info_pos, e->crc_n), "upload");
+        e->crc_first = crc_run < 0 ? 0 : (uint32_t)crc_run;
+        ENGINE_CHECK(cfg, dev_upload(&e->crc_tab, tab.data(), e->crc_n), "upload");
+    }
+    return GPUFEC_OK;
+}
+
 static gpufec_status engine_alloc(engine* e)
 {
     const decoder_config* cfg = e->cfg;
     const size_t B = e->B, n_tx = cfg->code->tx.n_tx;
     const gpufec_input_type type = cfg->opts.input_type;
+    e->finish = cfg->check_crc || cfg->pack;
+    e->out_bytes = cfg->pack ? (cfg->user_len + 7) / 8 : cfg->user_len;
+    if (e->finish) {
+        gpufec_status st = finish_tables(e);
+        if (st != GPUFEC_OK)
+            return st;
+    }
     ENGINE_CHECK(cfg, cudaEventCreateWithFlags(&e->user_ready, cudaEventDisableTiming), "cudaEventCreate");
     for (slot& q : e->slots) {
         ENGINE_CHECK(cfg, cudaStreamCreateWithFlags(&q.stream, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -115,6 +157,8 @@ static gpufec_status engine_alloc(engine* e)
         ENGINE_CHECK(cfg, dev_alloc(&q.out, (size_t)cfg->out_len * B), "cudaMalloc");
         ENGINE_CHECK(cfg, dev_alloc(&q.iters, B), "cudaMalloc");
         ENGINE_CHECK(cfg, dev_alloc(&q.conv, B), "cudaMalloc");
+        if (e->finish)
+            ENGINE_CHECK(cfg, dev_alloc(&q.fin, (size_t)e->out_bytes * B), "cudaMalloc");
     }
     return GPUFEC_OK;
 }
@@ -181,6 +225,7 @@ gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops
     *state = e;
     caps->preferred_batch = (size_t)B * 2;
     caps->writes_output = 1;
+    caps->finishes_output = 1;
     if (!caps->variant[0]) /* the plan's own description names the kernel variant that runs */
         snprintf(caps->variant, sizeof caps->variant, "%s", ops->describe(plan));
     decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s, chunks of %u frames", cfg->opts.device,
@@ -205,6 +250,12 @@ static gpufec_status enqueue_chunk(engine* e, slot& q, const void* soft, uint32_
     const engine_chunk c = {q.in, q.state, q.out, q.iters, q.conv, nf, e->B, first_frame};
     ENGINE_CHECK(cfg, e->ops->launch(e->plan, &c, q.stream), "kernel launch");
     ENGINE_CHECK(cfg, cudaGetLastError(), "kernel launch");
+    if (e->finish) {
+        const finish_args a = {q.out,        cfg->out_len, e->user_pos, e->user_first, cfg->user_len,
+                               cfg->pack,    e->crc_pos,   e->crc_first, e->crc_tab,  e->crc_n,
+                               q.conv,       q.fin,        e->out_bytes};
+        ENGINE_CHECK(cfg, finish_output(a, nf, q.stream), "kernel launch");
+    }
     ENGINE_CHECK(cfg, cudaEventRecord(q.k1, q.stream), "event");
     q.nf = nf;
     return GPUFEC_OK;
@@ -213,7 +264,9 @@ static gpufec_status enqueue_chunk(engine* e, slot& q, const void* soft, uint32_
 static gpufec_status enqueue_results(engine* e, slot& q)
 {
     const decoder_config* cfg = e->cfg;
-    ENGINE_CHECK(cfg, cudaMemcpyAsync(q.dst_out, q.out, (size_t)cfg->out_len * q.nf, cudaMemcpyDefault, q.stream),
+    ENGINE_CHECK(cfg,
+                 cudaMemcpyAsync(q.dst_out, e->finish ? q.fin : q.out, (size_t)e->out_bytes * q.nf,
+                                 cudaMemcpyDefault, q.stream),
                  "copy out");
     if (q.dst_iters)
         ENGINE_CHECK(cfg, cudaMemcpyAsync(q.dst_iters, q.iters, q.nf * sizeof(int32_t), cudaMemcpyDefault, q.stream),
@@ -248,7 +301,7 @@ static gpufec_status enqueue(engine* e, const void* soft, size_t n_frames, uint8
             e->kernel_ms += ms;
         }
         const uint32_t nf = (uint32_t)(n_frames - f < e->B ? n_frames - f : e->B);
-        q.dst_out = out + f * cfg->out_len;
+        q.dst_out = out + f * e->out_bytes;
         q.dst_iters = iterations ? iterations + f : NULL;
         q.dst_conv = converged ? converged + f : NULL;
         gpufec_status st = enqueue_chunk(e, q, (const char*)soft + f * in_bytes, nf, e->frames_done + f);

@@ -50,8 +50,14 @@ typedef enum {
     GPUFEC_OUTPUT_CODEWORD = 1,     /* the n transmitted bits, in the order the encoder emits
                                        them (punctured and filler positions left out): what a
                                        receiver chain re-encoding or re-modulating expects */
-    GPUFEC_OUTPUT_FULL_CODEWORD = 2 /* the n_full bits of the mother codeword (what H checks),
+    GPUFEC_OUTPUT_FULL_CODEWORD = 2, /* the n_full bits of the mother codeword (what H checks),
                                        punctured and filler positions included */
+    /* The same bits packed eight per byte, the first bit in the most significant bit (GNU
+     * Radio's packed bytes, GR_MSB_FIRST), ceil(bits / 8) bytes per frame, the last byte's
+     * unused low bits 0: an eighth of the bytes to copy back from a GPU. */
+    GPUFEC_OUTPUT_INFO_PACKED = 3,
+    GPUFEC_OUTPUT_CODEWORD_PACKED = 4,
+    GPUFEC_OUTPUT_FULL_CODEWORD_PACKED = 5
 } gpufec_output;
 
 typedef struct {
@@ -98,7 +104,8 @@ GPUFEC_API gpufec_status gpufec_decoder_destroy(gpufec_decoder* dec);
 
 /* Decodes n_frames frames. llr: n_frames * n soft bits (convention above). bits: n_frames * k
  * (OUTPUT_INFO), n_frames * n (OUTPUT_CODEWORD) or n_frames * n_full (OUTPUT_FULL_CODEWORD)
- * bytes of 0/1; gpufec_decoder_frame_sizes says which. iterations (n_frames entries)
+ * bytes of 0/1, or an eighth of that rounded up per frame (the _PACKED outputs);
+ * gpufec_decoder_frame_sizes says how many. iterations (n_frames entries)
  * and converged (n_frames entries: 1 when the output is a codeword) may be NULL. A context
  * serves one thread at a time. */
 GPUFEC_API gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr,
@@ -127,7 +134,8 @@ GPUFEC_API gpufec_status gpufec_decoder_decode_soft_async(gpufec_decoder* dec, c
 /* Waits for the context's asynchronous work; returns its first error. */
 GPUFEC_API gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec);
 
-/* Sizes of one frame in and out, in soft bits (n) and bits (k, n or n_full by the output). */
+/* Sizes of one frame in and out: soft bits (n), and bytes written (k, n or n_full bits by the
+ * output, one per byte, or packed eight per byte). */
 GPUFEC_API gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* llr_len,
                                                     uint32_t* out_len);
 

@@ -1,5 +1,6 @@
 /* Decoder contexts: option checking, backend selection (AUTO falls back to the CPU) and the
  * batch decode entry point shared by all backends. */
+#include "bit_pack.h"
 #include "crc24.h"
 #include "cuda_tuning.h"
 #include "decoder_internal.h"
@@ -245,6 +246,12 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     cfg->code = code;
     cfg->opts = o;
     code->family->resolve_opts(&cfg->opts, code);
+    /* The packed outputs are the unpacked ones, packed at the end: implementations see the
+     * unpacked form. */
+    cfg->pack = o.output >= GPUFEC_OUTPUT_INFO_PACKED;
+    if (cfg->pack)
+        o.output = (gpufec_output)(o.output - GPUFEC_OUTPUT_INFO_PACKED);
+    cfg->opts.output = o.output;
     switch (o.output) {
     case GPUFEC_OUTPUT_INFO:
         dec->out_pos = code->info_pos;
@@ -263,6 +270,14 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     dec->check_crc = code->crc_poly != 0;
     cfg->out_pos = dec->check_crc ? NULL : dec->out_pos;
     cfg->out_len = dec->check_crc ? code->n_full : dec->out_len;
+    cfg->user_pos = dec->out_pos;
+    cfg->user_len = dec->out_len;
+    cfg->check_crc = dec->check_crc;
+    dec->out_bytes = cfg->pack ? (dec->out_len + 7) / 8 : dec->out_len;
+    if (cfg->pack && !(dec->line = malloc(dec->out_len ? dec->out_len : 1))) {
+        free(dec);
+        return GPUFEC_ERR_OUT_OF_MEMORY;
+    }
     /* Output positions in one run (systematic codes: the information bits first) are copied
      * whole when the front gathers them. */
     dec->out_run = dec->out_pos && dec->out_len > 0;
@@ -271,6 +286,7 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
 
     st = choose_implementation(dec, o.backend);
     if (st != GPUFEC_OK) {
+        free(dec->line);
         free(dec);
         return st;
     }
@@ -285,6 +301,7 @@ gpufec_status gpufec_decoder_destroy(gpufec_decoder* dec)
     dec->ops->destroy(dec->state);
     free(dec->hard);
     free(dec->wide);
+    free(dec->line);
     free(dec);
     return GPUFEC_OK;
 }
@@ -297,7 +314,7 @@ gpufec_status gpufec_decoder_frame_sizes(const gpufec_decoder* dec, uint32_t* ll
     if (llr_len)
         *llr_len = dec->cfg.code->tx.n_tx;
     if (out_len)
-        *out_len = dec->out_len;
+        *out_len = dec->out_bytes;
     return GPUFEC_OK;
 }
 
@@ -389,7 +406,8 @@ static gpufec_status chunk_buffers(gpufec_decoder* dec, size_t frames, int gathe
 {
     const decoder_config* cfg = &dec->cfg;
     if (gather && dec->hard_frames < frames) {
-        uint8_t* h = realloc(dec->hard, frames * cfg->code->n_full);
+        const size_t len = cfg->out_len > cfg->code->n_full ? cfg->out_len : cfg->code->n_full;
+        uint8_t* h = realloc(dec->hard, frames * len);
         if (!h)
             return GPUFEC_ERR_OUT_OF_MEMORY;
         dec->hard = h;
@@ -416,7 +434,12 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
     const decoder_config* cfg = &dec->cfg;
     const uint32_t n_tx = cfg->code->tx.n_tx, n_full = cfg->code->n_full;
     const int host = !dec->ops->raw_input, widen = host && cfg->opts.input_type != GPUFEC_INPUT_FLOAT32;
-    const int gather = dec->check_crc || (cfg->out_pos && !dec->caps.writes_output);
+    const int gather = !dec->caps.finishes_output && (dec->check_crc || (cfg->out_pos && !dec->caps.writes_output) ||
+                                                      cfg->pack);
+    /* what the implementation wrote per frame: the output positions already (no CRC to check),
+     * or whole mother codewords */
+    const int gathered = dec->caps.writes_output && !dec->check_crc;
+    const size_t impl_len = dec->caps.writes_output ? cfg->out_len : n_full;
     if (!gather && !widen) {
         gpufec_status st = dec->ops->decode(dec->state, llr, n_frames, bits, iterations, converged);
         if (st == GPUFEC_OK && host)
@@ -443,7 +466,7 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
                 dec->wide[i] = soft_input_value(in, i, cfg->opts.input_type, cfg->opts.input_scale);
             in = dec->wide;
         }
-        uint8_t* out = gather ? dec->hard : bits + f * dec->out_len;
+        uint8_t* out = gather ? dec->hard : bits + f * dec->out_bytes;
         uint8_t* ok = converged ? converged + f : NULL;
         st = dec->ops->decode(dec->state, in, nf, out, iterations ? iterations + f : NULL, ok);
         if (st)
@@ -451,17 +474,20 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
         if (host)
             clear_erased(dec, in, nf, ok);
         for (size_t g = 0; gather && g < nf; g++) {
-            uint8_t* dst = bits + (f + g) * dec->out_len;
-            const uint8_t* src = dec->hard + g * n_full;
+            uint8_t* dst = bits + (f + g) * dec->out_bytes;
+            uint8_t* line = cfg->pack ? dec->line : dst;
+            const uint8_t* src = dec->hard + g * impl_len;
             if (dec->check_crc && ok && ok[g])
                 ok[g] = crc_holds(cfg->code, src);
-            if (!dec->out_pos)
-                memcpy(dst, src, n_full);
+            if (gathered || !dec->out_pos)
+                memcpy(line, src, dec->out_len);
             else if (dec->out_run)
-                memcpy(dst, src + dec->out_pos[0], dec->out_len);
+                memcpy(line, src + dec->out_pos[0], dec->out_len);
             else
                 for (uint32_t t = 0; t < dec->out_len; t++)
-                    dst[t] = src[dec->out_pos[t]];
+                    line[t] = src[dec->out_pos[t]];
+            for (uint32_t j = 0; cfg->pack && j < dec->out_bytes; j++)
+                dst[j] = packed_byte(line, NULL, dec->out_len, j);
         }
     }
     return GPUFEC_OK;
@@ -513,7 +539,9 @@ gpufec_status gpufec_decoder_decode_soft_async(gpufec_decoder* dec, const void* 
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (n_frames == 0)
         return GPUFEC_OK;
-    if (!dec->ops->decode_async || (!dec->caps.writes_output && dec->cfg.out_pos) || dec->check_crc)
+    const int front_finishes = !dec->caps.finishes_output && ((!dec->caps.writes_output && dec->cfg.out_pos) ||
+                                                               dec->check_crc || dec->cfg.pack);
+    if (!dec->ops->decode_async || front_finishes)
         return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
     gpufec_status st = dec->ops->decode_async(dec->state, llr, n_frames, bits, iterations, converged, cuda_stream);
     if (st != GPUFEC_OK && fall_back_to_cpu(dec, st)) /* the CPU decodes synchronously */

@@ -16,6 +16,15 @@ typedef struct decoder_config {
      * transmitted positions of the code); out_pos NULL: the whole mother codeword. */
     const uint32_t* out_pos;
     uint32_t out_len;
+    /* What the caller gets per frame (the front's work, unless the implementation sets
+     * caps.finishes_output and does it itself, on the device where its results are): user_len
+     * bits from mother positions user_pos (NULL: all) of the codeword the implementation wrote,
+     * the code's CRC checked on it (check_crc: a frame fails unless it holds), packed eight per
+     * byte, first bit in the most significant (pack). opts.output is the unpacked form. */
+    const uint32_t* user_pos;
+    uint32_t user_len;
+    int check_crc;
+    int pack;
 } decoder_config;
 
 /* What an implementation tells the front at creation. */
@@ -23,6 +32,8 @@ typedef struct impl_caps {
     size_t preferred_batch; /* frames it likes per call (0: no preference) */
     int writes_output;      /* it gathers through out_pos itself; else it writes whole mother
                                codewords and the front gathers */
+    int finishes_output;    /* it writes what the caller gets (cfg user_pos, user_len,
+                               check_crc, pack) and clears converged where the CRC fails */
     gpufec_schedule schedule; /* set when it runs another schedule than configured (a code too
                                  long for the layered kernels): what gpufec_decoder_schedule says */
     char variant[680];        /* the variant it runs ("scalar", "AVX2 int16", a CUDA plan's
@@ -48,7 +59,8 @@ typedef struct backend_ops {
     void (*destroy)(void* state);
     /* soft: n_frames * n transmitted values, float32 (raw_input 0) or of type opts.input_type
      * (soft_input.h); out:
-     * n_frames * n_full mother bits, or n_frames * out_len bits when caps.writes_output. */
+     * n_frames * n_full mother bits, or n_frames * out_len bits when caps.writes_output, or
+     * what the caller gets when caps.finishes_output. */
     gpufec_status (*decode)(void* state, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
                             uint8_t* converged);
     /* Optional: enqueue on a caller's stream without waiting, and wait later. */
@@ -71,13 +83,15 @@ struct gpufec_decoder {
     size_t hard_frames;
     float* wide;            /* one chunk of narrow soft input widened for a host implementation */
     size_t wide_frames;
-    /* What the caller gets per frame: out_len bits from mother positions out_pos (NULL: all).
-     * Usually cfg's own; with a CRC the implementation writes whole mother codewords instead,
-     * and the front checks the CRC and gathers these. */
+    /* What the caller gets per frame: out_len bits from mother positions out_pos (NULL: all),
+     * out_bytes bytes (cfg.pack: packed). Usually cfg's own; with a CRC the implementation
+     * writes whole mother codewords instead, and the front checks the CRC and gathers these,
+     * unless the implementation finishes the output itself. */
     const uint32_t* out_pos;
-    uint32_t out_len;
+    uint32_t out_len, out_bytes;
     int check_crc;
     int out_run;            /* out_pos is one run of consecutive positions: copied whole */
+    uint8_t* line;          /* one frame's out_len bits before packing */
 };
 
 /* The implementations in preference order, NULL-terminated: AUTO takes the first that accepts

@@ -19,9 +19,14 @@ static const char* const backend_names[] = {"auto", "cpu", "cuda"};
 static const char* const backend_labels[] = {"Auto (GPU if present)", "CPU", "CUDA GPU"};
 static const char* const input_type_names[] = {"float32", "float16", "int8"};
 static const char* const input_type_labels[] = {"Float32", "Float16 (binary16 bits)", "Int8"};
-static const char* const output_names[] = {"info", "codeword", "full-codeword"};
-static const char* const output_labels[] = {"Information bits (K)", "Transmitted codeword (N)",
-                                            "Mother codeword (N full)"};
+static const char* const output_names[] = {"info",        "codeword",        "full-codeword",
+                                           "info-packed", "codeword-packed", "full-codeword-packed"};
+static const char* const output_labels[] = {"Information bits (K)",
+                                            "Transmitted codeword (N)",
+                                            "Mother codeword (N full)",
+                                            "Information bits, 8 per byte",
+                                            "Transmitted codeword, 8 per byte",
+                                            "Mother codeword, 8 per byte"};
 
 int param_name_index(const char* const* table, int count, const char* name)
 {

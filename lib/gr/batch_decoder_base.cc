@@ -108,8 +108,8 @@ void batch_decoder_base::enable_harq(const std::string& code_name, int max_proce
     if (gpufec_code_harq_info(d_code.get(), &len, mother, sizeof mother) != GPUFEC_OK)
         throw std::invalid_argument("gpufec: harq_processes needs a 5G NR rate-matched code (e=, rv=): " + code_name +
                                     " has no soft buffer");
-    if (d_opts.output == GPUFEC_OUTPUT_FULL_CODEWORD)
-        throw std::invalid_argument("gpufec: harq_processes needs output=info or output=codeword");
+    if (d_opts.output != GPUFEC_OUTPUT_INFO && d_opts.output != GPUFEC_OUTPUT_CODEWORD)
+        throw std::invalid_argument("gpufec: harq_processes needs output=info or output=codeword (unpacked)");
     d_harq = std::make_unique<harq_store>(code_name, d_code.get(), d_opts, (size_t)max_processes);
 }
 
