@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Packed output and the CRC checked on the GPU (docs/performance.md, thirteenth pass): a slot of
+# 152 and 8448 BG1 R = 0.79 blocks, int8 soft bits in, with transfers, for each library given.
+# Usage: bash benchmarks/nr_output_finish.sh BENCH LIBDIR... (a LIBDIR holds libgpufec.so.0;
+# libraries before the packed outputs run the unpacked lines only).
+set -u
+BENCH=$1; shift
+I="--decoder nms --backend cuda --iterations 10 --precision int8 --input int8"
+R=5gnr-bg1-z384:k=8448:e=10752:qm=2
+run() {
+  local lib=$1; shift
+  echo "== $lib $*"
+  LD_LIBRARY_PATH=$lib timeout 120 "$BENCH" "$@" 2>&1 | grep -E "coded|rror" | sed 's/ | LLR rate.*//'
+}
+for round in 1 2; do
+  for lib in "$@"; do
+    for code in $R $R:crc=24b; do
+      for out in info info-packed; do
+        run "$lib" --code $code $I --frames 152 --repeat 200 --param output=$out
+        run "$lib" --code $code $I --frames 8448 --repeat 5 --param output=$out
+      done
+    done
+  done
+done
