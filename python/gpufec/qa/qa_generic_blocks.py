@@ -59,6 +59,21 @@ class qa_generic_blocks(gr_unittest.TestCase):
             self.assertEqual(dec.max_iterations(), int(options.split("max_iterations=")[1].split()[0]))
             self.assertIn("cpu", dec.variant())
 
+    def test_packed_output(self):
+        """output=info-packed: each frame's bits eight per byte, first bit in the most
+        significant (numpy's packbits of each frame, its last byte padded with zeros)."""
+        rng = np.random.default_rng()
+        for code in ("wifi-648-1_2", "lte-turbo-256:crc=24a"):  # k = 324 (a padded byte), 232
+            enc = gpufec.encoder(code)
+            frames = 5
+            cw = encode(gpufec.encoder, code, random_bits(frames * enc.k())).astype(np.float32)
+            soft = ((2 * cw - 1) + rng.normal(0, 0.5, cw.size)).astype(np.float32)  # positive means 1
+            bits = decode(gpufec.decoder(code, "backend=cpu"), soft)
+            packed = decode(gpufec.decoder(code, "output=info-packed backend=cpu"), soft)
+            ref = np.packbits(bits.reshape(frames, enc.k()), axis=1).ravel()
+            self.assertEqual(len(packed), frames * ((enc.k() + 7) // 8), code)
+            self.assertTrue(np.array_equal(packed, ref), code)
+
     def test_noisy_chain_int8_and_codeword_output(self):
         """int8 soft bits by option (llr_scale: the LLR of one unit), and output=codeword: every
         frame of a noisy BPSK chain comes out clean, n bits a frame."""
