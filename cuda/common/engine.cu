@@ -228,8 +228,12 @@ gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops
     caps->finishes_output = 1;
     if (!caps->variant[0]) /* the plan's own description names the kernel variant that runs */
         snprintf(caps->variant, sizeof caps->variant, "%s", ops->describe(plan));
-    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s, chunks of %u frames", cfg->opts.device,
-                ops->describe(plan), extra ? ", " : "", extra ? extra : "", B);
+    const char* finish = cfg->check_crc && cfg->pack ? "; CRC checked and bits packed on the GPU"
+                         : cfg->check_crc             ? "; CRC checked on the GPU"
+                         : cfg->pack                  ? "; bits packed on the GPU"
+                                                      : "";
+    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s, chunks of %u frames%s", cfg->opts.device,
+                ops->describe(plan), extra ? ", " : "", extra ? extra : "", B, finish);
     return GPUFEC_OK;
 }
 
