@@ -172,7 +172,9 @@ def decoder_yaml(fam, params, codes, description):
             "    option_labels: ['Positive = 1 (GNU Radio soft decoders)', 'Positive = 0 (LLR ln P0/P1)']",
             "-   id: llr_scale", "    label: LLR Scale", "    dtype: float", "    default: '1.0'", "    hide: part",
             "-   id: output_all_bits", "    label: Output", "    dtype: enum", "    default: 'False'",
-            "    options: ['False', 'True']", "    option_labels: [Information bits (k), Transmitted codeword (n)]",
+            "    options: ['False', 'True', info-packed, codeword-packed]",
+            "    option_labels: [Information bits (k), Transmitted codeword (n), 'Information bits, 8 per byte',"
+            " 'Transmitted codeword, 8 per byte']",
             "-   id: drop_failed", "    label: Failed Frames", "    dtype: enum", "    default: 'False'",
             "    options: ['False', 'True']", "    option_labels: [Pass on (tagged gpufec_ok = False), Drop]",
             "-   id: stats_interval", "    label: Stats Every (frames)", "    dtype: int", "    default: '0'",
@@ -194,9 +196,11 @@ def decoder_yaml(fam, params, codes, description):
             py_terms.append(f"'{p['name']}=%s' % ({b.value(p)},)")
             cpp_terms.append(f'"{p["name"]}=" + std::to_string({b.value(p, chr(34))})')
     py_terms += ["'input_type=${ \"int8\" if input_type == \"int8\" else \"float32\" }'",
-                 "'output=${ \"codeword\" if output_all_bits == \"True\" else \"info\" }'"]
+                 "'output=${ \"codeword\" if output_all_bits == \"True\" else \"info\" if output_all_bits == \"False\" "
+                 "else output_all_bits }'"]
     cpp_terms += ['"input_type=${ "int8" if input_type == "int8" else "float32" }"',
-                  '"output=${ "codeword" if output_all_bits == "True" else "info" }"']
+                  '"output=${ "codeword" if output_all_bits == "True" else "info" if output_all_bits == "False" '
+                  'else output_all_bits }"']
     py_make = (f"gpufec.decoder({CODE_PY}, ' '.join(({', '.join(py_terms)},)), '${{sign_convention}}', "
                "${llr_scale}, ${stats_interval}, ${drop_failed}, ${harq_processes})")
     cpp_make = (f"this->${{id}} = gr::gpufec::decoder::make({CODE_CPP}, std::string() + "
@@ -211,7 +215,9 @@ def decoder_yaml(fam, params, codes, description):
            "Input: n soft bits per frame, frame-aligned (the first sample is the first soft bit of a frame), or a "
            "tagged stream: a packet_len tag starts a packet, frames start at it and every n soft bits after it; what "
            "is left of a packet that cannot fill a frame, and anything between packets, is skipped. Output: k "
-           "information bits per frame (one bit per byte), or the n transmitted bits of the decided word. Input "
+           "information bits per frame (one bit per byte), or the n transmitted bits of the decided word, either "
+           "packed eight per byte if chosen (first bit in the most significant, each frame's last byte padded with "
+           "zeros; packed on the GPU before the copy back). Input "
            "Type Byte takes signed bytes whose LLR is value x LLR Scale. Soft-bit Sign: GNU Radio's soft "
            "demodulators emit positive values for bit 1 (the default here).",
            "Backend Auto uses a CUDA GPU when one is usable and falls back to the CPU (logged). Every output "
