@@ -266,13 +266,13 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
         dec->out_len = code->n_full;
         break;
     }
-    /* A CRC is checked here, on the whole decoded word, for every implementation alike. */
-    dec->check_crc = code->crc_poly != 0;
-    cfg->out_pos = dec->check_crc ? NULL : dec->out_pos;
-    cfg->out_len = dec->check_crc ? code->n_full : dec->out_len;
+    /* A CRC is checked on the whole decoded word, for every implementation alike (by the front,
+     * or by an implementation that finishes the output). */
+    cfg->check_crc = code->crc_poly != 0;
+    cfg->out_pos = cfg->check_crc ? NULL : dec->out_pos;
+    cfg->out_len = cfg->check_crc ? code->n_full : dec->out_len;
     cfg->user_pos = dec->out_pos;
     cfg->user_len = dec->out_len;
-    cfg->check_crc = dec->check_crc;
     dec->out_bytes = cfg->pack ? (dec->out_len + 7) / 8 : dec->out_len;
     if (cfg->pack && !(dec->line = malloc(dec->out_len ? dec->out_len : 1))) {
         free(dec);
@@ -423,6 +423,14 @@ static gpufec_status chunk_buffers(gpufec_decoder* dec, size_t frames, int gathe
     return GPUFEC_OK;
 }
 
+/* Whether the front makes what the caller gets from what the implementation wrote: the CRC to
+ * check, output positions to gather or bits to pack, which the implementation leaves. */
+static int front_finishes(const gpufec_decoder* dec)
+{
+    return !dec->caps.finishes_output &&
+           (dec->cfg.check_crc || (dec->cfg.out_pos && !dec->caps.writes_output) || dec->cfg.pack);
+}
+
 /* One call, the per-frame work around the implementation done here once: a host implementation
  * gets float32 LLRs (narrow types widened a chunk at a time, soft_input.h) and its frames judged
  * by the erased-frame rule; a device implementation (ops->raw_input) reads the caller's buffer,
@@ -434,11 +442,10 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
     const decoder_config* cfg = &dec->cfg;
     const uint32_t n_tx = cfg->code->tx.n_tx, n_full = cfg->code->n_full;
     const int host = !dec->ops->raw_input, widen = host && cfg->opts.input_type != GPUFEC_INPUT_FLOAT32;
-    const int gather = !dec->caps.finishes_output && (dec->check_crc || (cfg->out_pos && !dec->caps.writes_output) ||
-                                                      cfg->pack);
+    const int gather = front_finishes(dec);
     /* what the implementation wrote per frame: the output positions already (no CRC to check),
      * or whole mother codewords */
-    const int gathered = dec->caps.writes_output && !dec->check_crc;
+    const int gathered = dec->caps.writes_output && !cfg->check_crc;
     const size_t impl_len = dec->caps.writes_output ? cfg->out_len : n_full;
     if (!gather && !widen) {
         gpufec_status st = dec->ops->decode(dec->state, llr, n_frames, bits, iterations, converged);
@@ -477,7 +484,7 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
             uint8_t* dst = bits + (f + g) * dec->out_bytes;
             uint8_t* line = cfg->pack ? dec->line : dst;
             const uint8_t* src = dec->hard + g * impl_len;
-            if (dec->check_crc && ok && ok[g])
+            if (cfg->check_crc && ok && ok[g])
                 ok[g] = crc_holds(cfg->code, src);
             if (gathered || !dec->out_pos)
                 memcpy(line, src, dec->out_len);
@@ -539,9 +546,7 @@ gpufec_status gpufec_decoder_decode_soft_async(gpufec_decoder* dec, const void* 
         return GPUFEC_ERR_INVALID_ARGUMENT;
     if (n_frames == 0)
         return GPUFEC_OK;
-    const int front_finishes = !dec->caps.finishes_output && ((!dec->caps.writes_output && dec->cfg.out_pos) ||
-                                                               dec->check_crc || dec->cfg.pack);
-    if (!dec->ops->decode_async || front_finishes)
+    if (!dec->ops->decode_async || front_finishes(dec))
         return gpufec_decoder_decode_soft(dec, llr, n_frames, bits, iterations, converged);
     gpufec_status st = dec->ops->decode_async(dec->state, llr, n_frames, bits, iterations, converged, cuda_stream);
     if (st != GPUFEC_OK && fall_back_to_cpu(dec, st)) /* the CPU decodes synchronously */

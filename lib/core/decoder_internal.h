@@ -89,7 +89,6 @@ struct gpufec_decoder {
      * unless the implementation finishes the output itself. */
     const uint32_t* out_pos;
     uint32_t out_len, out_bytes;
-    int check_crc;
     int out_run;            /* out_pos is one run of consecutive positions: copied whole */
     uint8_t* line;          /* one frame's out_len bits before packing */
 };
