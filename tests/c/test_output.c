@@ -15,16 +15,22 @@ static void pack_ref(const uint8_t* bits, uint32_t n, uint8_t* out)
             out[t / 8] |= (uint8_t)(0x80u >> (t % 8));
 }
 
-static gpufec_decoder* make(const gpufec_code* c, gpufec_backend b, gpufec_output out)
+static gpufec_decoder* make_batch(const gpufec_code* c, gpufec_backend b, gpufec_output out, uint32_t max_batch)
 {
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
     o.backend = b;
     o.output = out;
+    o.max_batch = max_batch;
     gpufec_decoder* d = NULL;
     CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create (%s, output %s)", gpufec_backend_name(b),
           gpufec_output_name(out));
     return d;
+}
+
+static gpufec_decoder* make(const gpufec_code* c, gpufec_backend b, gpufec_output out)
+{
+    return make_batch(c, b, out, 0);
 }
 
 static uint32_t out_len(const gpufec_decoder* d)
@@ -79,7 +85,9 @@ static void case_run(const char* name, const char* plain, const gpufec_output* o
     for (int o = 0; o < n_outs; o++) {
         const gpufec_output packed_out = (gpufec_output)(outs[o] + GPUFEC_OUTPUT_INFO_PACKED);
         gpufec_decoder* d = make(c, b, outs[o]);
-        gpufec_decoder* dp = make(c, b, packed_out);
+        /* the packed decoder in chunks of 7 frames: the GPU's chunks, the last one partial, each
+         * finished on its own */
+        gpufec_decoder* dp = make_batch(c, b, packed_out, 7);
         if (!d || !dp) {
             gpufec_decoder_destroy(d);
             gpufec_decoder_destroy(dp);
