@@ -114,14 +114,16 @@ static gpufec_status finish_tables(engine* e)
 {
     const decoder_config* cfg = e->cfg;
     const gpufec_code* c = cfg->code;
-    const int64_t user_run = cfg->check_crc ? finish_run(cfg->user_pos, cfg->user_len) : 0;
+    /* the plan wrote the caller's positions (no CRC), or the CRC's bits with the caller's first
+     * (crc_word): both read from bit 0 on */
+    const int64_t user_run = cfg->check_crc && !cfg->crc_word ? finish_run(cfg->user_pos, cfg->user_len) : 0;
     if (user_run < 0)
         ENGINE_CHECK(cfg, dev_upload(&e->user_pos, cfg->user_pos, cfg->user_len), "upload");
     e->user_first = user_run < 0 ? 0 : (uint32_t)user_run;
     if (cfg->check_crc) {
         e->crc_n = c->k + c->crc_len;
         const std::vector<uint32_t> tab = crc_bit_registers(c->crc_poly, c->crc_len, e->crc_n);
-        const int64_t crc_run = finish_run(c->mother_info_pos, e->crc_n);
+        const int64_t crc_run = cfg->crc_word ? 0 : finish_run(c->mother_info_pos, e->crc_n);
         if (crc_run < 0)
             ENGINE_CHECK(cfg, dev_upload(&e->crc_pos, c->mother_info_pos, e->crc_n), "upload");
         e->crc_first = crc_run < 0 ? 0 : (uint32_t)crc_run;

@@ -269,8 +269,9 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     /* A CRC is checked on the whole decoded word, for every implementation alike (by the front,
      * or by an implementation that finishes the output). */
     cfg->check_crc = code->crc_poly != 0;
-    cfg->out_pos = cfg->check_crc ? NULL : dec->out_pos;
-    cfg->out_len = cfg->check_crc ? code->n_full : dec->out_len;
+    cfg->crc_word = cfg->check_crc && o.output == GPUFEC_OUTPUT_INFO;
+    cfg->out_pos = cfg->crc_word ? code->mother_info_pos : cfg->check_crc ? NULL : dec->out_pos;
+    cfg->out_len = cfg->crc_word ? code->k + code->crc_len : cfg->check_crc ? code->n_full : dec->out_len;
     cfg->user_pos = dec->out_pos;
     cfg->user_len = dec->out_len;
     dec->out_bytes = cfg->pack ? (dec->out_len + 7) / 8 : dec->out_len;
@@ -372,9 +373,10 @@ gpufec_status gpufec_decoder_decode(gpufec_decoder* dec, const float* llr, size_
 }
 
 /* The CRC over a decoded mother word: the information bits and the crc_len after them. */
-static int crc_holds(const gpufec_code* c, const uint8_t* word)
+/* word: a mother codeword, or (pos NULL) the bits the CRC covers, in order */
+static int crc_holds(const gpufec_code* c, const uint8_t* word, const uint32_t* pos)
 {
-    return crc_register_at(word, c->mother_info_pos, c->k + c->crc_len, c->crc_poly, c->crc_len) == 0;
+    return crc_register_at(word, pos, c->k + c->crc_len, c->crc_poly, c->crc_len) == 0;
 }
 
 /* The erased-frame rule, once for every host implementation: a frame whose every transmitted
@@ -443,9 +445,9 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
     const uint32_t n_tx = cfg->code->tx.n_tx, n_full = cfg->code->n_full;
     const int host = !dec->ops->raw_input, widen = host && cfg->opts.input_type != GPUFEC_INPUT_FLOAT32;
     const int gather = front_finishes(dec);
-    /* what the implementation wrote per frame: the output positions already (no CRC to check),
-     * or whole mother codewords */
-    const int gathered = dec->caps.writes_output && !cfg->check_crc;
+    /* what the implementation wrote per frame: cfg's output positions (the caller's, or the bits
+     * the CRC covers, the caller's first), or whole mother codewords */
+    const int gathered = dec->caps.writes_output && (!cfg->check_crc || cfg->crc_word);
     const size_t impl_len = dec->caps.writes_output ? cfg->out_len : n_full;
     if (!gather && !widen) {
         gpufec_status st = dec->ops->decode(dec->state, llr, n_frames, bits, iterations, converged);
@@ -485,7 +487,7 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
             uint8_t* line = cfg->pack ? dec->line : dst;
             const uint8_t* src = dec->hard + g * impl_len;
             if (cfg->check_crc && ok && ok[g])
-                ok[g] = crc_holds(cfg->code, src);
+                ok[g] = crc_holds(cfg->code, src, gathered ? NULL : cfg->code->mother_info_pos);
             if (gathered || !dec->out_pos)
                 memcpy(line, src, dec->out_len);
             else if (dec->out_run)

@@ -25,6 +25,10 @@ typedef struct decoder_config {
     uint32_t user_len;
     int check_crc;
     int pack;
+    /* With check_crc and the information bits asked for: out_pos are the bits the CRC covers
+     * (the information bits, then the CRC's; user_len = the first of them), so an implementation
+     * that gathers writes those instead of the whole mother codeword. */
+    int crc_word;
 } decoder_config;
 
 /* What an implementation tells the front at creation. */
