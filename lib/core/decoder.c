@@ -275,10 +275,6 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     cfg->user_pos = dec->out_pos;
     cfg->user_len = dec->out_len;
     dec->out_bytes = cfg->pack ? (dec->out_len + 7) / 8 : dec->out_len;
-    if (cfg->pack && !(dec->line = malloc(dec->out_len ? dec->out_len : 1))) {
-        free(dec);
-        return GPUFEC_ERR_OUT_OF_MEMORY;
-    }
     /* Output positions in one run (systematic codes: the information bits first) are copied
      * whole when the front gathers them. */
     dec->out_run = dec->out_pos && dec->out_len > 0;
@@ -287,7 +283,6 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
 
     st = choose_implementation(dec, o.backend);
     if (st != GPUFEC_OK) {
-        free(dec->line);
         free(dec);
         return st;
     }
@@ -302,7 +297,6 @@ gpufec_status gpufec_decoder_destroy(gpufec_decoder* dec)
     dec->ops->destroy(dec->state);
     free(dec->hard);
     free(dec->wide);
-    free(dec->line);
     free(dec);
     return GPUFEC_OK;
 }
@@ -484,19 +478,22 @@ static gpufec_status decode_once(gpufec_decoder* dec, const void* llr, size_t n_
             clear_erased(dec, in, nf, ok);
         for (size_t g = 0; gather && g < nf; g++) {
             uint8_t* dst = bits + (f + g) * dec->out_bytes;
-            uint8_t* line = cfg->pack ? dec->line : dst;
             const uint8_t* src = dec->hard + g * impl_len;
             if (cfg->check_crc && ok && ok[g])
                 ok[g] = crc_holds(cfg->code, src, gathered ? NULL : cfg->code->mother_info_pos);
-            if (gathered || !dec->out_pos)
-                memcpy(line, src, dec->out_len);
-            else if (dec->out_run)
-                memcpy(line, src + dec->out_pos[0], dec->out_len);
-            else
+            /* the caller's bit t is from[pos[t]] (pos NULL: from[t]) */
+            const uint8_t* from = src;
+            const uint32_t* pos = gathered || dec->out_run ? NULL : dec->out_pos;
+            if (!gathered && dec->out_run)
+                from = src + dec->out_pos[0];
+            if (cfg->pack)
+                for (uint32_t j = 0; j < dec->out_bytes; j++)
+                    dst[j] = packed_byte(from, pos, dec->out_len, j);
+            else if (pos)
                 for (uint32_t t = 0; t < dec->out_len; t++)
-                    line[t] = src[dec->out_pos[t]];
-            for (uint32_t j = 0; cfg->pack && j < dec->out_bytes; j++)
-                dst[j] = packed_byte(line, NULL, dec->out_len, j);
+                    dst[t] = from[pos[t]];
+            else
+                memcpy(dst, from, dec->out_len);
         }
     }
     return GPUFEC_OK;

@@ -94,7 +94,6 @@ struct gpufec_decoder {
     const uint32_t* out_pos;
     uint32_t out_len, out_bytes;
     int out_run;            /* out_pos is one run of consecutive positions: copied whole */
-    uint8_t* line;          /* one frame's out_len bits before packing */
 };
 
 /* The implementations in preference order, NULL-terminated: AUTO takes the first that accepts
