@@ -143,15 +143,17 @@ __device__ __forceinline__ uint32_t ent_var(uint2 e, uint32_t lane, uint32_t z, 
     return e.x + min(u, u - z); /* u - z wraps to a huge value when u < z */
 }
 
-/* The failing checks among lanes tid, tid + nt, ...: the xor of hard(j) over each row's
- * variables, or-ed over the rows; stops once every bit of `all` is set (nothing left to learn). */
+/* The failing checks of layers [l0, l1) among lanes tid, tid + nt, ...: the xor of hard(j) over
+ * each row's variables, or-ed over the rows; stops once every bit of `all` is set (nothing left
+ * to learn). */
 template <class F>
 __device__ __forceinline__ uint32_t qc_syndrome_bad(const qc_args& a, const uint2* ents, const uint32_t* ent_ptr,
-                                                    uint32_t tid, uint32_t nt, uint32_t all, F hard)
+                                                    uint32_t tid, uint32_t nt, uint32_t all, F hard, uint32_t l0,
+                                                    uint32_t l1)
 {
     uint32_t bad = 0;
     for (uint32_t lane = tid; lane < a.z; lane += nt)
-        for (uint32_t l = 0; l < a.layers; l++) {
+        for (uint32_t l = l0; l < l1; l++) {
             uint32_t parity = 0;
             for (uint32_t t = ent_ptr[l]; t < ent_ptr[l + 1]; t++) {
                 bool skip;
@@ -607,9 +609,11 @@ template <typename PostT>
 __device__ __forceinline__ bool qc_parity_holds(const qc_args& a, const uint2* ents, const uint32_t* ent_ptr,
                                                 const PostT* app, uint32_t tid, uint32_t nt)
 {
-    const uint32_t bad = qc_syndrome_bad(a, ents, ent_ptr, tid, nt, 1u,
-                                         [&](uint32_t j) { return (uint32_t)ldpc_hard_bit(post_load(app, j)); });
-    return !__syncthreads_or((int)bad);
+    const auto hard = [&](uint32_t j) { return (uint32_t)ldpc_hard_bit(post_load(app, j)); };
+    /* the first layer, then the rest only if it holds everywhere (block_failed says why) */
+    if (__syncthreads_or((int)qc_syndrome_bad(a, ents, ent_ptr, tid, nt, 1u, hard, 0u, 1u)))
+        return false;
+    return !__syncthreads_or((int)qc_syndrome_bad(a, ents, ent_ptr, tid, nt, 1u, hard, 1u, a.layers));
 }
 
 /* After iteration `it` (counted from 1): the parity checks when the schedule asks for them (every

@@ -459,6 +459,25 @@ __device__ __forceinline__ bool qc_check_due(const qc_args& a, int it)
     return (a.early && it % a.interval == 0) || it == a.max_iterations;
 }
 
+/* The live frames (`all`: their sign bits) with a failing check in some thread's `bad`, for the
+ * whole block: a barrier's own reduction per frame. The checks run their first layer, then this,
+ * then the other layers only where a frame passed the first: a frame that has not converged
+ * nearly always fails a check of its first layer (5G NR's first rows touch every information
+ * column), and skipping the rest takes most of the check's cost off every iteration that does
+ * not stop (at BG1 rate 1/3, 46 layers, the check cost about a quarter of an iteration). The
+ * result is the full check's: the rest runs wherever it could change it. */
+template <class L> __device__ __forceinline__ uint32_t block_failed(uint32_t bad, uint32_t all)
+{
+    uint32_t failed = 0;
+#pragma unroll
+    for (uint32_t f = 0; f < L::FR; f++) {
+        const uint32_t bit = 1u << (L::BITS * f + L::BITS - 1);
+        if (all & bit) /* (uniform: every thread's live frames are the block's) */
+            failed |= __syncthreads_or(bad & bit) ? bit : 0u;
+    }
+    return failed;
+}
+
 /* A group's progress from its failing checks `bad` (this thread's rows; the sign bit of each live
  * frame whose checks fail): converged frames are recorded (ok, iters) and, with early stopping,
  * frozen (removed from live). Returns true when no frame is left to run. ONE: one frame in both
@@ -468,15 +487,25 @@ __device__ __forceinline__ bool packed_group_settle(const qc_args& a, int it, ui
                                                     uint32_t* ok, int (&iters)[L::FR], uint32_t* flags,
                                                     uint32_t* sflag, uint32_t tid)
 {
-    if (bad)
-        atomicOr(&flags[*sflag], bad);
-    __syncthreads();
-    uint32_t any_bad = flags[*sflag];
-    if constexpr (ONE) /* a failing check fails the one frame, in both lanes */
-        any_bad = any_bad & L::SIGN ? L::SIGN : 0u;
-    if (tid == 0)
-        flags[*sflag ^ 3u] = 0; /* the word the next check uses (1 <-> 2) */
-    *sflag ^= 3u;
+    uint32_t any_bad;
+    if constexpr (ONE) { /* a failing check fails the one frame, in both lanes: the barrier's own reduction */
+        any_bad = __syncthreads_or(bad & L::SIGN) ? L::SIGN : 0u;
+    } else {
+        /* one atomic per warp, not per failing row (they serialise on one word) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        bad = __reduce_or_sync(__activemask(), bad); /* (a block need not be whole warps) */
+        if (bad && (tid & 31u) == 0)
+            atomicOr(&flags[*sflag], bad);
+#else
+        if (bad)
+            atomicOr(&flags[*sflag], bad);
+#endif
+        __syncthreads();
+        any_bad = flags[*sflag];
+        if (tid == 0)
+            flags[*sflag ^ 3u] = 0; /* the word the next check uses (1 <-> 2) */
+        *sflag ^= 3u;
+    }
     uint32_t conv = 0; /* lanes of the live frames whose syndrome is zero */
 #pragma unroll
     for (uint32_t f = 0; f < L::FR; f++)
@@ -505,9 +534,11 @@ __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packe
 {
     if (!qc_check_due(a, it))
         return false;
-    const uint32_t* app = m.app;
-    const uint32_t bad =
-        qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, *live & L::SIGN, [&](uint32_t j) { return app[j]; });
+    const uint32_t* app = m.app, all = *live & L::SIGN;
+    const auto hard = [&](uint32_t j) { return app[j]; };
+    uint32_t bad = qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, all, hard, 0u, 1u); /* as block_failed says */
+    if (block_failed<L>(bad, all) != all)
+        bad |= qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, all, hard, 1u, a.layers);
     return packed_group_settle<L>(a, it, bad, live, ok, iters, flags, sflag, tid);
 }
 
