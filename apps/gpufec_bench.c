@@ -23,6 +23,7 @@ typedef struct {
     gpufec_decoder_opts o;
     int frames, repeat, threads;
     double ebn0;
+    long long seed; /* < 0: from the clock */
     const char* json;
 } bench_args;
 
@@ -89,6 +90,7 @@ int main(int argc, char** argv)
     a.repeat = 5;
     a.threads = 1;
     a.ebn0 = 1.0;
+    a.seed = -1;
     static const struct option opts[] = {
         {"code", 1, 0, 'c'}, {"decoder", 1, 0, 'd'}, {"schedule", 1, 0, 's'},
         {"iterations", 1, 0, 'i'}, {"backend", 1, 0, 'b'}, {"frames", 1, 0, 'f'},
@@ -96,6 +98,7 @@ int main(int argc, char** argv)
         {"threads", 1, 0, 't'}, {"ebn0", 1, 0, 'e'}, {"early-stop", 0, 0, 'E'},
         {"no-simd", 0, 0, 'S'}, {"syndrome-interval", 1, 0, 'I'}, {"norm", 1, 0, 'n'}, {"device", 1, 0, 'D'}, {"help", 0, 0, 'h'},
         {"quant-step", 1, 0, 'q'}, {"cuda-tuning", 1, 0, 'T'}, {"input", 1, 0, 'N'}, {"param", 1, 0, 'Z'},
+        {"seed", 1, 0, 'R'},
         {0, 0, 0, 0}};
     int ch;
     opterr = 0;
@@ -136,6 +139,7 @@ int main(int argc, char** argv)
         case 't': a.threads = (int)parse_long(optarg, "--threads", 1, 256); break;
         case 'e': a.ebn0 = parse_double(optarg, "--ebn0"); break;
         case 'E': a.o.early_termination = 1; break;
+        case 'R': a.seed = parse_long(optarg, "--seed", 0, 2147483647); break;
         case 'S': /* not noted: harmless for every family, where no vector path is used */
             (void)gpufec_decoder_opts_set(&a.o, "cpu_simd", "0", NULL);
             break;
@@ -152,7 +156,8 @@ int main(int argc, char** argv)
                  "       [--quant-step F] [--threads N] [--cuda-tuning FLAGS (lib/core/cuda_tuning.h)]\n"
                  "       [--input float32|float16|int8 (soft-bit type copied to the decoder)]\n"
                  "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"
-                 "       [--repeat N] [--ebn0 DB] [--early-stop] [--no-simd] [--json FILE]");
+                 "       [--repeat N] [--ebn0 DB] [--seed N (same frames every run: A/B with --early-stop)]\n"
+                 "       [--early-stop] [--no-simd] [--json FILE]");
             return 0;
         default: die("unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -189,7 +194,7 @@ int main(int argc, char** argv)
     if (!u || !x || !llr)
         die("out of memory for %d frames", a.frames);
     sim_rng rng;
-    sim_rng_seed(&rng, (uint64_t)time(NULL), 1, 2);
+    sim_rng_seed(&rng, a.seed >= 0 ? (uint64_t)a.seed : (uint64_t)time(NULL), 1, 2);
     for (size_t i = 0; i < (size_t)a.frames * info.k; i++)
         u[i] = (uint8_t)(sim_rng_next(&rng) >> 63);
     if ((st = gpufec_code_encode(code, u, (size_t)a.frames, x))) {

@@ -1,6 +1,7 @@
 /* The stream engine (engine.cuh): two slots, chunked copies, widening, timing. */
 #include "engine.cuh"
 #include "finish_output.cuh"
+#include "pos_run.h"
 #include "soft_input.cuh"
 
 #include <stdio.h>
@@ -116,14 +117,14 @@ static gpufec_status finish_tables(engine* e)
     const gpufec_code* c = cfg->code;
     /* the plan wrote the caller's positions (no CRC), or the CRC's bits with the caller's first
      * (crc_word): both read from bit 0 on */
-    const int64_t user_run = cfg->check_crc && !cfg->crc_word ? finish_run(cfg->user_pos, cfg->user_len) : 0;
+    const int64_t user_run = cfg->check_crc && !cfg->crc_word ? pos_run_start(cfg->user_pos, cfg->user_len) : 0;
     if (user_run < 0)
         ENGINE_CHECK(cfg, dev_upload(&e->user_pos, cfg->user_pos, cfg->user_len), "upload");
     e->user_first = user_run < 0 ? 0 : (uint32_t)user_run;
     if (cfg->check_crc) {
         e->crc_n = c->k + c->crc_len;
         const std::vector<uint32_t> tab = crc_bit_registers(c->crc_poly, c->crc_len, e->crc_n);
-        const int64_t crc_run = cfg->crc_word ? 0 : finish_run(c->mother_info_pos, e->crc_n);
+        const int64_t crc_run = cfg->crc_word ? 0 : pos_run_start(c->mother_info_pos, e->crc_n);
         if (crc_run < 0)
             ENGINE_CHECK(cfg, dev_upload(&e->crc_pos, c->mother_info_pos, e->crc_n), "upload");
         e->crc_first = crc_run < 0 ? 0 : (uint32_t)crc_run;
@@ -138,7 +139,7 @@ static gpufec_status engine_alloc(engine* e)
     const size_t B = e->B, n_tx = cfg->code->tx.n_tx;
     const gpufec_input_type type = cfg->opts.input_type;
     e->finish = cfg->check_crc || cfg->pack;
-    e->out_bytes = cfg->pack ? (cfg->user_len + 7) / 8 : cfg->user_len;
+    e->out_bytes = cfg->pack ? packed_bytes(cfg->user_len) : cfg->user_len;
     if (e->finish) {
         gpufec_status st = finish_tables(e);
         if (st != GPUFEC_OK)

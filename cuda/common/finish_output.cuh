@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "bit_pack.h"
+#include "crc24.h"
 
 #include <stdint.h>
 #include <vector>
@@ -20,12 +21,10 @@
 static inline std::vector<uint32_t> crc_bit_registers(uint32_t poly, uint32_t width, uint32_t m)
 {
     std::vector<uint32_t> tab(m);
-    const uint32_t mask = (1u << width) - 1u;
-    uint32_t r = poly;
+    uint32_t r = crc_step(0u, 1u, poly, width); /* the last bit alone */
     for (uint32_t i = m; i-- > 0;) {
         tab[i] = r;
-        const uint32_t top = (r >> (width - 1)) & 1u;
-        r = ((r << 1) & mask) ^ (top ? poly : 0u);
+        r = crc_step(r, 0u, poly, width);
     }
     return tab;
 }
@@ -96,17 +95,6 @@ static inline cudaError_t finish_output(const finish_args& a, uint32_t nf, cudaS
     if (nf)
         k_finish_output<<<nf, FINISH_THREADS, 0, stream>>>(a);
     return cudaGetLastError();
-}
-
-/* The first position when pos[0 .. n-1] is one run of consecutive positions, else -1. */
-static inline int64_t finish_run(const uint32_t* pos, uint32_t n)
-{
-    if (!pos)
-        return 0;
-    for (uint32_t i = 1; i < n; i++)
-        if (pos[i] != pos[0] + i)
-            return -1;
-    return n ? pos[0] : 0;
 }
 
 #endif

@@ -6,6 +6,7 @@
  * entries; storage precision float32, float16 or int8 (gpufec_precision); results equal the
  * CPU's layered decoder at the same precision. */
 #include "cuda_tuning.h"
+#include "pos_run.h"
 #include "qc_lean_pair_kernel.cuh"
 
 #include <stdarg.h>
@@ -518,9 +519,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.fill_int = (const uint32_t*)p->dev[5];
         a.out_int = (const uint32_t*)p->dev[6];
         a.out0 = n_out ? out_int[0] : 0u;
-        a.out_run = 1;
-        for (uint32_t t = 0; t < n_out && a.out_run; t++)
-            a.out_run = out_int[t] == a.out0 + t;
+        a.out_run = pos_run_start(out_int, n_out) >= 0;
         a.rep = (const uint2*)p->dev[7];
         a.mag_tab = (const uint8_t*)p->dev[8];
         a.pair_state_bytes = (uint32_t)p->pair_state_bytes;

@@ -8,6 +8,9 @@
 
 #include <stdint.h>
 
+/* Bytes of the packed form of n bits */
+GPUFEC_HD uint32_t packed_bytes(uint32_t n) { return n / 8u + (n % 8u != 0); }
+
 /* Byte j of the packed form of n bits (one per byte, nonzero = 1); bit t is bits[pos[t]] (pos
  * NULL: bits[t]). */
 GPUFEC_HD uint8_t packed_byte(const uint8_t* bits, const uint32_t* pos, uint32_t n, uint32_t j)

@@ -15,19 +15,21 @@
 #define CRC24B_POLY 0x800063u
 #define CRC16_POLY 0x1021u /* D^16 + D^12 + D^5 + 1 */
 
+/* The register of a CRC of `width` bits after one more message bit (0 or 1) */
+GPUFEC_HD uint32_t crc_step(uint32_t r, uint32_t bit, uint32_t poly, uint32_t width)
+{
+    const uint32_t top = ((r >> (width - 1)) & 1u) ^ bit;
+    return ((r << 1) & ((1u << width) - 1u)) ^ (top ? poly : 0u);
+}
+
 /* A CRC of `width` bits (16 or 24). pos (NULL: 0, 1, 2, ...): the bits are bits[pos[0]],
  * bits[pos[1]], ... (a decoded codeword's information positions). */
 GPUFEC_HD uint32_t crc_register_at(const uint8_t* bits, const uint32_t* pos, uint32_t n, uint32_t poly,
                                    uint32_t width)
 {
-    const uint32_t mask = (1u << width) - 1u;
     uint32_t r = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint32_t top = ((r >> (width - 1)) & 1u) ^ (bits[pos ? pos[i] : i] != 0);
-        r = (r << 1) & mask;
-        if (top)
-            r ^= poly;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        r = crc_step(r, bits[pos ? pos[i] : i] != 0, poly, width);
     return r;
 }
 

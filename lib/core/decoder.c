@@ -4,6 +4,7 @@
 #include "crc24.h"
 #include "cuda_tuning.h"
 #include "decoder_internal.h"
+#include "pos_run.h"
 #include "soft_input.h"
 #include "text_reader.h"
 
@@ -274,12 +275,10 @@ gpufec_status gpufec_decoder_create(gpufec_decoder** out, const gpufec_code* cod
     cfg->out_len = cfg->crc_word ? code->k + code->crc_len : cfg->check_crc ? code->n_full : dec->out_len;
     cfg->user_pos = dec->out_pos;
     cfg->user_len = dec->out_len;
-    dec->out_bytes = cfg->pack ? (dec->out_len + 7) / 8 : dec->out_len;
+    dec->out_bytes = cfg->pack ? packed_bytes(dec->out_len) : dec->out_len;
     /* Output positions in one run (systematic codes: the information bits first) are copied
      * whole when the front gathers them. */
-    dec->out_run = dec->out_pos && dec->out_len > 0;
-    for (uint32_t t = 1; t < dec->out_len && dec->out_run; t++)
-        dec->out_run = dec->out_pos[t] == dec->out_pos[0] + t;
+    dec->out_run = dec->out_pos && dec->out_len > 0 && pos_run_start(dec->out_pos, dec->out_len) >= 0;
 
     st = choose_implementation(dec, o.backend);
     if (st != GPUFEC_OK) {
