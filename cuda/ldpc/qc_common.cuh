@@ -82,9 +82,12 @@ template <> struct state_codec<LDPC_PREC_I8, 1> { /* 7 + 7 magnitude bits, 4 arg
     {
         return {(float)(v & 0x7fu), (float)((v >> 7) & 0x7fu), (v >> 14) & 0xfu, v >> 18};
     }
+    /* A row with no magnitude below 127 has no first minimum (arg 0xffffffff): it is kept as 15,
+     * past every position of a row this form holds (14 edges), so it still matches none. Shifted
+     * whole, its ones filled the sign bits: every old message of the row came back negative. */
     static __device__ __forceinline__ uint32_t pack(const row_state& s)
     {
-        return (uint32_t)s.m1 | ((uint32_t)s.m2 << 7) | (s.arg << 14) | (s.signs << 18);
+        return (uint32_t)s.m1 | ((uint32_t)s.m2 << 7) | ((s.arg & 0xfu) << 14) | (s.signs << 18);
     }
 };
 

@@ -495,6 +495,114 @@ static void packed_plan_cases(int quick)
  * (the lean kernel; without it one thread per row at Z = 384, two at Z = 81; int8 instead of the
  * packed plan); then the lean kernel for many frames. "latency" as the argument runs these alone
  * (compute-sanitizer). */
+/* The syndrome check's first-layer gate (block_failed, qc_packed_kernel.cuh): the GPU checks the
+ * first layer, and the other layers only where some frame passed it. Here every frame passes it
+ * and fails only in the last layer: each 5G NR mother codeword sent strong and right but for its
+ * last bit, sent wrong. That bit is in the last parity column, which only the base graph's last
+ * row touches (TS 38.212 Tables 5.3.2-2 and -3: BG1 column 67, row 45; BG2 column 51, row 41).
+ * After one iteration that row still fails, so no frame may stop there; a gate that took a
+ * first layer passed for a decoded frame would stop them all. With more iterations the frames
+ * decode later (float) or never (int8: the wrong bit saturated outweighs the row's largest
+ * message), on both backends alike, iteration for iteration. Each kernel family that checks: the edge
+ * pairs with and without their table (latency plan, int8 and float16), the lean kernel (float32),
+ * two frames per word at one group per SM and at many, four per word (int8 in bytes). good: the
+ * right bits' LLR (8: below int8's saturation; 100: every value saturated). */
+static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision prec, uint32_t pl, float good)
+{
+    gpufec_code* c = open_test_code(name);
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    uint8_t* u = malloc(frames * info.k);
+    uint8_t* x = malloc(frames * info.n);
+    float* llr = malloc(frames * info.n * sizeof *llr);
+    const size_t nf = info.n_full;
+    uint8_t *a = malloc(frames * nf), *b = malloc(frames * nf), *oa = malloc(frames), *ob = malloc(frames);
+    int32_t *ia = malloc(frames * 4), *ib = malloc(frames * 4);
+    for (size_t i = 0; i < frames * info.k; i++)
+        u[i] = (uint8_t)(test_rand() & 1);
+    gpufec_code_encode(c, u, frames, x);
+    for (size_t i = 0; i < frames * info.n; i++)
+        llr[i] = x[i] ? -good : good;
+    for (size_t f = 0; f < frames; f++) { /* the last bit wrong */
+        const size_t i = f * info.n + info.n - 1;
+        llr[i] = x[i] ? 100.0f : -100.0f;
+    }
+    for (int its = 1; its <= 25; its += 24) {
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        test_set_alg(&o, GPUFEC_ALG_NMS);
+        o.schedule = GPUFEC_SCHEDULE_LAYERED;
+        test_set_int(&o, "syndrome_interval", 1);
+        o.max_iterations = its;
+        o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
+        test_set_prec(&o, prec);
+        gpufec_decoder *cpu = NULL, *gpu = NULL;
+        o.backend = GPUFEC_BACKEND_CPU;
+        CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
+        o.backend = GPUFEC_BACKEND_CUDA;
+        o.cuda_tuning = pl;
+        CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
+        char ran[800] = "";
+        gpufec_decoder_variant(gpu, ran, sizeof ran);
+        if (frames == 1 && prec != GPUFEC_PRECISION_FLOAT32 && !pl)
+            CHECK(strstr(ran, "two by two") != NULL, "%s: expected edge pairs, ran '%s'", name, ran);
+        CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "cpu decode");
+        CHECK(gpufec_decoder_decode(gpu, llr, frames, b, ib, ob) == GPUFEC_OK, "cuda decode");
+        size_t differ = 0, decoded = 0, late = 0;
+        for (size_t f = 0; f < frames; f++) {
+            const int d = memcmp(a + f * nf, b + f * nf, nf) != 0 || ia[f] != ib[f] || oa[f] != ob[f];
+            if (d && !differ) {
+                size_t bits = 0;
+                for (size_t j = 0; j < nf; j++)
+                    bits += a[f * nf + j] != b[f * nf + j];
+                printf("  frame %zu: cpu %d iterations, decoded %d; gpu %d, %d; %zu bits differ\n", f, ia[f], oa[f],
+                       ib[f], ob[f], bits);
+            }
+            differ += d;
+            decoded += oa[f] != 0;
+            late += ia[f] > 1;
+        }
+        printf("gate %s %s %zu frames, right bits at %g, %d iteration(s): %zu decoded, %zu differ (%s)\n", name,
+               gpufec_precision_name(prec), frames, good, its, decoded, differ, ran);
+        CHECK(differ == 0, "%s %s: %zu of %zu frames differ from the CPU after at most %d iterations", name,
+              gpufec_precision_name(prec), differ, frames, its);
+        if (its == 1)
+            CHECK(decoded == 0, "%s: %zu frames stopped with their last row failing", name, decoded);
+        else
+            CHECK(late == frames, "%s: %zu of %zu frames stopped at the first iteration", name, frames - late, frames);
+        gpufec_decoder_destroy(cpu);
+        gpufec_decoder_destroy(gpu);
+    }
+    free(u); free(x); free(llr); free(a); free(b); free(oa); free(ob); free(ia); free(ib);
+    gpufec_code_destroy(c);
+}
+
+static void syndrome_gate_cases(void)
+{
+    const gpufec_precision I8 = GPUFEC_PRECISION_INT8, F16 = GPUFEC_PRECISION_FLOAT16, F32 = GPUFEC_PRECISION_FLOAT32;
+    const uint32_t LAT = GPUFEC_CUDA_LATENCY_PLAN, MANY = GPUFEC_CUDA_NO_LATENCY_PLAN;
+    syndrome_gate_case("5gnr-bg1-z96", 1, I8, 0, 8.0f);     /* edge pairs, offsets on chip */
+    syndrome_gate_case("5gnr-bg1-z96", 1, F16, 0, 8.0f);
+    syndrome_gate_case("5gnr-bg1-z384", 1, I8, 0, 8.0f);    /* edge pairs, entries */
+    syndrome_gate_case("5gnr-bg1-z96", 1, F32, 0, 8.0f);    /* the lean kernel */
+    syndrome_gate_case("5gnr-bg2-z64", 3, I8, LAT, 8.0f);   /* the generic kernel, two threads per row */
+    syndrome_gate_case("5gnr-bg1-z96", 101, I8, MANY, 8.0f); /* two frames per word, one group per SM, a lone last frame */
+    syndrome_gate_case("5gnr-bg1-z384", 601, I8, MANY, 8.0f); /* ... many groups */
+    syndrome_gate_case("5gnr-bg2-z64", 300, F16, MANY, 8.0f);
+    syndrome_gate_case("5gnr-bg1-z96", 301, I8, MANY | GPUFEC_CUDA_PACKED_BYTES, 8.0f); /* four frames per word */
+    syndrome_gate_case("dvbs2-short-1_2", 50, I8, MANY, 8.0f); /* the packed kernel (rows not whole layers) */
+    syndrome_gate_case("5gnr-bg1-z96", 200, F32, MANY, 8.0f); /* one frame per block, many */
+    /* Every value saturated at int8: rows with no magnitude below 127 have no first minimum,
+     * which each row state form must keep as none (the generic and lean kernels' one-word form
+     * once filled the row's sign bits with it; found by the case at 8 above) */
+    syndrome_gate_case("5gnr-bg2-z64", 3, I8, LAT, 100.0f);                    /* generic, one word */
+    syndrome_gate_case("5gnr-bg2-z64", 1, I8, GPUFEC_CUDA_NO_EDGE_PAIRS, 100.0f); /* lean, one word */
+    syndrome_gate_case("dvbs2-short-1_2", 3, I8, 0, 100.0f);                    /* latency plan, generic */
+    syndrome_gate_case("5gnr-bg1-z96", 1, I8, 0, 100.0f);                       /* edge pairs */
+    syndrome_gate_case("5gnr-bg1-z384", 601, I8, MANY, 100.0f);                 /* two frames per word */
+    syndrome_gate_case("5gnr-bg1-z96", 301, I8, MANY | GPUFEC_CUDA_PACKED_BYTES, 100.0f); /* four */
+}
+
 static void latency_plan_cases(int quick)
 {
     const gpufec_schedule L = GPUFEC_SCHEDULE_LAYERED;
@@ -621,6 +729,7 @@ int main(int argc, char** argv)
     if (FAMILY("ldpc")) {
         kernel_seconds_per_backend();
         typed_input_gpu();
+        syndrome_gate_cases();
     }
     if (FAMILY("turbo")) {
         const int quick_t = getenv("GPUFEC_QUICK") != NULL;
@@ -666,6 +775,10 @@ int main(int argc, char** argv)
     }
     if (strcmp(only, "typed") == 0) { /* typed input alone (compute-sanitizer) */
         typed_input_gpu();
+        TEST_DONE();
+    }
+    if (strcmp(only, "gate") == 0) { /* the syndrome gate's cases alone */
+        syndrome_gate_cases();
         TEST_DONE();
     }
     if (strcmp(only, "latency") == 0) {
