@@ -526,14 +526,66 @@ template <class F> __device__ __forceinline__ void output_batches(const qc_args&
     }
 }
 
-/* A frame's transmitted values as the frame kernels load them: use(p, v0, v1) for t = tid,
- * tid + nt, ... below n_tx, p = tx_int[t] (internal position, or -1: repeated), v0 = in0[t] and
- * (NI = 2) v1 = in1[t]; B values per thread in flight (one at a time, a frame of few blocks
- * waited a global load's latency per value: one 5G block, 28 per thread). */
-template <int NI, int B = QC_LOAD_BATCH, class F>
+/* A frame's transmitted values four at a time: quads q0, q0 + nt, ... (Q of them per thread) of
+ * tx_int and in0 (NI = 2: and in1), by 16-byte loads, each thread's all in flight at once. A quad
+ * beyond the frame reads as four repeated positions of value 0, which load nothing and tell the
+ * decoder nothing. One 5G block (E = 10752) is seven quads per thread of 384: four 16-byte loads
+ * per quad and frame instead of eight 4-byte ones, and a fifth of the address arithmetic. */
+template <int NI, int Q> struct channel_quads {
+    int4 p[Q];
+    float4 v0[Q], v1[Q];
+    __device__ __forceinline__ void fetch(const qc_args& a, const float* in0, const float* in1, uint32_t q0, uint32_t nt)
+    {
+        const uint32_t nq = a.n_tx / 4u;
+#pragma unroll
+        for (int k = 0; k < Q; k++) {
+            const uint32_t q = q0 + (uint32_t)k * nt;
+            const bool in = q < nq;
+            p[k] = in ? reinterpret_cast<const int4*>(a.tx_int)[q] : make_int4(-1, -1, -1, -1);
+            v0[k] = in ? reinterpret_cast<const float4*>(in0)[q] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v1[k] = in && NI > 1 ? reinterpret_cast<const float4*>(in1)[q] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        }
+    }
+    template <class F> __device__ __forceinline__ void each(F use) const
+    {
+#pragma unroll
+        for (int k = 0; k < Q; k++) {
+            use(p[k].x, v0[k].x, v1[k].x);
+            use(p[k].y, v0[k].y, v1[k].y);
+            use(p[k].z, v0[k].z, v1[k].z);
+            use(p[k].w, v0[k].w, v1[k].w);
+        }
+    }
+};
+
+/* Whether a frame's values can load as quads: whole quads, each array on 16 bytes */
+__device__ __forceinline__ bool channel_by_quads(const qc_args& a, const float* in0, const float* in1)
+{
+    return (a.n_tx & 3u) == 0 &&
+           ((reinterpret_cast<uintptr_t>(in0) | reinterpret_cast<uintptr_t>(in1) | reinterpret_cast<uintptr_t>(a.tx_int)) & 15u) == 0;
+}
+
+/* A frame's transmitted values as the frame kernels load them: use(p, v0, v1) for each value t,
+ * p = tx_int[t] (internal position, or -1: repeated; the order of the calls is not t's), v0 =
+ * in0[t] and (NI = 2) v1 = in1[t]; B values per thread in flight (one at a time, a frame of few
+ * blocks waited a global load's latency per value: one 5G block, 28 per thread). QUADS: by
+ * channel_quads where channel_by_quads allows. Only the one-frame edge pairs take them: there
+ * they cut one 5G block from 58 to 55 us, but the pair kernels for many groups measured slower
+ * with them (H200, BG1 rate 1/3, 8192 blocks: 23.3 against 24.4 Gb/s, with the main loop's code
+ * the same) and DVB-S2's packed kernel no faster (docs/performance.md, fifteenth pass). */
+template <int NI, int B = QC_LOAD_BATCH, bool QUADS = false, class F>
 __device__ __forceinline__ void channel_batches(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
                                                 uint32_t nt, F use)
 {
+    static_assert(B % 4 == 0, "whole quads");
+    if (QUADS && channel_by_quads(a, in0, in1)) {
+        for (uint32_t q0 = tid; q0 < a.n_tx / 4u; q0 += (uint32_t)(B / 4) * nt) {
+            channel_quads<NI, B / 4> c;
+            c.fetch(a, in0, in1, q0, nt);
+            c.each(use);
+        }
+        return;
+    }
     for (uint32_t t0 = tid; t0 < a.n_tx; t0 += B * nt) {
         float v0[B], v1[B];
         int32_t p[B];
@@ -550,6 +602,20 @@ __device__ __forceinline__ void channel_batches(const qc_args& a, const float* i
                 break;
             use(p[k], v0[k], v1[k]);
         }
+    }
+}
+
+/* ... by quads (channel_by_quads must hold), where this thread already fetched its first batch
+ * (quads q0 = tid, tid + nt, ...), so that its latency overlapped the work before */
+template <int NI, int Q, class F>
+__device__ __forceinline__ void channel_quads_from(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
+                                                   uint32_t nt, const channel_quads<NI, Q>& first, F use)
+{
+    first.each(use);
+    for (uint32_t q0 = tid + (uint32_t)Q * nt; q0 < a.n_tx / 4u; q0 += (uint32_t)Q * nt) {
+        channel_quads<NI, Q> c;
+        c.fetch(a, in0, in1, q0, nt);
+        c.each(use);
     }
 }
 

@@ -815,7 +815,9 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                 ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
                                                           min(H, a.layers), next);
             prof_steps<L, TAB, PROF, (int)H>(a, m.base, smem, desc, st0, tid, lane4, active, next);
-            if (a.layers > E) /* ... and after it */
+            if (__builtin_expect(a.layers > E, 0)) /* ... and after it (out of line: the code after the
+                                                      window, which runs every iteration, stays in the
+                                                      instruction cache where the window is the whole code) */
                 ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
                                                           a.layers, next);
         } else if constexpr (EP_TWO<L, EP>) {
