@@ -123,9 +123,7 @@ static void test_round_trips(void)
         uint8_t* out = malloc(F * info.k);
         int32_t it[37];
         uint8_t ok[37];
-        for (size_t i = 0; i < F * info.k; i++)
-            u[i] = (uint8_t)(test_rand() & 1);
-        gpufec_code_encode(c, u, F, cw);
+        test_random_codewords(c, F, u, cw);
         for (size_t i = 0; i < F * info.n; i++)
             llr[i] = cw[i] ? -3.0f : 3.0f;
         gpufec_decoder* d = cpu_decoder(c, 4);
@@ -202,9 +200,7 @@ static void test_cpu_paths_agree(void)
         uint8_t *batch = malloc(F * info.k), *alone = malloc(F * info.k);
         int32_t itb[40], ita[40];
         uint8_t okb[40], oka[40];
-        for (size_t i = 0; i < F * info.k; i++)
-            u[i] = (uint8_t)(test_rand() & 1);
-        gpufec_code_encode(c, u, F, cw);
+        test_random_codewords(c, F, u, cw);
         for (size_t i = 0; i < F * info.n; i++) /* about 1 dB: errors and failed passes */
             llr[i] = (float)(2.0 * ((cw[i] ? -1.0 : 1.0) + 0.85 * test_gauss()) / 0.72);
         gpufec_decoder* d = cpu_decoder(c, 3);
@@ -278,9 +274,7 @@ static void test_error_rate(void)
     gpufec_decoder* d = cpu_decoder(c, 1);
     uint64_t bits = 0, errors = 0;
     for (int round = 0; round < 150; round++) { /* 9.8 M bits */
-        for (size_t i = 0; i < F * info.k; i++)
-            u[i] = (uint8_t)(test_rand() & 1);
-        gpufec_code_encode(c, u, F, cw);
+        test_random_codewords(c, F, u, cw);
         for (size_t i = 0; i < F * info.n; i++)
             llr[i] = (float)(2.0 * ((cw[i] ? -1.0 : 1.0) + sigma * test_gauss()) / (sigma * sigma));
         gpufec_decoder_decode(d, llr, F, out, NULL, NULL);

@@ -32,12 +32,8 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     uint8_t *a = malloc(frames * nf_), *b = malloc(frames * nf_);
     int32_t *ia = malloc(frames * 4), *ib = malloc(frames * 4);
     uint8_t *oa = malloc(frames), *ob = malloc(frames);
-    for (size_t i = 0; i < frames * info.k; i++)
-        u[i] = (uint8_t)(test_rand() & 1);
-    gpufec_code_encode(c, u, frames, x);
-    double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
-    for (size_t i = 0; i < frames * info.n; i++)
-        llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+    test_random_codewords(c, frames, u, x);
+    test_awgn_llr(x, frames * info.n, info.rate, ebn0, llr);
     llr[3] = NAN; /* the sanitising rule must match too */
     /* erased frames (issue 8): all NaN, all -0.0: never reported as decoded, on either backend */
     const int erased = frames > 4;
@@ -248,9 +244,7 @@ static void typed_input_gpu(void)
         uint8_t* x = malloc(F * info.n);
         int8_t* i8 = malloc(F * info.n);
         uint16_t* f16 = malloc(F * info.n * 2);
-        for (size_t i = 0; i < F * info.k; i++)
-            u[i] = (uint8_t)(test_rand() & 1);
-        gpufec_code_encode(c, u, F, x);
+        test_random_codewords(c, F, u, x);
         const double sigma = cases[ci].sigma;
         for (size_t i = 0; i < F * info.n; i++) {
             const double y = (x[i] ? -1.0 : 1.0) + sigma * test_gauss(), l = 2.0 * y / (sigma * sigma);
@@ -322,12 +316,8 @@ static void compare_opts(const char* name, const char* label, gpufec_decoder_opt
     uint8_t* u = malloc(frames * info.k);
     uint8_t* x = malloc(frames * info.n);
     float* llr = malloc(frames * info.n * sizeof *llr);
-    for (size_t i = 0; i < frames * info.k; i++)
-        u[i] = (uint8_t)(test_rand() & 1);
-    gpufec_code_encode(c, u, frames, x);
-    const double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
-    for (size_t i = 0; i < frames * info.n; i++)
-        llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+    test_random_codewords(c, frames, u, x);
+    test_awgn_llr(x, frames * info.n, info.rate, ebn0, llr);
     for (uint32_t j = 0; frames > 2 && j < info.n; j++)
         llr[info.n + j] = NAN; /* an erased frame */
     gpufec_decoder *cpu = NULL, *gpu = NULL;
@@ -518,9 +508,7 @@ static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision
     const size_t nf = info.n_full;
     uint8_t *a = malloc(frames * nf), *b = malloc(frames * nf), *oa = malloc(frames), *ob = malloc(frames);
     int32_t *ia = malloc(frames * 4), *ib = malloc(frames * 4);
-    for (size_t i = 0; i < frames * info.k; i++)
-        u[i] = (uint8_t)(test_rand() & 1);
-    gpufec_code_encode(c, u, frames, x);
+    test_random_codewords(c, frames, u, x);
     for (size_t i = 0; i < frames * info.n; i++)
         llr[i] = x[i] ? -good : good;
     for (size_t f = 0; f < frames; f++) { /* the last bit wrong */

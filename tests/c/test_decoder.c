@@ -48,14 +48,8 @@ static void make_frames(const gpufec_code* c, size_t frames, double ebn0, uint8_
 {
     gpufec_code_info info;
     gpufec_code_get_info(c, &info);
-    for (size_t i = 0; i < frames * info.k; i++)
-        u[i] = (uint8_t)(test_rand() & 1);
-    gpufec_code_encode(c, u, frames, x);
-    double sigma2 = isinf(ebn0) ? 0 : 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
-    for (size_t i = 0; i < frames * info.n; i++) {
-        double s = x[i] ? -1.0 : 1.0;
-        llr[i] = isinf(ebn0) ? (float)(8.0 * s) : (float)(2.0 * (s + sqrt(sigma2) * test_gauss()) / sigma2);
-    }
+    test_random_codewords(c, frames, u, x);
+    test_awgn_llr(x, frames * info.n, info.rate, ebn0, llr);
 }
 
 static void test_code(const char* name)
@@ -400,13 +394,9 @@ static void test_simd_matches_scalar(void)
         uint8_t* u = malloc(F * info.k);
         uint8_t* tx = malloc(F * info.n);
         float* llr = malloc(F * info.n * sizeof *llr);
-        for (size_t i = 0; i < F * info.k; i++)
-            u[i] = (uint8_t)(test_rand() & 1);
-        gpufec_code_encode(c, u, F, tx);
+        test_random_codewords(c, F, u, tx);
         double ebn0 = ci == 2 ? 2.6 : 1.8;
-        double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
-        for (size_t i = 0; i < F * info.n; i++)
-            llr[i] = (float)(2.0 * ((tx[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+        test_awgn_llr(tx, F * info.n, info.rate, ebn0, llr);
         for (int al = 0; al < 4 * 3; al++)
             for (int et = 0; et < 3; et++) { /* et 2: early stop, syndrome every 2nd of 13 */
                 const int int8 = al >= 4 && al < 8; /* the int8 vector path: min-sum family */
@@ -782,9 +772,7 @@ static void test_output_sizes(void)
         uint8_t* tx = malloc(F * info.n);
         uint8_t* full = malloc(F * info.n_full);
         float* llr = malloc(F * info.n * sizeof *llr);
-        for (size_t i = 0; i < F * info.k; i++)
-            u[i] = (uint8_t)(test_rand() & 1);
-        gpufec_code_encode(c, u, F, tx);
+        test_random_codewords(c, F, u, tx);
         gpufec_code_encode_full(c, u, F, full);
         for (size_t i = 0; i < F * info.n; i++)
             llr[i] = tx[i] ? -7.0f : 7.0f;
@@ -1288,9 +1276,7 @@ static void test_per_call_iterations(void)
             float* llr = malloc(F * info.n * sizeof *llr);
             uint8_t* out = malloc(F * info.n_full);
             int32_t* it = malloc(F * sizeof *it);
-            for (size_t j = 0; j < F * info.k; j++)
-                u[j] = (uint8_t)(test_rand() & 1);
-            gpufec_code_encode(c, u, F, x);
+            test_random_codewords(c, F, u, x);
             for (size_t j = 0; j < F * info.n; j++) /* far below the waterfall: nothing converges early */
                 llr[j] = (float)((x[j] ? -1.0 : 1.0) + 1.5 * test_gauss());
             const int limits[] = {9, 2, 5};

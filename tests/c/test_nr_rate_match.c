@@ -111,13 +111,6 @@ static void conformance(void)
     printf("38.212 5.4.2: %d rate-matching cases equal the reference\n", cases + 3);
 }
 
-static void bpsk_awgn(const uint8_t* x, size_t n, double ebn0, double rate, float* llr)
-{
-    const double sigma2 = 1.0 / (2.0 * rate * pow(10.0, ebn0 / 10.0));
-    for (size_t i = 0; i < n; i++)
-        llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
-}
-
 /* Pruned rows send only zero messages: with early termination off, the decisions on the
  * information bits are the same with or without them, at every precision. */
 static void pruning_is_exact(void)
@@ -133,10 +126,8 @@ static void pruning_is_exact(void)
     uint8_t* u = malloc(frames * ai.k);
     uint8_t* x = malloc(frames * ai.n);
     float* llr = malloc(frames * ai.n * sizeof *llr);
-    for (size_t i = 0; i < frames * ai.k; i++)
-        u[i] = (uint8_t)(test_rand() & 1);
-    gpufec_code_encode(a, u, frames, x);
-    bpsk_awgn(x, frames * ai.n, 2.6, (double)ai.k / ai.n, llr);
+    test_random_codewords(a, frames, u, x);
+    test_awgn_llr(x, frames * ai.n, (double)ai.k / ai.n, 2.6, llr);
     const gpufec_precision precs[] = {GPUFEC_PRECISION_FLOAT32, GPUFEC_PRECISION_FLOAT16, GPUFEC_PRECISION_INT8};
     for (int p = 0; p < 3; p++) {
         gpufec_decoder_opts o;
@@ -203,10 +194,8 @@ static void defaults_by_code_and_rate(void)
         uint8_t* u = malloc(frames * ci.k);
         uint8_t* x = malloc(frames * ci.n);
         float* llr = malloc(frames * ci.n * sizeof *llr);
-        for (size_t t = 0; t < frames * ci.k; t++)
-            u[t] = (uint8_t)(test_rand() & 1);
-        gpufec_code_encode(c, u, frames, x);
-        bpsk_awgn(x, frames * ci.n, cases[i].ebn0, (double)ci.k / ci.n, llr);
+        test_random_codewords(c, frames, u, x);
+        test_awgn_llr(x, frames * ci.n, (double)ci.k / ci.n, cases[i].ebn0, llr);
         uint8_t* out[3];
         int32_t* its[3];
         for (int v = 0; v < 3; v++) {
@@ -352,7 +341,7 @@ static void harq_rv0_rv2(void)
     size_t alone_ok[2] = {0, 0};
     for (int i = 0; i < 2; i++) {
         gpufec_code_encode(rv[i], u, frames, x);
-        bpsk_awgn(x, frames * ri.n, 1.5, (double)ri.k / ri.n, llr);
+        test_awgn_llr(x, frames * ri.n, (double)ri.k / ri.n, 1.5, llr);
         CHECK(gpufec_code_harq_combine(rv[i], llr, frames, buffer) == GPUFEC_OK, "combine");
         gpufec_decoder* d = NULL;
         gpufec_decoder_create(&d, rv[i], &o);

@@ -70,12 +70,8 @@ static void run_case(const per_call_case* k, gpufec_backend backend)
     uint8_t* u = malloc(FRAMES * info.k);
     uint8_t* x = malloc(FRAMES * info.n);
     float* llr = malloc(FRAMES * info.n * sizeof(float));
-    for (size_t i = 0; i < FRAMES * info.k; i++)
-        u[i] = (uint8_t)(test_rand() & 1);
-    gpufec_code_encode(c, u, FRAMES, x);
-    const double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, k->ebn0 / 10.0));
-    for (size_t i = 0; i < FRAMES * info.n; i++)
-        llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+    test_random_codewords(c, FRAMES, u, x);
+    test_awgn_llr(x, FRAMES * info.n, info.rate, k->ebn0, llr);
     gpufec_decoder* live = make(c, k, backend, 20);
     if (!live) {
         printf("%s [%s] on %s: not available here, skipped\n", k->code, k->options, gpufec_backend_name(backend));
@@ -143,9 +139,7 @@ static void front_rules_case(const per_call_case* k, gpufec_backend backend)
     const size_t n = info.n;
     uint8_t* u = malloc(RULE_FRAMES * info.k);
     uint8_t* x = malloc(RULE_FRAMES * n);
-    for (size_t i = 0; i < RULE_FRAMES * info.k; i++)
-        u[i] = (uint8_t)(test_rand() & 1);
-    gpufec_code_encode(c, u, RULE_FRAMES, x);
+    test_random_codewords(c, RULE_FRAMES, u, x);
     /* frames: 0 clean, 1 all +0, 2 clean, 3 all -0, 4 all NaN (float types; int8: 0), 5 clean
      * with a few erasures. Values +-4 and 0: exact in every input type at input_scale 0.25. */
     float* f32 = malloc(RULE_FRAMES * n * sizeof *f32);

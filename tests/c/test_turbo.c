@@ -236,9 +236,7 @@ static int round_trip(const char* name, gpufec_turbo_algorithm alg, int P, gpufe
     uint8_t* out = malloc(frames * info.k);
     int32_t* it = malloc(frames * sizeof *it);
     uint8_t* ok = malloc(frames);
-    for (size_t i = 0; i < frames * info.k; i++)
-        u[i] = (uint8_t)(test_rand() & 1);
-    gpufec_code_encode(c, u, frames, x);
+    test_random_codewords(c, frames, u, x);
     const double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
     for (size_t i = 0; i < frames * info.n; i++) {
         llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);

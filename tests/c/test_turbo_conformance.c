@@ -42,14 +42,10 @@ int main(void)
     for (size_t p = 0; p < sizeof POINTS / sizeof *POINTS; p++) {
         const double ebn0 = POINTS[p][0], ref = POINTS[p][1];
         const size_t frames = (size_t)POINTS[p][2];
-        const double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
         size_t errors = 0;
         for (size_t done = 0; done < frames; done += batch) {
-            for (size_t i = 0; i < batch * info.k; i++)
-                u[i] = (uint8_t)(test_rand() & 1);
-            gpufec_code_encode(c, u, batch, x);
-            for (size_t i = 0; i < batch * info.n; i++)
-                llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+            test_random_codewords(c, batch, u, x);
+            test_awgn_llr(x, batch * info.n, info.rate, ebn0, llr);
             gpufec_decoder_decode(dec, llr, batch, out, NULL, NULL);
             for (size_t f = 0; f < batch; f++)
                 errors += memcmp(out + f * info.k, u + f * info.k, info.k) != 0;

@@ -29,12 +29,8 @@ static noisy make_noisy(const char* name, size_t frames, double ebn0)
     z.u = malloc(frames * z.info.k);
     z.x = malloc(frames * z.info.n);
     z.llr = malloc(frames * z.info.n * sizeof *z.llr);
-    for (size_t i = 0; i < frames * z.info.k; i++)
-        z.u[i] = (uint8_t)(test_rand() & 1);
-    gpufec_code_encode(z.c, z.u, frames, z.x);
-    const double sigma2 = 1.0 / (2.0 * z.info.rate * pow(10.0, ebn0 / 10.0));
-    for (size_t i = 0; i < frames * z.info.n; i++)
-        z.llr[i] = (float)(2.0 * ((z.x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
+    test_random_codewords(z.c, frames, z.u, z.x);
+    test_awgn_llr(z.x, frames * z.info.n, z.info.rate, ebn0, z.llr);
     return z;
 }
 

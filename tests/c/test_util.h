@@ -64,6 +64,27 @@ static inline double test_gauss(void)
     return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
 
+/* Random information bits (frames * k, one draw each) and their codewords x (frames * n) */
+static inline void test_random_codewords(const gpufec_code* c, size_t frames, uint8_t* u, uint8_t* x)
+{
+    gpufec_code_info info;
+    gpufec_code_get_info(c, &info);
+    for (size_t i = 0; i < frames * info.k; i++)
+        u[i] = (uint8_t)(test_rand() & 1);
+    gpufec_code_encode(c, u, frames, x);
+}
+
+/* BPSK over AWGN at ebn0 dB for a code of rate `rate`: each bit of x (0 as +1) as its channel
+ * LLR, one Gaussian draw per bit; ebn0 = +inf: noiseless, +-8 */
+static inline void test_awgn_llr(const uint8_t* x, size_t n, double rate, double ebn0, float* llr)
+{
+    const double sigma2 = isinf(ebn0) ? 0 : 1.0 / (2.0 * rate * pow(10.0, ebn0 / 10.0));
+    for (size_t i = 0; i < n; i++) {
+        const double s = x[i] ? -1.0 : 1.0;
+        llr[i] = isinf(ebn0) ? (float)(8.0 * s) : (float)(2.0 * (s + sqrt(sigma2) * test_gauss()) / sigma2);
+    }
+}
+
 /* Sets a decoder option by name, the way every family's own options are reached; exits on a
  * refusal (a test's own mistake). */
 static inline void test_set(gpufec_decoder_opts* o, const char* name, const char* value)
