@@ -679,7 +679,8 @@ __device__ __forceinline__ bool qc_parity_holds(const qc_args& a, const uint2* e
                                                 const PostT* app, uint32_t tid, uint32_t nt)
 {
     const auto hard = [&](uint32_t j) { return (uint32_t)ldpc_hard_bit(post_load(app, j)); };
-    /* the first layer, then the rest only if it holds everywhere (block_failed says why) */
+    /* the first layer, then the rest only if it holds everywhere (block_failed says why; the
+     * packed kernels' form, first_layer_first, leaves the verdict to their settle step) */
     if (__syncthreads_or((int)qc_syndrome_bad(a, ents, ent_ptr, tid, nt, 1u, hard, 0u, 1u)))
         return false;
     return !__syncthreads_or((int)qc_syndrome_bad(a, ents, ent_ptr, tid, nt, 1u, hard, 1u, a.layers));

@@ -843,15 +843,12 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         }
         if (qc_check_due(a, ++it)) {
             const uint32_t all = EP ? 0x8000u : live & L::SIGN;
-            const auto bad_in = [&](uint32_t l0, uint32_t l1) -> uint32_t {
+            const uint32_t bad = first_layer_first<L>(all, a.layers, [&](uint32_t l0, uint32_t l1) -> uint32_t {
                 if (!active)
                     return 0u;
                 return TAB ? edge_syndrome_bad<EP>(m.base, smem, desc, l0, l1, tid, all)
                            : pair_syndrome_bad<EP>(m.base, smem, desc, l0, l1, lane4, all);
-            };
-            uint32_t bad = bad_in(0u, 1u); /* the first layer alone, then the rest where a frame passed it */
-            if (block_failed<L>(bad, all) != all)
-                bad |= bad_in(1u, a.layers);
+            });
             if (packed_group_settle<L, EP>(a, it, bad, &live, &ok, iters, s_flags, &sflag, tid))
                 break;
         }

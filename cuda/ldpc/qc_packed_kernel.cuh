@@ -520,6 +520,18 @@ template <class L> __device__ __forceinline__ uint32_t block_failed(uint32_t bad
     return failed;
 }
 
+/* This thread's failing checks (the sign bits of the live frames `all` whose rows fail), the
+ * first layer first: rows(l0, l1) checks layers l0 to l1 - 1, and the other layers run only
+ * where a live frame passed the first one in the whole block (block_failed). The one-frame
+ * kernels' form is qc_parity_holds, which returns the block's verdict itself. */
+template <class L, class F> __device__ __forceinline__ uint32_t first_layer_first(uint32_t all, uint32_t layers, F rows)
+{
+    uint32_t bad = rows(0u, 1u);
+    if (block_failed<L>(bad, all) != all)
+        bad |= rows(1u, layers);
+    return bad;
+}
+
 /* A group's progress from its failing checks `bad` (this thread's rows; the sign bit of each live
  * frame whose checks fail): converged frames are recorded (ok, iters) and, with early stopping,
  * frozen (removed from live). Returns true when no frame is left to run. ONE: one frame in both
@@ -578,9 +590,9 @@ __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packe
         return false;
     const uint32_t* app = m.app, all = *live & L::SIGN;
     const auto hard = [&](uint32_t j) { return app[j]; };
-    uint32_t bad = qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, all, hard, 0u, 1u); /* as block_failed says */
-    if (block_failed<L>(bad, all) != all)
-        bad |= qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, all, hard, 1u, a.layers);
+    const uint32_t bad = first_layer_first<L>(all, a.layers, [&](uint32_t l0, uint32_t l1) {
+        return qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, all, hard, l0, l1);
+    });
     return packed_group_settle<L>(a, it, bad, live, ok, iters, flags, sflag, tid);
 }
 
