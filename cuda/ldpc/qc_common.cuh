@@ -569,10 +569,12 @@ __device__ __forceinline__ bool channel_by_quads(const qc_args& a, const float* 
  * p = tx_int[t] (internal position, or -1: repeated; the order of the calls is not t's), v0 =
  * in0[t] and (NI = 2) v1 = in1[t]; B values per thread in flight (one at a time, a frame of few
  * blocks waited a global load's latency per value: one 5G block, 28 per thread). QUADS: by
- * channel_quads where channel_by_quads allows. Only the one-frame edge pairs take them: there
- * they cut one 5G block from 58 to 55 us, but the pair kernels for many groups measured slower
- * with them (H200, BG1 rate 1/3, 8192 blocks: 23.3 against 24.4 Gb/s, with the main loop's code
- * the same) and DVB-S2's packed kernel no faster (docs/performance.md, fifteenth pass). */
+ * channel_quads where channel_by_quads allows. Only the chunks of at most one group or frame
+ * per SM take them (packed_group_load's QUADS: the edge pairs, the pair kernel's one-wave
+ * build): there they cut one 5G block from 58 to 55 us, but the pair kernels for many groups
+ * measured slower with them (H200, BG1 rate 1/3, 8192 blocks: 23.3 against 24.4 Gb/s, with the
+ * main loop's code the same) and DVB-S2's packed kernel no faster (docs/performance.md,
+ * fifteenth pass). */
 template <int NI, int B = QC_LOAD_BATCH, bool QUADS = false, class F>
 __device__ __forceinline__ void channel_batches(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
                                                 uint32_t nt, F use)

@@ -782,7 +782,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         for (uint32_t i = tid; i < a.edge_tab_chunks; i += nt)
             copy16_async(smem + a.edge_offs + 16u * i, a.edge_tab + i);
     const uint32_t f0 = EP ? g : g * L::FR, nf = EP ? 1u : min(L::FR, a.nframes - f0);
-    const uint32_t has_info = packed_group_load<L, EP>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u,
+    const uint32_t has_info = packed_group_load<L, EP, EP || MINB == 1>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u,
                                                        f0, nf, s_flags, tid, nt);
     /* The entries in bytes from base (one multiply and add per edge fewer): column blocks with
      * the posteriors' offset, shifts times 4 (EP: 2, a position's bytes; below 2^16, plan:

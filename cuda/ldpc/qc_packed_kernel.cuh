@@ -137,6 +137,11 @@ struct lanes_h2 {
     {
         return u(__floats2half2_rn(channel_q(v, inv_step), 0.0f));
     }
+    /* ... two values as a word's lanes (v1 high), one conversion for both */
+    static __device__ __forceinline__ uint32_t channel_bits2(float v0, float v1, float inv_step)
+    {
+        return u(__floats2half2_rn(channel_q(v0, inv_step), channel_q(v1, inv_step)));
+    }
     static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
     {
         reinterpret_cast<uint16_t*>(app)[p * 2 + f] = (uint16_t)lane(q);
@@ -422,20 +427,23 @@ template <class L, bool ONE> __device__ __forceinline__ void packed_put(uint32_t
  * values, repeated positions' sums and filler bits. Returns, in all threads, a bit per frame that
  * tells the decoder something (ldpc_channel_says_nothing). flags: three shared words. ONE: one
  * frame in (n + 1) / 2 words (one_at). */
-template <class L, bool ONE = false>
+template <class L, bool ONE = false, bool QUADS = ONE>
 __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const packed_mem& m, uint4* state, uint32_t nwords,
                                                       uint32_t f0, uint32_t nf, uint32_t* flags, uint32_t tid, uint32_t nt)
 {
-    /* One frame: its first values in flight while the tables load and the memory clears, one
-     * global round trip fewer before the first layer (about 2 us of one 5G block's 10 fixed) */
-    constexpr int B = ONE ? QC_LOAD_BATCH_ONE : QC_LOAD_BATCH;
-    channel_quads<1, B / 4> first;
+    /* QUADS (one frame, or a chunk of one group per SM): the first values in flight while the
+     * tables load and the memory clears, one global round trip fewer before the first layer
+     * (about 2 us of one 5G block's 10 fixed) */
+    constexpr bool BOTH = L::FR == 2 && !ONE; /* both frames' values of a position in one pass and one word */
+    constexpr int NI = BOTH ? 2 : 1, B = ONE ? QC_LOAD_BATCH_ONE : QC_LOAD_BATCH;
+    channel_quads<NI, B / 4> first;
     bool quads = false;
-    if constexpr (ONE) {
-        const float* in = a.in + (size_t)f0 * a.n_tx;
-        quads = channel_by_quads(a, in, in);
+    if constexpr (QUADS) {
+        const float* in0 = a.in + (size_t)f0 * a.n_tx;
+        const float* in1 = BOTH && nf > 1 ? in0 + a.n_tx : in0;
+        quads = channel_by_quads(a, in0, in1);
         if (quads)
-            first.fetch(a, in, in, tid, nt);
+            first.fetch(a, in0, in1, tid, nt);
     }
     qc_load_tables(a, m.ents, m.ent_ptr, m.ncolor, tid, nt);
     if (L::PREC == LDPC_PREC_I8)
@@ -449,7 +457,30 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
         flags[tid] = 0;
     __syncthreads();
     uint32_t loaded = 0;
-    if constexpr (L::FR == 2 && !ONE) { /* both frames' values of a position in one pass and one word */
+    if constexpr (BOTH && QUADS) {
+        const float* in0 = a.in + (size_t)f0 * a.n_tx;
+        const float* in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
+        uint32_t any = 0; /* the words' bits: zero in a frame's half where it told nothing */
+        const auto use = [&](int32_t p, float v0, float v1) {
+            if constexpr (L::PREC == LDPC_PREC_I8 && L::BITS == 16) {
+                const uint32_t w = L::channel_bits2(v0, nf > 1 ? v1 : 0.0f, a.inv_step);
+                any |= w;
+                if (p >= 0)
+                    m.app[p] = w;
+            } else {
+                const float x0 = soft_sanitize(v0), x1 = soft_sanitize(v1);
+                loaded |= (uint32_t)!ldpc_channel_says_nothing(x0, L::PREC, a.inv_step) |
+                          (uint32_t)(nf > 1 && !ldpc_channel_says_nothing(x1, L::PREC, a.inv_step)) << 1;
+                if (p >= 0)
+                    m.app[p] = L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f);
+            }
+        };
+        if (quads)
+            channel_quads_from(a, in0, in1, tid, nt, first, use);
+        else
+            channel_batches<2>(a, in0, in1, tid, nt, use);
+        loaded |= (uint32_t)((any & 0xffffu) != 0) | (uint32_t)((any >> 16) != 0) << 1;
+    } else if constexpr (BOTH) {
         const float* in0 = a.in + (size_t)f0 * a.n_tx;
         const float* in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
         channel_batches<2>(a, in0, in1, tid, nt, [&](int32_t p, float v0, float v1) {

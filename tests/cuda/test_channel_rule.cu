@@ -1,8 +1,8 @@
-/* The int8 channel rule of the half2 lanes (lanes_h2::channel_bits, without the conversion
- * pipe) against its reference, lane(ldpc_channel(soft_sanitize(v))) (the rule the CPU decoder
- * runs), for every one of the 2^32 float bit patterns (NaN, infinities, -0, subnormals, ties at
- * half steps, values beyond 2^22 steps) at several quantisation steps. Exits 77 (skipped) where
- * no GPU runs. */
+/* The int8 channel rule of the half2 lanes (lanes_h2::channel_bits and channel_bits2, without
+ * the conversion pipe) against its reference, lane(ldpc_channel(soft_sanitize(v))) (the rule the
+ * CPU decoder runs), for every one of the 2^32 float bit patterns (NaN, infinities, -0,
+ * subnormals, ties at half steps, values beyond 2^22 steps) at several quantisation steps; the
+ * two-value form with -v in its high lane. Exits 77 (skipped) where no GPU runs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,9 @@ __global__ void k_channel_rule(float inv_step, unsigned long long* bad, unsigned
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < (1ull << 32); i += stride) {
         const float v = __uint_as_float((uint32_t)i);
         const uint32_t want = lanes_h2::lane(ldpc_channel(soft_sanitize(v), LDPC_PREC_I8, inv_step));
-        if (lanes_h2::channel_bits(v, inv_step) != want) {
+        const uint32_t pair = lanes_h2::channel_bits2(v, -v, inv_step),
+                       pair_want = want | lanes_h2::lane(ldpc_channel(soft_sanitize(-v), LDPC_PREC_I8, inv_step)) << 16;
+        if (lanes_h2::channel_bits(v, inv_step) != want || pair != pair_want) {
             if (atomicAdd(bad, 1ull) == 0)
                 *first = (uint32_t)i;
         }
