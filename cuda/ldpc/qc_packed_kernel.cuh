@@ -457,12 +457,12 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
         flags[tid] = 0;
     __syncthreads();
     uint32_t loaded = 0;
-    if constexpr (BOTH && QUADS) {
+    if constexpr (BOTH) {
         const float* in0 = a.in + (size_t)f0 * a.n_tx;
         const float* in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
-        uint32_t any = 0; /* the words' bits: zero in a frame's half where it told nothing */
+        uint32_t any = 0; /* QUADS at int8: the words' bits, zero in a frame's half where it told nothing */
         const auto use = [&](int32_t p, float v0, float v1) {
-            if constexpr (L::PREC == LDPC_PREC_I8 && L::BITS == 16) {
+            if constexpr (QUADS && L::PREC == LDPC_PREC_I8 && L::BITS == 16) {
                 const uint32_t w = L::channel_bits2(v0, nf > 1 ? v1 : 0.0f, a.inv_step);
                 any |= w;
                 if (p >= 0)
@@ -480,16 +480,6 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
         else
             channel_batches<2>(a, in0, in1, tid, nt, use);
         loaded |= (uint32_t)((any & 0xffffu) != 0) | (uint32_t)((any >> 16) != 0) << 1;
-    } else if constexpr (BOTH) {
-        const float* in0 = a.in + (size_t)f0 * a.n_tx;
-        const float* in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
-        channel_batches<2>(a, in0, in1, tid, nt, [&](int32_t p, float v0, float v1) {
-            const float x0 = soft_sanitize(v0), x1 = soft_sanitize(v1);
-            loaded |= (uint32_t)!ldpc_channel_says_nothing(x0, L::PREC, a.inv_step) |
-                      (uint32_t)(nf > 1 && !ldpc_channel_says_nothing(x1, L::PREC, a.inv_step)) << 1;
-            if (p >= 0)
-                m.app[p] = L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f);
-        });
     }
     for (uint32_t f = 0; f < nf; f++) {
         const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
