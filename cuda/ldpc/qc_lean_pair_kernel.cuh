@@ -716,13 +716,13 @@ __device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base
 
 /* Layers l0 to l1 - 1 of edge pairs at int8, in the loop: a step is one layer, or two orthogonal
  * ones as a pair of rows per thread (desc bit 31, ep_two; no pair crosses l1). next: layer l0's
- * row state on entry, the following layer's (l1, or the first) on exit. */
-template <class L, int SV, bool SHORT, bool EP, bool TAB, int DMAX>
+ * row state on entry, the following layer's (l1, or the first) on exit (edge pairs keep a row's
+ * state in the compact form: SV 0, not SHORT). */
+template <class L, bool TAB, int DMAX>
 __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
                                              unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint32_t live,
-                                             uint32_t l0, uint32_t l1, uint4 (&next)[SV == 0 ? 1 : SV])
+                                             uint32_t l0, uint32_t l1, uint4 (&next)[1])
 {
-    constexpr int SW = SV == 0 ? 1 : SV;
     uint4 dc = desc[l0];
     for (uint32_t l = l0; l < l1;) {
         uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
@@ -730,10 +730,10 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
             const uint4 d1 = dn;
             dn = desc[l + 2 < a.layers ? l + 2 : 0];
             if (active) {
-                uint4 c1[SW];
+                uint4 c1[1];
                 const uint4 c0 = next[0];
-                pair_state_get<L, SV, SHORT, EP>(st0, d1.z, d1.y & 0xffu, tid, a.z, c1);
-                pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                pair_state_get<L, 0, false, true>(st0, d1.z, d1.y & 0xffu, tid, a.z, c1);
+                pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
                 const ep_side s0 = ep_side_at(smem, st0, dc, &c0), s1 = ep_side_at(smem, st0, d1, c1);
                 ep_two_any<L, TAB, (int)EP_TWO_MIN_DEGREE, (int)EP_TWO_MAX_DEGREE, (int)EP_TWO_MIN_DEGREE,
                            (int)EP_TWO_MAX_DEGREE>(a, base, s0, s1, dc.y & 0xffu, d1.y & 0xffu, lane4, dc.w, tid);
@@ -742,9 +742,9 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
         } else {
             if (active) {
                 const uint4 c0 = next[0];
-                pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
                 const ep_side s = ep_side_at(smem, st0, dc, &c0);
-                lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, base, s.tab, s.ents, dc.y & 0xffu, lane4, dc.w, live,
+                lean_pair_row_any<L, 0, false, true, TAB, 1, DMAX>(a, base, s.tab, s.ents, dc.y & 0xffu, lane4, dc.w, live,
                                                                   s.st, s.region, tid);
             }
             l++;
@@ -766,7 +766,8 @@ template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
     static_assert(!PROF || (EP_TWO<L, EP> && SV == 0 && !SHORT), "layer profiles: edge pairs at int8");
-    static_assert(!EP || (L::FR == 2 && SSMEM && !GPOST), "a frame's edges in 16-bit lanes, its state on chip");
+    static_assert(!EP || (L::FR == 2 && SSMEM && !GPOST && SV == 0 && !SHORT),
+                  "a frame's edges in 16-bit lanes, its state on chip in the compact form");
     static_assert(!TAB || (SSMEM && !GPOST), "edge offsets after the layer table, the posteriors on chip");
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
     extern __shared__ __align__(16) unsigned char smem[];
@@ -812,16 +813,16 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         if constexpr (PROF != 0) {
             constexpr uint32_t H = (uint32_t)layer_profile_head<PROF>(), E = (uint32_t)layer_profile_end<PROF>();
             if constexpr (H > 0) /* the layers before the straight window */
-                ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
+                ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
                                                           min(H, a.layers), next);
             prof_steps<L, TAB, PROF, (int)H>(a, m.base, smem, desc, st0, tid, lane4, active, next);
             if (__builtin_expect(a.layers > E, 0)) /* ... and after it (out of line: the code after the
                                                       window, which runs every iteration, stays in the
                                                       instruction cache where the window is the whole code) */
-                ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
+                ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
                                                           a.layers, next);
         } else if constexpr (EP_TWO<L, EP>) {
-            ep_two_steps<L, SV, SHORT, EP, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u, a.layers,
+            ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u, a.layers,
                                                       next);
         } else {
             for (uint32_t l = 0; l < a.layers; l++) {
