@@ -568,26 +568,11 @@ __device__ __forceinline__ bool channel_by_quads(const qc_args& a, const float* 
 /* A frame's transmitted values as the frame kernels load them: use(p, v0, v1) for each value t,
  * p = tx_int[t] (internal position, or -1: repeated; the order of the calls is not t's), v0 =
  * in0[t] and (NI = 2) v1 = in1[t]; B values per thread in flight (one at a time, a frame of few
- * blocks waited a global load's latency per value: one 5G block, 28 per thread). QUADS: by
- * channel_quads where channel_by_quads allows. Only the chunks of at most one group or frame
- * per SM take them (packed_group_load's QUADS: the edge pairs, the pair kernel's one-wave
- * build): there they cut one 5G block from 58 to 55 us, but the pair kernels for many groups
- * measured slower with them (H200, BG1 rate 1/3, 8192 blocks: 23.3 against 24.4 Gb/s, with the
- * main loop's code the same) and DVB-S2's packed kernel no faster (docs/performance.md,
- * fifteenth pass). */
-template <int NI, int B = QC_LOAD_BATCH, bool QUADS = false, class F>
+ * blocks waited a global load's latency per value: one 5G block, 28 per thread). */
+template <int NI, int B = QC_LOAD_BATCH, class F>
 __device__ __forceinline__ void channel_batches(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
                                                 uint32_t nt, F use)
 {
-    static_assert(B % 4 == 0, "whole quads");
-    if (QUADS && channel_by_quads(a, in0, in1)) {
-        for (uint32_t q0 = tid; q0 < a.n_tx / 4u; q0 += (uint32_t)(B / 4) * nt) {
-            channel_quads<NI, B / 4> c;
-            c.fetch(a, in0, in1, q0, nt);
-            c.each(use);
-        }
-        return;
-    }
     for (uint32_t t0 = tid; t0 < a.n_tx; t0 += B * nt) {
         float v0[B], v1[B];
         int32_t p[B];
@@ -608,7 +593,12 @@ __device__ __forceinline__ void channel_batches(const qc_args& a, const float* i
 }
 
 /* ... by quads (channel_by_quads must hold), where this thread already fetched its first batch
- * (quads q0 = tid, tid + nt, ...), so that its latency overlapped the work before */
+ * (quads q0 = tid, tid + nt, ...), so that its latency overlapped the work before. Only the
+ * chunks of at most one group or frame per SM load so (packed_group_load's QUADS: the edge
+ * pairs, the pair kernel's one-wave build): there they cut one 5G block from 58 to 55 us, but
+ * the pair kernels for many groups measured slower with them (H200, BG1 rate 1/3, 8192 blocks:
+ * 23.3 against 24.4 Gb/s, with the main loop's code the same) and DVB-S2's packed kernel no
+ * faster (docs/performance.md, fifteenth pass). */
 template <int NI, int Q, class F>
 __device__ __forceinline__ void channel_quads_from(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
                                                    uint32_t nt, const channel_quads<NI, Q>& first, F use)
