@@ -23,17 +23,14 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     gpufec_code* c = open_test_code(name);
     if (repeat_extra)
         test_repeat_transmission(c, repeat_extra, NULL);
-    gpufec_code_info info;
-    gpufec_code_get_info(c, &info);
-    uint8_t* u = malloc(frames * info.k);
-    uint8_t* x = malloc(frames * info.n);
-    float* llr = malloc(frames * info.n * sizeof *llr);
+    test_frames t = test_frames_of(c, frames);
+    const gpufec_code_info info = t.info;
+    float* llr = t.llr;
     const uint32_t nf_ = info.n_full;
-    uint8_t *a = malloc(frames * nf_), *b = malloc(frames * nf_);
-    int32_t *ia = malloc(frames * 4), *ib = malloc(frames * 4);
-    uint8_t *oa = malloc(frames), *ob = malloc(frames);
-    test_random_codewords(c, frames, u, x);
-    test_awgn_llr(x, frames * info.n, info.rate, ebn0, llr);
+    test_out ca = test_out_alloc(frames, nf_), cb = test_out_alloc(frames, nf_);
+    uint8_t *a = ca.bits, *b = cb.bits, *oa = ca.ok, *ob = cb.ok;
+    int32_t *ia = ca.its, *ib = cb.its;
+    test_awgn_llr(t.x, frames * info.n, info.rate, ebn0, llr);
     llr[3] = NAN; /* the sanitising rule must match too */
     /* erased frames (issue 8): all NaN, all -0.0: never reported as decoded, on either backend */
     const int erased = frames > 4;
@@ -149,8 +146,9 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
         CHECK(it_diff == 0, "%s/%s: iteration counts differ", name, an);
     gpufec_decoder_destroy(cpu);
     gpufec_decoder_destroy(gpu);
-    free(u); free(x); free(llr); free(a); free(b); free(ia); free(ib); free(oa); free(ob);
-    gpufec_code_destroy(c);
+    test_out_free(&ca);
+    test_out_free(&cb);
+    test_frames_free(&t);
 }
 
 static void compare(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
@@ -310,14 +308,11 @@ static void typed_input_gpu(void)
 static void compare_opts(const char* name, const char* label, gpufec_decoder_opts o, double ebn0, size_t frames,
                          double max_frame_share)
 {
-    gpufec_code* c = open_test_code(name);
-    gpufec_code_info info;
-    gpufec_code_get_info(c, &info);
-    uint8_t* u = malloc(frames * info.k);
-    uint8_t* x = malloc(frames * info.n);
-    float* llr = malloc(frames * info.n * sizeof *llr);
-    test_random_codewords(c, frames, u, x);
-    test_awgn_llr(x, frames * info.n, info.rate, ebn0, llr);
+    test_frames t = test_frames_of(open_test_code(name), frames);
+    gpufec_code* c = t.code;
+    const gpufec_code_info info = t.info;
+    float* llr = t.llr;
+    test_awgn_llr(t.x, frames * info.n, info.rate, ebn0, llr);
     for (uint32_t j = 0; frames > 2 && j < info.n; j++)
         llr[info.n + j] = NAN; /* an erased frame */
     gpufec_decoder *cpu = NULL, *gpu = NULL;
@@ -328,9 +323,9 @@ static void compare_opts(const char* name, const char* label, gpufec_decoder_opt
     CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "%s: cuda create", label);
     uint32_t in_len, out_len;
     gpufec_decoder_frame_sizes(cpu, &in_len, &out_len);
-    uint8_t *a = malloc(frames * out_len), *b = malloc(frames * out_len);
-    int32_t *ia = malloc(frames * 4), *ib = malloc(frames * 4);
-    uint8_t *oa = malloc(frames), *ob = malloc(frames);
+    test_out ca = test_out_alloc(frames, out_len), cb = test_out_alloc(frames, out_len);
+    uint8_t *a = ca.bits, *b = cb.bits, *oa = ca.ok, *ob = cb.ok;
+    int32_t *ia = ca.its, *ib = cb.its;
     CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "%s: cpu decode", label);
     CHECK(gpufec_decoder_decode(gpu, llr, frames, b, ib, ob) == GPUFEC_OK, "%s: cuda decode", label);
     size_t differ = 0, it_differ = 0, decoded = 0;
@@ -348,8 +343,9 @@ static void compare_opts(const char* name, const char* label, gpufec_decoder_opt
     CHECK(frames <= 2 || !ob[1], "%s %s: erased frame reported decoded on the GPU", name, label);
     gpufec_decoder_destroy(cpu);
     gpufec_decoder_destroy(gpu);
-    gpufec_code_destroy(c);
-    free(u), free(x), free(llr), free(a), free(b), free(ia), free(ib), free(oa), free(ob);
+    test_out_free(&ca);
+    test_out_free(&cb);
+    test_frames_free(&t);
 }
 
 /* LTE turbo: the GPU plan runs the CPU's rule per sub-block: Max-Log-MAP identical, Log-MAP
@@ -499,16 +495,15 @@ static void packed_plan_cases(int quick)
  * right bits' LLR (8: below int8's saturation; 100: every value saturated). */
 static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision prec, uint32_t pl, float good)
 {
-    gpufec_code* c = open_test_code(name);
-    gpufec_code_info info;
-    gpufec_code_get_info(c, &info);
-    uint8_t* u = malloc(frames * info.k);
-    uint8_t* x = malloc(frames * info.n);
-    float* llr = malloc(frames * info.n * sizeof *llr);
+    test_frames t = test_frames_of(open_test_code(name), frames);
+    gpufec_code* c = t.code;
+    const gpufec_code_info info = t.info;
+    const uint8_t* x = t.x;
+    float* llr = t.llr;
     const size_t nf = info.n_full;
-    uint8_t *a = malloc(frames * nf), *b = malloc(frames * nf), *oa = malloc(frames), *ob = malloc(frames);
-    int32_t *ia = malloc(frames * 4), *ib = malloc(frames * 4);
-    test_random_codewords(c, frames, u, x);
+    test_out ca = test_out_alloc(frames, nf), cb = test_out_alloc(frames, nf);
+    uint8_t *a = ca.bits, *b = cb.bits, *oa = ca.ok, *ob = cb.ok;
+    int32_t *ia = ca.its, *ib = cb.its;
     for (size_t i = 0; i < frames * info.n; i++)
         llr[i] = x[i] ? -good : good;
     for (size_t f = 0; f < frames; f++) { /* the last bit wrong */
@@ -561,8 +556,9 @@ static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision
         gpufec_decoder_destroy(cpu);
         gpufec_decoder_destroy(gpu);
     }
-    free(u); free(x); free(llr); free(a); free(b); free(oa); free(ob); free(ia); free(ib);
-    gpufec_code_destroy(c);
+    test_out_free(&ca);
+    test_out_free(&cb);
+    test_frames_free(&t);
 }
 
 static void syndrome_gate_cases(void)

@@ -226,20 +226,17 @@ static long last_bit_errors;
 static int round_trip(const char* name, gpufec_turbo_algorithm alg, int P, gpufec_turbo_guard guard, double ebn0,
                       size_t frames, gpufec_input_type input)
 {
-    gpufec_code* c = open_test_code(name);
-    gpufec_code_info info;
-    gpufec_code_get_info(c, &info);
-    uint8_t* u = malloc(frames * info.k);
-    uint8_t* x = malloc(frames * info.n);
-    float* llr = malloc(frames * info.n * sizeof *llr);
+    test_frames t = test_frames_of(open_test_code(name), frames);
+    gpufec_code* c = t.code;
+    const gpufec_code_info info = t.info;
+    const uint8_t* u = t.u;
+    float* llr = t.llr;
     int8_t* q = malloc(frames * info.n);
-    uint8_t* out = malloc(frames * info.k);
-    int32_t* it = malloc(frames * sizeof *it);
-    uint8_t* ok = malloc(frames);
-    test_random_codewords(c, frames, u, x);
-    const double sigma2 = 1.0 / (2.0 * info.rate * pow(10.0, ebn0 / 10.0));
+    test_out r = test_out_alloc(frames, info.k);
+    uint8_t *out = r.bits, *ok = r.ok;
+    int32_t* it = r.its;
+    test_awgn_llr(t.x, frames * info.n, info.rate, ebn0, llr);
     for (size_t i = 0; i < frames * info.n; i++) {
-        llr[i] = (float)(2.0 * ((x[i] ? -1.0 : 1.0) + sqrt(sigma2) * test_gauss()) / sigma2);
         const float s = llr[i] / 0.25f;
         q[i] = (int8_t)(s > 127 ? 127 : s < -127 ? -127 : lrintf(s));
     }
@@ -271,8 +268,9 @@ static int round_trip(const char* name, gpufec_turbo_algorithm alg, int P, gpufe
     if (ti.crc)
         CHECK(flagged == 0, "%s: %d wrong frames reported decoded", name, flagged);
     gpufec_decoder_destroy(d);
-    free(u), free(x), free(llr), free(q), free(out), free(it), free(ok);
-    gpufec_code_destroy(c);
+    free(q);
+    test_out_free(&r);
+    test_frames_free(&t);
     return errors;
 }
 

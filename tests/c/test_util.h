@@ -85,6 +85,66 @@ static inline void test_awgn_llr(const uint8_t* x, size_t n, double rate, double
     }
 }
 
+/* A test's frames of one code: `frames` random codewords (u its information bits, x its
+ * transmitted bits, one draw per information bit) and room for their channel LLRs, freed as one.
+ * test_frames_of takes ownership of the code (opened, and changed, by the caller). */
+typedef struct {
+    gpufec_code* code;
+    gpufec_code_info info;
+    size_t frames;
+    uint8_t *u, *x;
+    float* llr;
+} test_frames;
+
+static inline test_frames test_frames_of(gpufec_code* c, size_t frames)
+{
+    test_frames t = {c, {0}, frames, NULL, NULL, NULL};
+    gpufec_code_get_info(c, &t.info);
+    t.u = malloc(frames * t.info.k);
+    t.x = malloc(frames * t.info.n);
+    t.llr = malloc(frames * t.info.n * sizeof *t.llr);
+    if (!t.u || !t.x || !t.llr) {
+        fprintf(stderr, "test_frames_of: out of memory for %zu frames\n", frames);
+        exit(2);
+    }
+    test_random_codewords(c, frames, t.u, t.x);
+    return t;
+}
+
+static inline void test_frames_free(test_frames* t)
+{
+    gpufec_code_destroy(t->code);
+    free(t->u);
+    free(t->x);
+    free(t->llr);
+    memset(t, 0, sizeof *t);
+}
+
+/* One decoder's outputs for a test's frames: `len` bytes of bits, an iteration count and a
+ * decoded flag per frame */
+typedef struct {
+    uint8_t* bits;
+    int32_t* its;
+    uint8_t* ok;
+} test_out;
+
+static inline test_out test_out_alloc(size_t frames, size_t len)
+{
+    test_out o = {malloc(frames * len), malloc(frames * sizeof(int32_t)), malloc(frames)};
+    if (!o.bits || !o.its || !o.ok) {
+        fprintf(stderr, "test_out_alloc: out of memory for %zu frames\n", frames);
+        exit(2);
+    }
+    return o;
+}
+
+static inline void test_out_free(test_out* o)
+{
+    free(o->bits);
+    free(o->its);
+    free(o->ok);
+}
+
 /* Sets a decoder option by name, the way every family's own options are reached; exits on a
  * refusal (a test's own mistake). */
 static inline void test_set(gpufec_decoder_opts* o, const char* name, const char* value)
