@@ -4,29 +4,26 @@
 # library given, two rounds. Usage: bash benchmarks/nr_early_stop.sh BENCH LIBDIR... (a LIBDIR
 # holds libgpufec.so.0; the bench must know --seed).
 set -u
-BENCH=$1; shift
+B=$1; shift
+. "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 R079=5gnr-bg1-z384:k=8448:e=10752:qm=2
 R13=5gnr-bg1-z384
 I="--decoder nms --backend cuda --precision int8 --iterations 10 --seed 7"
-run() {
-  local lib=$1; shift
-  echo "== $lib $*"
-  LD_LIBRARY_PATH=$lib timeout 120 "$BENCH" "$@" 2>&1 | grep -E "^coded|kernel-only|rror" | sed 's/ | LLR rate.*//'
-}
+KEEP="^coded|kernel-only|rror"
 for round in 1 2; do
   for lib in "$@"; do
-    run "$lib" --code $R079 $I --frames 1 --repeat 300
-    run "$lib" --code $R079 $I --frames 1 --repeat 300 --early-stop --ebn0 3.4
-    run "$lib" --code $R079 $I --frames 1 --repeat 300 --early-stop --ebn0 2.0
-    run "$lib" --code $R079 --decoder nms --backend cuda --iterations 10 --seed 7 --frames 1 --repeat 300 --early-stop --ebn0 3.4
-    run "$lib" --code $R079 $I --frames 152 --repeat 200
-    run "$lib" --code $R079 $I --frames 152 --repeat 200 --early-stop --ebn0 3.4
-    run "$lib" --code $R079 $I --frames 8192 --repeat 5
-    run "$lib" --code $R079 $I --frames 8192 --repeat 5 --early-stop --ebn0 3.4
-    run "$lib" --code $R13 $I --frames 1 --repeat 100 --early-stop --ebn0 1.4
-    run "$lib" --code $R13 $I --frames 1 --repeat 100 --early-stop --ebn0 0.8
-    run "$lib" --code $R13 $I --frames 8192 --repeat 3
-    run "$lib" --code $R13 $I --frames 8192 --repeat 3 --early-stop --ebn0 1.4
-    run "$lib" --code dvbs2-normal-1_2 $I --frames 4096 --repeat 3 --early-stop --ebn0 1.3
+    bench_lib "$lib" --code $R079 $I --frames 1 --repeat 300
+    bench_lib "$lib" --code $R079 $I --frames 1 --repeat 300 --early-stop --ebn0 3.4
+    bench_lib "$lib" --code $R079 $I --frames 1 --repeat 300 --early-stop --ebn0 2.0
+    bench_lib "$lib" --code $R079 --decoder nms --backend cuda --iterations 10 --seed 7 --frames 1 --repeat 300 --early-stop --ebn0 3.4
+    bench_lib "$lib" --code $R079 $I --frames 152 --repeat 200
+    bench_lib "$lib" --code $R079 $I --frames 152 --repeat 200 --early-stop --ebn0 3.4
+    bench_lib "$lib" --code $R079 $I --frames 8192 --repeat 5
+    bench_lib "$lib" --code $R079 $I --frames 8192 --repeat 5 --early-stop --ebn0 3.4
+    bench_lib "$lib" --code $R13 $I --frames 1 --repeat 100 --early-stop --ebn0 1.4
+    bench_lib "$lib" --code $R13 $I --frames 1 --repeat 100 --early-stop --ebn0 0.8
+    bench_lib "$lib" --code $R13 $I --frames 8192 --repeat 3
+    bench_lib "$lib" --code $R13 $I --frames 8192 --repeat 3 --early-stop --ebn0 1.4
+    bench_lib "$lib" --code dvbs2-normal-1_2 $I --frames 4096 --repeat 3 --early-stop --ebn0 1.3
   done
 done

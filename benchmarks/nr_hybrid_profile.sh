@@ -10,16 +10,17 @@
 B=$1
 shift
 X="--decoder nms --backend cuda --iterations 10 --precision int8"
-b() { local lib=$1; shift; echo "== $lib $*"; LD_LIBRARY_PATH=$lib $B "$@" 2>&1 | grep -E "kernel-only coded|error" | sed 's/LLR rate.*//'; }
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv
+. "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
+KEEP="kernel-only coded|error"
+bench_gpu
 for round in 1 2 3; do
   for c in 5gnr-bg1-z384:k=8448:e=10752:qm=2 5gnr-bg1-z384:k=8448:e=19968:qm=2 5gnr-bg1-z384 \
            5gnr-bg2-z384:k=3840:e=9600:qm=4 5gnr-bg2-z384; do
-    for lib in "$@"; do b $lib --code $c $X --frames 1 --repeat 41; done
+    for lib in "$@"; do bench_lib $lib --code $c $X --frames 1 --repeat 41; done
   done
 done
 for lib in "${@:1:2}"; do
-  b $lib --code 5gnr-bg1-z384:k=8448:e=10752:qm=2 $X --frames 152 --repeat 21
-  b $lib --code 5gnr-bg1-z384 $X --frames 8192 --repeat 5
-  b $lib --code dvbs2-normal-1_2 $X --frames 4096 --repeat 3
+  bench_lib $lib --code 5gnr-bg1-z384:k=8448:e=10752:qm=2 $X --frames 152 --repeat 21
+  bench_lib $lib --code 5gnr-bg1-z384 $X --frames 8192 --repeat 5
+  bench_lib $lib --code dvbs2-normal-1_2 $X --frames 4096 --repeat 3
 done

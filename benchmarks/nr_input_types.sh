@@ -11,16 +11,17 @@ B=$1
 shift
 I="--decoder nms --backend cuda --iterations 10 --precision int8"
 R079=5gnr-bg1-z384:k=8448:e=10752:qm=2
-b() { local lib=$1; shift; echo "== $lib $*"; LD_LIBRARY_PATH=$lib timeout 90 $B "$@" 2>&1 | grep -E "^coded|kernel-only coded|error" | sed 's/ | LLR rate.*//'; }
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv
+. "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
+KEEP="^coded|kernel-only coded|error"
+bench_gpu
 for round in 1 2; do
   for lib in "$@"; do
-    b $lib --code $R079 $I --input int8 --frames 1 --repeat 41
-    b $lib --code $R079 $I --input int8 --frames 152 --repeat 41
-    b $lib --code $R079 $I --input int8 --frames 8192 --repeat 5
-    b $lib --code 5gnr-bg1-z384 $I --input int8 --frames 8192 --repeat 5
-    b $lib --code 5gnr-bg1-z384 $I --frames 8192 --repeat 5
-    b $lib --code 5gnr-bg1-z384 $I --input float16 --frames 8192 --repeat 5
-    b $lib --code dvbs2-normal-1_2 $I --input int8 --frames 4096 --repeat 3
+    bench_lib $lib --code $R079 $I --input int8 --frames 1 --repeat 41
+    bench_lib $lib --code $R079 $I --input int8 --frames 152 --repeat 41
+    bench_lib $lib --code $R079 $I --input int8 --frames 8192 --repeat 5
+    bench_lib $lib --code 5gnr-bg1-z384 $I --input int8 --frames 8192 --repeat 5
+    bench_lib $lib --code 5gnr-bg1-z384 $I --frames 8192 --repeat 5
+    bench_lib $lib --code 5gnr-bg1-z384 $I --input float16 --frames 8192 --repeat 5
+    bench_lib $lib --code dvbs2-normal-1_2 $I --input int8 --frames 4096 --repeat 3
   done
 done

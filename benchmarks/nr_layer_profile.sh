@@ -7,12 +7,13 @@
 build=${1:-build}
 B=$build/apps/gpufec-bench
 X="--decoder nms --backend cuda --iterations 10 --frames 1 --repeat 41 --precision int8"
-b() { echo "== $*"; $B "$@" 2>&1 | grep -E "kernel-only coded|error" | sed 's/LLR rate.*//'; }
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv
+. "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
+KEEP="kernel-only coded|error"
+bench_gpu
 for round in 1 2; do
   for c in 5gnr-bg1-z384:k=8448:e=10752:qm=2 5gnr-bg1-z384:k=8448:e=15360:qm=2 5gnr-bg1-z384:k=8448:e=19968:qm=2 \
            5gnr-bg1-z384 5gnr-bg2-z384:k=3840:e=9600:qm=4 5gnr-bg2-z384; do
-    b --code $c $X
-    b --code $c $X --cuda-tuning 4194304
+    bench --code $c $X
+    bench --code $c $X --cuda-tuning 4194304
   done
 done

@@ -10,17 +10,18 @@ NEW=$build/lib
 R079="--code 5gnr-bg1-z384:k=8448:e=10752:qm=2 --decoder nms --backend cuda --iterations 10"
 R13="--code 5gnr-bg1-z384 --decoder nms --backend cuda --iterations 10"
 B2="--code 5gnr-bg2-z384 --decoder nms --backend cuda --iterations 10"
-b() { lib=$1; shift; echo "== ${lib} $*"; LD_LIBRARY_PATH=$lib:$LD_LIBRARY_PATH $B "$@" 2>&1 | grep -E "kernel-only coded|error" | sed 's/LLR rate.*//'; }
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv
+. "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
+KEEP="kernel-only coded|error"
+bench_gpu
 for round in 1 2; do
   for lib in ${OLD_LIB:+$OLD_LIB} $NEW; do
     for p in int8 float16; do
-      b $lib $R13 --frames 1 --repeat 41 --precision $p
-      b $lib $B2 --frames 1 --repeat 41 --precision $p
+      bench_lib $lib $R13 --frames 1 --repeat 41 --precision $p
+      bench_lib $lib $B2 --frames 1 --repeat 41 --precision $p
     done
-    b $lib $R079 --frames 1 --repeat 41 --precision int8
-    b $lib $R13 --frames 8192 --repeat 5 --precision int8
+    bench_lib $lib $R079 --frames 1 --repeat 41 --precision int8
+    bench_lib $lib $R13 --frames 8192 --repeat 5 --precision int8
   done
-  b $NEW $R13 --frames 1 --repeat 41 --precision int8 --cuda-tuning 2097152
-  b $NEW $B2 --frames 1 --repeat 41 --precision int8 --cuda-tuning 2097152
+  bench_lib $NEW $R13 --frames 1 --repeat 41 --precision int8 --cuda-tuning 2097152
+  bench_lib $NEW $B2 --frames 1 --repeat 41 --precision int8 --cuda-tuning 2097152
 done
