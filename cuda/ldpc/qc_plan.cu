@@ -182,6 +182,19 @@ int layer_profile_of(const ldpc_code* c, const uint8_t* pair)
     return prof;
 }
 
+/* Profile prof's straight window (its head and end layers) and its base graph's name, as the
+ * describe reports them */
+struct profile_window {
+    int head, end;
+    const char* name;
+};
+profile_window layer_profile_window(int prof)
+{
+    static_assert(LAYER_PROFILES == 2, "each profile named");
+    return prof == 1 ? profile_window{layer_profile_head<1>(), layer_profile_end<1>(), "5G NR BG1"}
+                     : profile_window{layer_profile_head<2>(), layer_profile_end<2>(), "5G NR BG2"};
+}
+
 /* A kernel's rows' edge offsets (edge_table_make, uploaded to *slot) after its *smem bytes of
  * shared memory, where they fit in `optin` bytes: then *a gains their place, *smem their bytes
  * and *on is 1; else nothing changes. */
@@ -654,14 +667,13 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             describe_add(p, ", %u pairs of orthogonal layers two rows per thread", p->ep_pairs);
         }
         if (p->ep_prof) {
-            const uint32_t h = (uint32_t)(p->ep_prof == 1 ? layer_profile_head<1>() : layer_profile_head<2>());
-            const uint32_t e = (uint32_t)(p->ep_prof == 1 ? layer_profile_end<1>() : layer_profile_end<2>());
-            const char* bg = p->ep_prof == 1 ? "5G NR BG1" : "5G NR BG2";
+            const profile_window w = layer_profile_window(p->ep_prof);
+            const uint32_t h = (uint32_t)w.head, e = (uint32_t)w.end;
             if (h == 0 && c->qv_layers <= e)
-                describe_add(p, ", each layer compiled (%s)", bg);
+                describe_add(p, ", each layer compiled (%s)", w.name);
             else if (h < c->qv_layers)
                 describe_add(p, ", layers %u-%u compiled (%s), the others in the loop", h + 1,
-                             c->qv_layers < e ? c->qv_layers : e, bg);
+                             c->qv_layers < e ? c->qv_layers : e, w.name);
         }
     }
 done:
