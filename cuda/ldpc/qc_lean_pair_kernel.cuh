@@ -844,13 +844,14 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         }
         if (qc_check_due(a, ++it)) {
             const uint32_t all = EP ? 0x8000u : live & L::SIGN;
-            const uint32_t bad = first_layer_first<L>(all, a.layers, [&](uint32_t l0, uint32_t l1) -> uint32_t {
+            constexpr bool SETTLE = EP || MINB == 1; /* registers to spare (first_layer_first) */
+            const uint32_t bad = first_layer_first<L, SETTLE>(all, a.layers, [&](uint32_t l0, uint32_t l1) -> uint32_t {
                 if (!active)
                     return 0u;
                 return TAB ? edge_syndrome_bad<EP>(m.base, smem, desc, l0, l1, tid, all)
                            : pair_syndrome_bad<EP>(m.base, smem, desc, l0, l1, lane4, all);
             });
-            if (packed_group_settle<L, EP>(a, it, bad, &live, &ok, iters, s_flags, &sflag, tid))
+            if (packed_group_settle<L, EP, SETTLE>(a, it, bad, &live, &ok, iters, s_flags, &sflag, tid))
                 break;
         }
     }
