@@ -12,44 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    gpufec_code* c;
-    gpufec_code_info info;
-    size_t frames;
-    uint8_t *u, *x;
-    float* llr;
-} noisy;
-
-static noisy make_noisy(const char* name, size_t frames, double ebn0)
+/* A test's noisy frames: test_frames with their AWGN LLRs drawn */
+static test_frames make_noisy(const char* name, size_t frames, double ebn0)
 {
-    noisy z;
-    z.c = open_test_code(name);
-    gpufec_code_get_info(z.c, &z.info);
-    z.frames = frames;
-    z.u = malloc(frames * z.info.k);
-    z.x = malloc(frames * z.info.n);
-    z.llr = malloc(frames * z.info.n * sizeof *z.llr);
-    test_random_codewords(z.c, frames, z.u, z.x);
+    test_frames z = test_frames_of(open_test_code(name), frames);
     test_awgn_llr(z.x, frames * z.info.n, z.info.rate, ebn0, z.llr);
     return z;
 }
 
-static void free_noisy(noisy* z)
-{
-    free(z->u), free(z->x), free(z->llr);
-    gpufec_code_destroy(z->c);
-}
-
 typedef struct {
-    uint8_t* out;
-    int32_t* it;
-    uint8_t* ok;
+    test_out o;
     int wrong; /* frames whose decisions differ from the bits sent */
 } result;
 
 /* Decodes z with the given arithmetic and instruction set; 0 when the decoder cannot be made
  * (the instruction set is missing). */
-static int run(const noisy* z, gpufec_turbo_arithmetic ar, gpufec_turbo_simd simd, int early, result* r)
+static int run(const test_frames* z, gpufec_turbo_arithmetic ar, gpufec_turbo_simd simd, int early, result* r)
 {
     gpufec_decoder_opts o;
     gpufec_decoder_opts_default(&o);
@@ -59,20 +37,18 @@ static int run(const noisy* z, gpufec_turbo_arithmetic ar, gpufec_turbo_simd sim
     o.max_iterations = 6;
     o.early_termination = early;
     gpufec_decoder* d = NULL;
-    if (gpufec_decoder_create(&d, z->c, &o) != GPUFEC_OK)
+    if (gpufec_decoder_create(&d, z->code, &o) != GPUFEC_OK)
         return 0;
-    r->out = malloc(z->frames * z->info.k);
-    r->it = malloc(z->frames * sizeof *r->it);
-    r->ok = malloc(z->frames);
-    CHECK(gpufec_decoder_decode(d, z->llr, z->frames, r->out, r->it, r->ok) == GPUFEC_OK, "decode");
+    r->o = test_out_alloc(z->frames, z->info.k);
+    CHECK(gpufec_decoder_decode(d, z->llr, z->frames, r->o.bits, r->o.its, r->o.ok) == GPUFEC_OK, "decode");
     r->wrong = 0;
     for (size_t f = 0; f < z->frames; f++)
-        r->wrong += memcmp(r->out + f * z->info.k, z->u + f * z->info.k, z->info.k) != 0;
+        r->wrong += memcmp(r->o.bits + f * z->info.k, z->u + f * z->info.k, z->info.k) != 0;
     gpufec_decoder_destroy(d);
     return 1;
 }
 
-static void free_result(result* r) { free(r->out), free(r->it), free(r->ok); }
+static void free_result(result* r) { test_out_free(&r->o); }
 
 static const char* ar_name(gpufec_turbo_arithmetic a) { return gpufec_turbo_arithmetic_name(a); }
 
@@ -84,7 +60,7 @@ static void round_trips(void)
                            "lte-turbo-256:e=2400:rv=2"};
     for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
         const double ebn0 = n == 0 ? 6.0 : 3.5; /* K = 40 is a weak code: float fails at 3.5 dB too */
-        noisy z = make_noisy(names[n], 37, ebn0);
+        test_frames z = make_noisy(names[n], 37, ebn0);
         for (int a = GPUFEC_TURBO_INT16; a <= GPUFEC_TURBO_INT8; a++)
             for (int s = GPUFEC_TURBO_SIMD_AVX2; s <= GPUFEC_TURBO_SIMD_AVX512; s++) {
                 result r;
@@ -92,13 +68,13 @@ static void round_trips(void)
                     continue;
                 int flagged = 0;
                 for (size_t f = 0; f < z.frames; f++)
-                    flagged += !r.ok[f];
+                    flagged += !r.o.ok[f];
                 CHECK(r.wrong == 0 && flagged == 0, "%s %s %s at %.1f dB: %d of 37 wrong, %d not flagged decoded",
                       names[n], ar_name((gpufec_turbo_arithmetic)a), gpufec_turbo_simd_name((gpufec_turbo_simd)s), ebn0,
                       r.wrong, flagged);
                 free_result(&r);
             }
-        free_noisy(&z);
+        test_frames_free(&z);
     }
 }
 
@@ -106,7 +82,7 @@ static void round_trips(void)
  * different iterations), and the fixed-point error count near the float reference's. */
 static void waterfall(void)
 {
-    noisy z = make_noisy("lte-turbo-1024:crc=24a", 150, 0.6);
+    test_frames z = make_noisy("lte-turbo-1024:crc=24a", 150, 0.6);
     result ref;
     CHECK(run(&z, GPUFEC_TURBO_FLOAT, GPUFEC_TURBO_SIMD_AUTO, 1, &ref), "float decoder");
     for (int a = GPUFEC_TURBO_INT16; a <= GPUFEC_TURBO_INT8; a++) {
@@ -114,8 +90,8 @@ static void waterfall(void)
         const int have2 = run(&z, (gpufec_turbo_arithmetic)a, GPUFEC_TURBO_SIMD_AVX2, 1, &r2);
         const int have5 = run(&z, (gpufec_turbo_arithmetic)a, GPUFEC_TURBO_SIMD_AVX512, 1, &r5);
         if (have2 && have5) {
-            CHECK(memcmp(r2.out, r5.out, z.frames * z.info.k) == 0 &&
-                      memcmp(r2.it, r5.it, z.frames * sizeof *r2.it) == 0 && memcmp(r2.ok, r5.ok, z.frames) == 0,
+            CHECK(memcmp(r2.o.bits, r5.o.bits, z.frames * z.info.k) == 0 &&
+                      memcmp(r2.o.its, r5.o.its, z.frames * sizeof *r2.o.its) == 0 && memcmp(r2.o.ok, r5.o.ok, z.frames) == 0,
                   "%s: AVX2 and AVX-512 differ", ar_name((gpufec_turbo_arithmetic)a));
             printf("%s: AVX2 and AVX-512BW compared, bit for bit equal\n", ar_name((gpufec_turbo_arithmetic)a));
             free_result(&r5);
@@ -136,22 +112,22 @@ static void waterfall(void)
         CHECK(ref.wrong >= 5 && ref.wrong <= 120, "not in the waterfall: float %d of 150 wrong", ref.wrong);
         int early = 0, flagged_wrong = 0;
         for (size_t f = 0; f < z.frames; f++) {
-            early += r->it[f] < 6;
-            flagged_wrong += r->ok[f] && memcmp(r->out + f * z.info.k, z.u + f * z.info.k, z.info.k) != 0;
+            early += r->o.its[f] < 6;
+            flagged_wrong += r->o.ok[f] && memcmp(r->o.bits + f * z.info.k, z.u + f * z.info.k, z.info.k) != 0;
         }
         CHECK(early > 0 && flagged_wrong == 0, "%s: %d frames stopped early, %d wrong ones flagged decoded",
               ar_name((gpufec_turbo_arithmetic)a), early, flagged_wrong);
         free_result(r);
     }
     free_result(&ref);
-    free_noisy(&z);
+    test_frames_free(&z);
 }
 
 /* Erased frames (zeros, NaN) are decoded without complaint and not reported decoded; huge and
  * infinite values are clamped. */
 static void bad_input(void)
 {
-    noisy z = make_noisy("lte-turbo-40", 3, 3.0);
+    test_frames z = make_noisy("lte-turbo-40", 3, 3.0);
     const uint32_t n = z.info.n;
     for (uint32_t i = 0; i < n; i++) {
         z.llr[i] = 0.0f;
@@ -162,12 +138,12 @@ static void bad_input(void)
     for (int a = GPUFEC_TURBO_INT16; a <= GPUFEC_TURBO_INT8; a++) {
         if (!run(&z, (gpufec_turbo_arithmetic)a, GPUFEC_TURBO_SIMD_AUTO, 0, &r))
             continue;
-        CHECK(!r.ok[0] && !r.ok[1], "%s: an erased frame reported decoded", ar_name((gpufec_turbo_arithmetic)a));
-        CHECK(r.ok[2] && memcmp(r.out + 2 * z.info.k, z.u + 2 * z.info.k, z.info.k) == 0,
+        CHECK(!r.o.ok[0] && !r.o.ok[1], "%s: an erased frame reported decoded", ar_name((gpufec_turbo_arithmetic)a));
+        CHECK(r.o.ok[2] && memcmp(r.o.bits + 2 * z.info.k, z.u + 2 * z.info.k, z.info.k) == 0,
               "%s: saturated frame not decoded", ar_name((gpufec_turbo_arithmetic)a));
         free_result(&r);
     }
-    free_noisy(&z);
+    test_frames_free(&z);
 }
 
 /* Max-Log-MAP does not care about the scale of its soft bits, and neither may the fixed-point
@@ -180,7 +156,7 @@ static void scale_invariance(void)
     const char* names[] = {"lte-turbo-1024:crc=24a", "lte-turbo-1024", "lte-turbo-256:e=2400:rv=2"};
     const float scales[] = {1.0f / 128.0f, 32.0f, 0.03f, 0.01f, 1e-30f, 3e3f};
     for (size_t c = 0; c < sizeof names / sizeof *names; c++) {
-        noisy z = make_noisy(names[c], 37, 3.0);
+        test_frames z = make_noisy(names[c], 37, 3.0);
         const size_t count = z.frames * z.info.n;
         float* base = malloc(count * sizeof *base);
         memcpy(base, z.llr, count * sizeof *base);
@@ -197,13 +173,13 @@ static void scale_invariance(void)
                 CHECK(run(&z, (gpufec_turbo_arithmetic)a, GPUFEC_TURBO_SIMD_AUTO, 1, &r), "decoder");
                 int flagged = 0;
                 for (size_t f = 0; f < z.frames; f++)
-                    flagged += !r.ok[f];
+                    flagged += !r.o.ok[f];
                 CHECK(r.wrong == 0 && flagged == 0, "%s %s, soft bits x %g: %d of 37 wrong, %d not flagged decoded",
                       names[c], ar_name((gpufec_turbo_arithmetic)a), (double)scales[k], r.wrong, flagged);
                 const float l2 = log2f(scales[k]);
                 if (l2 == floorf(l2) && scales[k] > 1e-20f)
-                    CHECK(memcmp(r.out, ref.out, z.frames * z.info.k) == 0 &&
-                              memcmp(r.it, ref.it, z.frames * sizeof *r.it) == 0,
+                    CHECK(memcmp(r.o.bits, ref.o.bits, z.frames * z.info.k) == 0 &&
+                              memcmp(r.o.its, ref.o.its, z.frames * sizeof *r.o.its) == 0,
                           "%s %s: soft bits x %g decide or iterate differently", names[c],
                           ar_name((gpufec_turbo_arithmetic)a), (double)scales[k]);
                 free_result(&r);
@@ -212,7 +188,7 @@ static void scale_invariance(void)
             free_result(&ref);
         }
         free(base);
-        free_noisy(&z);
+        test_frames_free(&z);
     }
 }
 
