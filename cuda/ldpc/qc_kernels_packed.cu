@@ -6,7 +6,10 @@ namespace {
 
 template <class L, int SV, int DMAX> qc_kernel_fn pick_packed_post(const qc_plan* p)
 {
-    return p->packed_gpost ? k_qc_packed<L, SV, true, DMAX> : k_qc_packed<L, SV, false, DMAX>;
+    if constexpr (L::BYTE_POST) /* (on chip by design) */
+        return k_qc_packed<L, SV, false, DMAX>;
+    else
+        return p->packed_gpost ? k_qc_packed<L, SV, true, DMAX> : k_qc_packed<L, SV, false, DMAX>;
 }
 
 /* The kernel built for the code's longest row: one sign word (state vector) while the rows fit
@@ -25,6 +28,7 @@ template <class L> qc_kernel_fn pick_packed(const qc_plan* p)
 qc_kernel_fn qc_pick_packed(const qc_plan* p)
 {
     return p->prec == LDPC_PREC_F16 ? pick_packed<lanes_f16>(p)
+           : p->packed_bpost        ? pick_packed<lanes_h2b>(p)
            : p->packed == 2         ? pick_packed<lanes_h2>(p)
                                     : pick_packed<lanes_b4>(p);
 }

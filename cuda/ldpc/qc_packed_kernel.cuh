@@ -41,6 +41,7 @@ namespace {
 /* Four int8 frames per word. */
 struct lanes_b4 {
     static constexpr int PREC = LDPC_PREC_I8;
+    static constexpr bool BYTE_POST = false; /* posteriors: one word per position (see lanes_h2b) */
     static constexpr uint32_t FR = 4, BITS = 8, SIGN = 0x80808080u;
     static constexpr uint32_t MAX127 = 0x7f7f7f7fu, INIT = MAX127, NONE = 0xffffffffu;
     static __device__ __forceinline__ uint32_t pos(uint32_t t) { return t * 0x01010101u; }
@@ -77,6 +78,7 @@ struct lanes_b4 {
  * +0), so a sign bit is the sign of the value. */
 struct lanes_h2 {
     static constexpr int PREC = LDPC_PREC_I8;
+    static constexpr bool BYTE_POST = false;
     static constexpr uint32_t FR = 2, BITS = 16, SIGN = 0x80008000u;
     static constexpr uint32_t MAX127 = 0x57f057f0u, INIT = MAX127, NONE = 0xffffffffu; /* 127.0; NaN: equals nothing */
     static __device__ __forceinline__ __half2 h(uint32_t x) { return *reinterpret_cast<__half2*>(&x); }
@@ -153,6 +155,68 @@ struct lanes_h2 {
     }
 };
 
+/* lanes_h2's arithmetic with each posterior kept in a byte per frame (a position's two frames in
+ * 16 bits): a group's posteriors take half lanes_h2's shared memory, so that they fit on chip
+ * where 4 bytes per position do not (a DVB-S2 normal frame pair: 130 KB, not 259 KB). The rule's
+ * posteriors are integers in [-128, 127]; a byte holds x + 128, and a word's half is that byte
+ * as binary16 1024 + x + 128 (the byte in the low mantissa bits under exponent 10) less 1152: one
+ * byte permute and one HADD2 each way, exact. */
+struct lanes_h2b : lanes_h2 {
+    static constexpr bool BYTE_POST = true;
+    static constexpr uint32_t P1152 = 0x64806480u, M1152 = 0xe480e480u; /* +-1152.0 */
+    static __device__ __forceinline__ uint32_t unpack(uint32_t c) /* c's low 16 bits */
+    {
+        return u(__hadd2(h(__byte_perm(c, 0x64u, 0x4140u)), h(M1152)));
+    }
+    /* the low 16 bits: the two halves' bytes (the upper 16 bits are not defined) */
+    static __device__ __forceinline__ uint32_t pack(uint32_t w) { return __byte_perm(u(__hadd2(h(w), h(P1152))), 0u, 0x0020u); }
+    static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
+    {
+        reinterpret_cast<uint8_t*>(app)[p * 2 + f] = (uint8_t)((int)q + 128);
+    }
+    static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
+    {
+        return (uint8_t)(reinterpret_cast<const uint8_t*>(app)[p * 2 + f] < 128u);
+    }
+};
+
+/* lanes_h2b's posteriors of n positions in shared memory */
+__host__ __device__ inline size_t byte_post_bytes(uint32_t n) { return ((size_t)n * 2 + 15) & ~(size_t)15; }
+
+/* A group's posterior words at position j (BYTE_POST: expanded from their bytes), and their store:
+ * `live` (lanes all ones for the frames still running) keeps the frozen frames' posteriors. */
+template <class L> __device__ __forceinline__ uint32_t post_load(const uint32_t* app, uint32_t j)
+{
+    if constexpr (L::BYTE_POST)
+        return L::unpack(reinterpret_cast<const uint16_t*>(app)[j]);
+    else
+        return app[j];
+}
+template <class L> __device__ __forceinline__ void post_store(uint32_t* app, uint32_t j, uint32_t w, uint32_t live)
+{
+    if constexpr (L::BYTE_POST) {
+        uint16_t* c = reinterpret_cast<uint16_t*>(app) + j;
+        uint32_t v = L::pack(w);
+        if (live != 0xffffffffu) {
+            const uint32_t keep = __byte_perm(live, 0u, 0x0020u); /* a byte of each lane */
+            v = (v & keep) | (*c & ~keep);
+        }
+        *c = (uint16_t)v;
+    } else {
+        if (live != 0xffffffffu)
+            w = (w & live) | (app[j] & ~live);
+        app[j] = w;
+    }
+}
+/* A position's words for all frames (a group's load: no frame frozen yet). */
+template <class L> __device__ __forceinline__ void post_set(uint32_t* app, uint32_t j, uint32_t w)
+{
+    if constexpr (L::BYTE_POST)
+        reinterpret_cast<uint16_t*>(app)[j] = (uint16_t)L::pack(w);
+    else
+        app[j] = w;
+}
+
 /* Two float16-rule frames per word in half2. The rule's values are binary16 values, and each
  * operation on them is one half2 instruction: the extrinsic value and the new posterior are
  * HSUB2 and HADD2 (correctly rounded, as ldpc_round_half after the float32 operation), clamped
@@ -161,6 +225,7 @@ struct lanes_h2 {
  * x + y unless an operand is -0), so a sign bit is the rule's test x < 0. */
 struct lanes_f16 {
     static constexpr int PREC = LDPC_PREC_F16;
+    static constexpr bool BYTE_POST = false;
     static constexpr uint32_t FR = 2, BITS = 16, SIGN = 0x80008000u;
     static constexpr uint32_t INIT = 0x7c007c00u, NONE = 0xffffffffu; /* +inf (ms_init_prec); NaN */
     static constexpr uint32_t PMAX = 0x7bff7bffu, NMAX = 0xfbfffbffu; /* +-65504 */
@@ -293,51 +358,61 @@ __device__ __forceinline__ uint32_t packed_output(const packed_acc<L>& c, const 
     return L::apply_sign(mag, neg);
 }
 
-/* One row of degree d <= DB: the extrinsic words stay in registers between the two passes, and
- * the addresses up to 8 edges (longer rows derive them again: a broadcast shared load and a few
- * operations, cheaper than the occupancy 16 more registers would cost). */
-template <class L, int SV, int DB>
-__device__ __forceinline__ void packed_row_small(const qc_args& a, uint32_t* app, const uint8_t* tab,
-                                                 const uint2* ents, uint32_t e0, uint32_t d, uint32_t lane,
-                                                 uint32_t live, uint4* st)
+/* A row of exactly D edges, the layer's degree: the extrinsic words stay in registers between the
+ * two passes, and the addresses up to 8 edges (longer rows derive them again: a broadcast shared
+ * load and a few operations, cheaper than the occupancy more registers would cost). No branch
+ * per edge (H200, docs/performance.md: DVB-S2 normal 1/2 1.12x the loop over at most 8 slots
+ * with a branch each): an edge its lane skips (ent_var) enters the minima as L::INIT, a
+ * magnitude no other is above with its sign bit clear, so that it changes no minimum, position
+ * or parity, and is neither stored nor given a sign bit, which is the rule without it. */
+template <class L, int SV, int D>
+__device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
+                                                 uint32_t e0, uint32_t lane, uint32_t live, uint4* st)
 {
     const packed_row old = packed_load<SV>(st);
-    constexpr int DJ = DB <= 8 ? DB : 1; /* addresses kept up to 8 edges, else derived again */
-    uint32_t v[DB], jv[DJ];
-    uint32_t skipped = 0;
-    /* No branch per edge (slots past d repeat the last edge and are marked skipped): the loads of
-     * all edges can be in flight together. */
+    constexpr int DJ = D <= 8 ? D : 1;
+    uint32_t v[D], jv[DJ];
+    bool skip[D];
 #pragma unroll
-    for (int t = 0; t < DB; t++) {
-        bool skip;
-        const uint32_t j = ent_var(ents[e0 + min((uint32_t)t, d - 1)], lane, a.z, &skip);
-        if (DB <= 8)
+    for (int t = 0; t < D; t++) {
+        const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip[t]);
+        if (D <= 8)
             jv[t % DJ] = j;
-        v[t] = app[j];
-        skipped |= (uint32_t)(skip || t >= (int)d) << t;
+        v[t] = post_load<L>(app, j);
     }
     packed_acc<L> c;
     c.init();
 #pragma unroll
-    for (int t = 0; t < DB; t++)
-        if (!((skipped >> t) & 1u)) {
-            const uint32_t T = L::pos((uint32_t)t);
-            v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T));
-            c.push(v[t], T);
-        }
+    for (int t = 0; t < D; t++) {
+        const uint32_t T = L::pos((uint32_t)t);
+        v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T));
+        c.push(skip[t] ? L::INIT : v[t], T);
+    }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
 #pragma unroll
-    for (int t = 0; t < DB; t++)
-        if (!((skipped >> t) & 1u)) {
-            bool skip;
-            const uint32_t j = DB <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &skip);
-            const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &ns.s[t / L::BITS]);
-            uint32_t post = L::add_sat(v[t], out);
-            if (live != 0xffffffffu) /* frozen frames keep their posteriors (unchanged since pass 1) */
-                post = (post & live) | (app[j] & ~live);
-            app[j] = post;
+    for (int t = 0; t < D; t++) {
+        uint32_t sw = 0;
+        const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &sw);
+        if (!skip[t]) {
+            bool unused;
+            const uint32_t j = D <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &unused);
+            ns.s[t / L::BITS] |= sw;
+            post_store<L>(app, j, L::add_sat(v[t], out), live); /* frozen frames keep theirs */
         }
+    }
     packed_store<SV>(st, old, ns, live);
+}
+
+/* packed_row_exact for the layer's degree d, 1 <= d <= DHI */
+template <class L, int SV, int DHI, int D = 1>
+__device__ __forceinline__ void packed_row_upto(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
+                                                uint32_t e0, uint32_t d, uint32_t lane, uint32_t live, uint4* st)
+{
+    if constexpr (D < DHI) {
+        if (d != D)
+            return packed_row_upto<L, SV, DHI, D + 1>(a, app, tab, ents, e0, d, lane, live, st);
+    }
+    packed_row_exact<L, SV, D>(a, app, tab, ents, e0, lane, live, st);
 }
 
 /* Longer rows: no per-edge registers; the second pass reloads each posterior (no other row of
@@ -358,7 +433,7 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
             bool skip;
             const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
             if (!skip)
-                c.push(L::sub_sat(app[j], packed_message<L>(old, old.s[w], b, T)), T);
+                c.push(L::sub_sat(post_load<L>(app, j), packed_message<L>(old, old.s[w], b, T)), T);
         }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
 #pragma unroll
@@ -368,9 +443,8 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
             const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
             if (skip)
                 continue;
-            const uint32_t ap = app[j], v = L::sub_sat(ap, packed_message<L>(old, old.s[w], b, T));
-            const uint32_t post = L::add_sat(v, packed_output<L>(c, ns, v, b, T, &ns.s[w]));
-            app[j] = (post & live) | (ap & ~live);
+            const uint32_t v = L::sub_sat(post_load<L>(app, j), packed_message<L>(old, old.s[w], b, T));
+            post_store<L>(app, j, L::add_sat(v, packed_output<L>(c, ns, v, b, T, &ns.s[w])), live);
         }
     packed_store<SV>(st, old, ns, live);
 }
@@ -449,8 +523,8 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     if (L::PREC == LDPC_PREC_I8)
         for (uint32_t t = tid; t < PACKED_TABLE_BYTES; t += nt)
             m.tab[t] = a.mag_tab[t];
-    for (uint32_t p = tid; p < (ONE ? (a.n + 1) / 2 : a.n); p += nt)
-        m.app[p] = 0u;
+    for (uint32_t p = tid; p < (ONE || L::BYTE_POST ? (a.n + 1) / 2 : a.n); p += nt)
+        m.app[p] = L::BYTE_POST ? 0x80808080u : 0u; /* (BYTE_POST: +0 is the byte 128) */
     for (uint32_t r = tid; r < nwords; r += nt)
         state[r] = make_uint4(0u, 0u, 0u, 0u);
     if (tid < 3)
@@ -466,13 +540,14 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
                 const uint32_t w = L::channel_bits2(v0, nf > 1 ? v1 : 0.0f, a.inv_step);
                 any |= w;
                 if (p >= 0)
-                    m.app[p] = w;
+                    post_set<L>(m.app, (uint32_t)p, w);
             } else {
                 const float x0 = soft_sanitize(v0), x1 = soft_sanitize(v1);
                 loaded |= (uint32_t)!ldpc_channel_says_nothing(x0, L::PREC, a.inv_step) |
                           (uint32_t)(nf > 1 && !ldpc_channel_says_nothing(x1, L::PREC, a.inv_step)) << 1;
                 if (p >= 0)
-                    m.app[p] = L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f);
+                    post_set<L>(m.app, (uint32_t)p,
+                                L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f));
             }
         };
         if (quads)
@@ -622,7 +697,7 @@ __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packe
     if (!qc_check_due(a, it))
         return false;
     const uint32_t* app = m.app, all = *live & L::SIGN;
-    const auto hard = [&](uint32_t j) { return app[j]; };
+    const auto hard = [&](uint32_t j) { return post_load<L>(app, j); };
     const uint32_t bad = first_layer_first<L>(all, a.layers, [&](uint32_t l0, uint32_t l1) {
         return qc_syndrome_bad(a, m.ents, m.ent_ptr, tid, nt, all, hard, l0, l1);
     });
@@ -681,9 +756,11 @@ __device__ __forceinline__ void packed_group_store(const qc_args& a, const packe
 
 /* DMAX: the longest row the kernel is built for (8, 16 or PACKED_MAX_DEGREE), so that a code
  * of short rows gets a kernel without the long-row paths and their registers (more groups per
- * SM). */
+ * SM). BYTE_POST: one group per SM (its posteriors take most of the shared memory), so the
+ * registers are not held down for more. */
 template <class L, int SV, bool GPOST, int DMAX>
-__global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLOCKS_SHORT : 2) k_qc_packed(qc_args a)
+__global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <= 8 ? PACKED_MIN_BLOCKS_SHORT : 2)
+    k_qc_packed(qc_args a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ uint32_t s_flags[3]; /* loaded frames; two syndrome words used alternately */
@@ -693,6 +770,8 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SV * a.z, f0, nf, s_flags, tid, nt);
 
+    /* rows in registers: up to 8 edges, 16 and 20 (5G NR BG1's core rows: 19) in 16-bit lanes */
+    constexpr int DREG = DMAX <= 8 || L::BITS < 16 ? 8 : DMAX <= 16 ? 16 : 20;
     uint4 next[SV]; /* the next phase's row state, loaded ahead as in k_qc_layered */
 #pragma unroll
     for (int k = 0; k < SV; k++)
@@ -716,18 +795,10 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, DMAX <= 8 ? PACKED_MIN_BLO
                         next[k] = state[((size_t)nl * SV + k) * a.z + nlane];
                 }
                 if (phase_active(a, colors, l, col, lane)) {
-                    if (d <= 4)
-                        packed_row_small<L, SV, 4>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                    else if (DMAX <= 8 || d <= 8)
-                        packed_row_small<L, SV, 8>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                    else if constexpr (DMAX > 8) {
-                        if (L::BITS >= 16 && d <= 16)
-                            packed_row_small<L, SV, L::BITS >= 16 ? 16 : 8>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                        else if (L::BITS >= 16 && d <= 20) /* 5G NR BG1's core rows (19 edges) */
-                            packed_row_small<L, SV, L::BITS >= 16 ? 20 : 8>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                        else
-                            packed_row_large<L, SV>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                    }
+                    if (DMAX <= 8 || d <= DREG)
+                        packed_row_upto<L, SV, DREG>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                    else if constexpr (DMAX > 8)
+                        packed_row_large<L, SV>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
 #pragma unroll
                     for (int k = 0; k < SV; k++)
                         state[((size_t)l * SV + k) * a.z + lane] = cur[k];

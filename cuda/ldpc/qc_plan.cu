@@ -405,14 +405,25 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         /* (with the lean pair kernel's layer table, pair_desc_bytes, after them) */
         const int gpost = tables + PACKED_TABLE_BYTES + (size_t)c->n * 4 + (lean_ok ? pair_desc_bytes(c->qv_layers) + 15 : 0) >
                           (size_t)optin;
+        /* int8 groups whose words do not fit on chip but whose bytes do (DVB-S2 normal frames): two
+         * frames per word with the posteriors in a byte per frame (lanes_h2b), one group per SM,
+         * rather than four per word in global memory, where rows have at most 20 edges (the rows
+         * kept in registers). H200, docs/performance.md: DVB-S2 normal 1/2 1.06x four per word
+         * (both on rows of exactly d edges), 3/5 to 4/5 (10 to 18 edges, which four per word take
+         * through the long-row path) 1.2x to 1.4x; rows of 30 edges (9/10) in the long-row path
+         * 0.45x, so they stay four per word. */
+        const int bpost = gpost && !lean_ok && p->prec == LDPC_PREC_I8 && c->qv_max_entries <= 20 &&
+                          tables + PACKED_TABLE_BYTES + byte_post_bytes(c->n) <= (size_t)optin &&
+                          !(o->cuda_tuning & (GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_HALF2));
         p->packed = p->prec == LDPC_PREC_F16                     ? 2
                     : o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES   ? 4
                     : o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2 ? 2
-                    : (c->qv_max_entries <= 16 || lean_ok) && !gpost ? 2
-                                                                       : 4;
+                    : ((c->qv_max_entries <= 16 || lean_ok) && !gpost) || bpost ? 2
+                                                                                : 4;
+        p->packed_bpost = bpost;
         p->packed_sv = packed_state_vec(packed_sign_words(32 / p->packed, c->qv_max_entries));
         p->packed_dmax = c->qv_max_entries;
-        p->packed_gpost = gpost;
+        p->packed_gpost = gpost && !bpost;
         /* whole layers: the lean kernel's rows, two (or four) frames per word; its entries in
          * bytes keep a shift times 4 in 16 bits */
         p->lean_pair = lean_ok && z < (1u << 14) && c->qv_layers >= 2; /* a layer ahead is another layer */
@@ -421,7 +432,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->pair_compact = p->lean_pair && p->packed == 2 && p->packed_sv > 1;
         p->packed_row_bytes = (p->pair_compact ? 1 : p->packed_sv) * 16;
         const int pair_sv = p->pair_compact ? 0 : p->packed_sv; /* the pair kernel's SV */
-        p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : (size_t)c->n * 4);
+        p->smem = tables + PACKED_TABLE_BYTES + (p->packed_gpost ? 0 : bpost ? byte_post_bytes(c->n) : (size_t)c->n * 4);
         p->gstate_bytes = (size_t)c->m * p->packed_row_bytes;
         if (p->lean_pair)
             p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, pair_sv, false, false);
@@ -638,10 +649,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  W * 4, p->ssmem ? "shared" : "global");
     else if (p->packed)
         snprintf(p->describe, sizeof p->describe,
-                 "QC layered (%s), %s%s rule, %d frames per word (%s), posteriors in %s memory, "
+                 "QC layered (%s), %s%s rule, %d frames per word (%s), posteriors in %s memory%s, "
                  "%d-byte row state per row%s in %s memory",
                  layers, p->lean_pair ? "lean rows, " : "", p->prec == LDPC_PREC_F16 ? "float16" : "int8", p->packed,
                  p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
+                 p->packed_bpost ? " (a byte per frame)" : "",
                  p->packed_row_bytes, p->pair_short ? " (8 with at most 11 edges)" : "", p->pair_ssmem ? "shared" : "global");
     else if (p->spa)
         snprintf(p->describe, sizeof p->describe, "QC layered SPA, fast instructions (%s), %s posteriors, a message per edge in %s memory",

@@ -49,6 +49,7 @@ struct qc_plan {
     qc_args args; /* device tables filled; per-launch fields set by qc_launch */
     int prec, words, ssmem, half_post, spa, spa_split;
     int packed, packed_sv, packed_gpost; /* int8, float16: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
+    int packed_bpost;                    /* int8 two per word: the posteriors on chip in a byte per frame (lanes_h2b) */
     int lean_pair;                       /* the packed plan on the lean kernel's rows (qc_lean_pair_kernel.cuh) */
     int pair_compact;                    /* ... with two frames' row state in one uint4 */
     int pair_ssmem;                      /* ... with the row state on chip */

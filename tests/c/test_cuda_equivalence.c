@@ -468,7 +468,18 @@ static void packed_plan_cases(int quick)
         compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, pr);
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, pr);
     }
+    /* int8 groups whose posteriors fit on chip only as bytes (DVB-S2 normal): two frames per word,
+     * a byte per frame (lanes_h2b); a partial last group, erased frames, frames stopping at
+     * different iterations; rows of 7 edges (one sign word) and of 18 (two); rows of 30 edges
+     * keep four frames per word with their posteriors in global memory */
     chunk_frames = 96;
+    expect_variant = "2 frames per word (half2), posteriors in shared memory (a byte per frame)";
+    compare_p("dvbs2-normal-1_2", GPUFEC_ALG_NMS, L, 1.2, quick ? 9 : 41, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("dvbs2-normal-4_5", GPUFEC_ALG_OMS, L, 3.1, quick ? 7 : 41, 0.0, GPUFEC_PRECISION_INT8);
+    expect_variant = "4 frames per word (bytes), posteriors in global memory";
+    compare_p("dvbs2-normal-9_10", GPUFEC_ALG_OMS, L, 3.7, quick ? 5 : 41, 0.0, GPUFEC_PRECISION_INT8);
+    if (!quick)
+        compare_p("dvbs2-normal-3_5", GPUFEC_ALG_MS, L, 2.0, 41, 0.0, GPUFEC_PRECISION_INT8);
     tuning = 0;
     expect_variant = NULL;
 }
@@ -575,6 +586,7 @@ static void syndrome_gate_cases(void)
     syndrome_gate_case("5gnr-bg2-z64", 300, F16, MANY, 8.0f);
     syndrome_gate_case("5gnr-bg1-z96", 301, I8, MANY | GPUFEC_CUDA_PACKED_BYTES, 8.0f); /* four frames per word */
     syndrome_gate_case("dvbs2-short-1_2", 50, I8, MANY, 8.0f); /* the packed kernel (rows not whole layers) */
+    syndrome_gate_case("dvbs2-normal-1_2", 5, I8, MANY, 8.0f); /* ... its posteriors a byte per frame */
     syndrome_gate_case("5gnr-bg1-z96", 200, F32, MANY, 8.0f); /* one frame per block, many */
     /* Every value saturated at int8: rows with no magnitude below 127 have no first minimum,
      * which each row state form must keep as none (the generic and lean kernels' one-word form
@@ -582,6 +594,7 @@ static void syndrome_gate_cases(void)
     syndrome_gate_case("5gnr-bg2-z64", 3, I8, LAT, 100.0f);                    /* generic, one word */
     syndrome_gate_case("5gnr-bg2-z64", 1, I8, GPUFEC_CUDA_NO_EDGE_PAIRS, 100.0f); /* lean, one word */
     syndrome_gate_case("dvbs2-short-1_2", 3, I8, 0, 100.0f);                    /* latency plan, generic */
+    syndrome_gate_case("dvbs2-normal-1_2", 3, I8, MANY, 100.0f); /* packed, a byte per frame: +-127 kept exact */
     syndrome_gate_case("5gnr-bg1-z96", 1, I8, 0, 100.0f);                       /* edge pairs */
     syndrome_gate_case("5gnr-bg1-z384", 601, I8, MANY, 100.0f);                 /* two frames per word */
     syndrome_gate_case("5gnr-bg1-z96", 301, I8, MANY | GPUFEC_CUDA_PACKED_BYTES, 100.0f); /* four */
