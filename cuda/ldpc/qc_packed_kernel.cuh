@@ -31,6 +31,7 @@
 #include <cuda_fp16.h>
 
 #define PACKED_MAX_DEGREE 40u
+#define PACKED_BYTE_POST_DMAX 32 /* lanes_h2b: the longest row it runs (in registers) */
 #define PACKED_MAX_THREADS 384u /* two groups per SM at most 85 registers: 5G NR's largest Z */
 #ifndef PACKED_MIN_BLOCKS_SHORT
 #define PACKED_MIN_BLOCKS_SHORT 3 /* short rows: at most 56 registers, three groups per SM */
@@ -770,8 +771,12 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SV * a.z, f0, nf, s_flags, tid, nt);
 
-    /* rows in registers: up to 8 edges, 16 and 20 (5G NR BG1's core rows: 19) in 16-bit lanes */
-    constexpr int DREG = DMAX <= 8 || L::BITS < 16 ? 8 : DMAX <= 16 ? 16 : 20;
+    /* rows in registers: up to 8 edges, 16 and 20 (5G NR BG1's core rows: 19) in 16-bit lanes,
+     * PACKED_BYTE_POST_DMAX with byte posteriors (one group per SM: registers to spare) */
+    constexpr int DREG = DMAX <= 8 || L::BITS < 16 ? 8
+                         : DMAX <= 16              ? 16
+                         : L::BYTE_POST            ? PACKED_BYTE_POST_DMAX
+                                                   : 20;
     uint4 next[SV]; /* the next phase's row state, loaded ahead as in k_qc_layered */
 #pragma unroll
     for (int k = 0; k < SV; k++)

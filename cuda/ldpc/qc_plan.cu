@@ -407,12 +407,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                           (size_t)optin;
         /* int8 groups whose words do not fit on chip but whose bytes do (DVB-S2 normal frames): two
          * frames per word with the posteriors in a byte per frame (lanes_h2b), one group per SM,
-         * rather than four per word in global memory, where rows have at most 20 edges (the rows
-         * kept in registers). H200, docs/performance.md: DVB-S2 normal 1/2 1.06x four per word
-         * (both on rows of exactly d edges), 3/5 to 4/5 (10 to 18 edges, which four per word take
-         * through the long-row path) 1.2x to 1.4x; rows of 30 edges (9/10) in the long-row path
-         * 0.45x, so they stay four per word. */
-        const int bpost = gpost && !lean_ok && p->prec == LDPC_PREC_I8 && c->qv_max_entries <= 20 &&
+         * rather than four per word in global memory, where its rows have at most
+         * PACKED_BYTE_POST_DMAX edges (kept in registers). H200, docs/performance.md: DVB-S2
+         * normal 1/2 1.07x four per word (both on rows of exactly d edges), 3/5 to 9/10 (10 to 30
+         * edges, which four per word take through the long-row path) 1.2x to 1.4x. */
+        const int bpost = gpost && !lean_ok && p->prec == LDPC_PREC_I8 && c->qv_max_entries <= PACKED_BYTE_POST_DMAX &&
                           tables + PACKED_TABLE_BYTES + byte_post_bytes(c->n) <= (size_t)optin &&
                           !(o->cuda_tuning & (GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_HALF2));
         p->packed = p->prec == LDPC_PREC_F16                     ? 2

@@ -470,16 +470,18 @@ static void packed_plan_cases(int quick)
     }
     /* int8 groups whose posteriors fit on chip only as bytes (DVB-S2 normal): two frames per word,
      * a byte per frame (lanes_h2b); a partial last group, erased frames, frames stopping at
-     * different iterations; rows of 7 edges (one sign word) and of 18 (two); rows of 30 edges
-     * keep four frames per word with their posteriors in global memory */
+     * different iterations; rows of 7 edges (one sign word), of 18 and of 30 (two); and four
+     * frames per word with the posteriors in global memory, forced */
     chunk_frames = 96;
     expect_variant = "2 frames per word (half2), posteriors in shared memory (a byte per frame)";
     compare_p("dvbs2-normal-1_2", GPUFEC_ALG_NMS, L, 1.2, quick ? 9 : 41, 0.0, GPUFEC_PRECISION_INT8);
     compare_p("dvbs2-normal-4_5", GPUFEC_ALG_OMS, L, 3.1, quick ? 7 : 41, 0.0, GPUFEC_PRECISION_INT8);
-    expect_variant = "4 frames per word (bytes), posteriors in global memory";
     compare_p("dvbs2-normal-9_10", GPUFEC_ALG_OMS, L, 3.7, quick ? 5 : 41, 0.0, GPUFEC_PRECISION_INT8);
     if (!quick)
         compare_p("dvbs2-normal-3_5", GPUFEC_ALG_MS, L, 2.0, 41, 0.0, GPUFEC_PRECISION_INT8);
+    tuning = GPUFEC_CUDA_PACKED_BYTES;
+    expect_variant = "4 frames per word (bytes), posteriors in global memory";
+    compare_p("dvbs2-normal-9_10", GPUFEC_ALG_OMS, L, 3.7, quick ? 5 : 41, 0.0, GPUFEC_PRECISION_INT8);
     tuning = 0;
     expect_variant = NULL;
 }
