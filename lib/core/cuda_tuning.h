@@ -49,6 +49,9 @@
 #define GPUFEC_CUDA_NO_LAYER_PROFILE 4194304u /* QC kernel, edge pairs at int8: the loop over layers (default: each
                                               layer's code compiled for its degree where the code's layers
                                               follow a 5G NR base graph's, qc_layer_profile.cuh) */
-#define GPUFEC_CUDA_TUNING_ALL 8388607u    /* every switch defined */
+#define GPUFEC_CUDA_BYTE_POST 8388608u     /* QC kernel at int8, rows that are not whole layers: two frames per word
+                                              with the posteriors on chip as a byte per frame wherever that fits
+                                              (default: where four bytes per position do not fit on chip) */
+#define GPUFEC_CUDA_TUNING_ALL 16777215u   /* every switch defined */
 
 #endif

@@ -479,6 +479,11 @@ static void packed_plan_cases(int quick)
     compare_p("dvbs2-normal-9_10", GPUFEC_ALG_OMS, L, 3.7, quick ? 5 : 41, 0.0, GPUFEC_PRECISION_INT8);
     if (!quick)
         compare_p("dvbs2-normal-3_5", GPUFEC_ALG_MS, L, 2.0, 41, 0.0, GPUFEC_PRECISION_INT8);
+    /* ... forced where four bytes per position would fit: DVB-S2 short's rows of 27 edges, CCSDS
+     * C2's lane slices and rows of 32 */
+    tuning = GPUFEC_CUDA_BYTE_POST;
+    compare_p("dvbs2-short-8_9", GPUFEC_ALG_OMS, L, 4.0, quick ? 9 : 101, 0.0, GPUFEC_PRECISION_INT8);
+    compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, quick ? 9 : 101, 0.0, GPUFEC_PRECISION_INT8);
     tuning = GPUFEC_CUDA_PACKED_BYTES;
     expect_variant = "4 frames per word (bytes), posteriors in global memory";
     compare_p("dvbs2-normal-9_10", GPUFEC_ALG_OMS, L, 3.7, quick ? 5 : 41, 0.0, GPUFEC_PRECISION_INT8);
