@@ -411,7 +411,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
          * PACKED_BYTE_POST_DMAX edges (kept in registers). H200, docs/performance.md: DVB-S2
          * normal 1/2 1.07x four per word (both on rows of exactly d edges), 3/5 to 9/10 (10 to 30
          * edges, which four per word take through the long-row path) 1.2x to 1.4x. */
-        const int bpost = (gpost || (o->cuda_tuning & GPUFEC_CUDA_BYTE_POST)) && !lean_ok && p->prec == LDPC_PREC_I8 && c->qv_max_entries <= PACKED_BYTE_POST_DMAX &&
+        const int bpost = (gpost || (o->cuda_tuning & GPUFEC_CUDA_BYTE_POST)) && !lean_ok && p->prec == LDPC_PREC_I8 &&
+                          c->qv_max_entries <= PACKED_BYTE_POST_DMAX &&
                           tables + PACKED_TABLE_BYTES + byte_post_bytes(c->n) <= (size_t)optin &&
                           !(o->cuda_tuning & (GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_HALF2));
         p->packed = p->prec == LDPC_PREC_F16                     ? 2
