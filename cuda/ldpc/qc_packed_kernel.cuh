@@ -185,7 +185,8 @@ struct lanes_h2b : lanes_h2 {
 __host__ __device__ inline size_t byte_post_bytes(uint32_t n) { return ((size_t)n * 2 + 15) & ~(size_t)15; }
 
 /* A group's posterior words at position j (BYTE_POST: expanded from their bytes), and their store:
- * `live` (lanes all ones for the frames still running) keeps the frozen frames' posteriors. */
+ * `live` (lanes all ones for the frames still running) keeps the frozen frames' posteriors; only
+ * where `write` (the rows' skipped edges: one predicated store, no branch). */
 template <class L> __device__ __forceinline__ uint32_t post_load(const uint32_t* app, uint32_t j)
 {
     if constexpr (L::BYTE_POST)
@@ -193,7 +194,8 @@ template <class L> __device__ __forceinline__ uint32_t post_load(const uint32_t*
     else
         return app[j];
 }
-template <class L> __device__ __forceinline__ void post_store(uint32_t* app, uint32_t j, uint32_t w, uint32_t live)
+template <class L>
+__device__ __forceinline__ void post_store(uint32_t* app, uint32_t j, uint32_t w, uint32_t live, bool write = true)
 {
     if constexpr (L::BYTE_POST) {
         uint16_t* c = reinterpret_cast<uint16_t*>(app) + j;
@@ -202,11 +204,13 @@ template <class L> __device__ __forceinline__ void post_store(uint32_t* app, uin
             const uint32_t keep = __byte_perm(live, 0u, 0x0020u); /* a byte of each lane */
             v = (v & keep) | (*c & ~keep);
         }
-        *c = (uint16_t)v;
+        if (write)
+            *c = (uint16_t)v;
     } else {
         if (live != 0xffffffffu)
             w = (w & live) | (app[j] & ~live);
-        app[j] = w;
+        if (write)
+            app[j] = w;
     }
 }
 /* A position's words for all frames (a group's load: no frame frozen yet). */
@@ -394,12 +398,10 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
     for (int t = 0; t < D; t++) {
         uint32_t sw = 0;
         const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &sw);
-        if (!skip[t]) {
-            bool unused;
-            const uint32_t j = D <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &unused);
-            ns.s[t / L::BITS] |= sw;
-            post_store<L>(app, j, L::add_sat(v[t], out), live); /* frozen frames keep theirs */
-        }
+        bool unused;
+        const uint32_t j = D <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &unused);
+        ns.s[t / L::BITS] |= skip[t] ? 0u : sw;
+        post_store<L>(app, j, L::add_sat(v[t], out), live, !skip[t]); /* frozen frames keep theirs */
     }
     packed_store<SV>(st, old, ns, live);
 }
