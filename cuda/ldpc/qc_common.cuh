@@ -346,10 +346,10 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
     uint32_t jv[DB];
     const uint32_t skipped = row_load(a, app, ents, e0, rp, lane, jv, v);
     const int om1 = (int)old.m1, om2 = (int)old.m2;
-    int min1 = 127, min2 = 127; /* ms_init_prec */
+    int min1 = (int)LDPC_I8_MIN_MAX, min2 = min1; /* ms_init_prec */
     uint32_t arg1 = 0xffffffffu, parity = 0;
     /* Skipped slots without a branch: they push 127, which moves neither minimum (both start
-     * at 127) nor the parity. */
+     * below it) nor the parity. */
 #pragma unroll
     for (int t = 0; t < DB; t++) {
         const bool valid = !((skipped >> t) & 1u);

@@ -47,7 +47,7 @@ __device__ __forceinline__ row_state lean_row(const qc_args& a, PostT* app, cons
         v[t] = load_as<V>(app, jv[t]);
     const V om1 = (V)old.m1, om2 = (V)old.m2;
     const uint32_t oarg = old.arg - t0, osig = old.signs >> t0;
-    V min1 = I8 ? (V)127 : (V)INFINITY, min2 = min1; /* ms_init_prec */
+    V min1 = I8 ? (V)LDPC_I8_MIN_MAX : (V)INFINITY, min2 = min1; /* ms_init_prec */
     uint32_t arg1 = 0xffffffffu, sgn = 0;
 #pragma unroll
     for (int t = 0; t < H; t++) {

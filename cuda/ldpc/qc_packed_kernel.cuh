@@ -44,7 +44,9 @@ struct lanes_b4 {
     static constexpr int PREC = LDPC_PREC_I8;
     static constexpr bool BYTE_POST = false; /* posteriors: one word per position (see lanes_h2b) */
     static constexpr uint32_t FR = 4, BITS = 8, SIGN = 0x80808080u;
-    static constexpr uint32_t MAX127 = 0x7f7f7f7fu, INIT = MAX127, NONE = 0xffffffffu;
+    /* INIT: LDPC_I8_MIN_MAX (48) in each byte, where the minima start (ms_init_prec) */
+    static constexpr uint32_t MAX127 = 0x7f7f7f7fu, INIT = 0x30303030u, NONE = 0xffffffffu;
+    static_assert(LDPC_I8_MIN_MAX == 48.0f, "INIT holds LDPC_I8_MIN_MAX");
     static __device__ __forceinline__ uint32_t pos(uint32_t t) { return t * 0x01010101u; }
     static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return __vsubss4(a, b); }
     static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return __vaddss4(a, b); }
@@ -81,7 +83,9 @@ struct lanes_h2 {
     static constexpr int PREC = LDPC_PREC_I8;
     static constexpr bool BYTE_POST = false;
     static constexpr uint32_t FR = 2, BITS = 16, SIGN = 0x80008000u;
-    static constexpr uint32_t MAX127 = 0x57f057f0u, INIT = MAX127, NONE = 0xffffffffu; /* 127.0; NaN: equals nothing */
+    /* MAX127: 127.0; INIT: 48.0, LDPC_I8_MIN_MAX (ms_init_prec); NONE: NaN, equals nothing */
+    static constexpr uint32_t MAX127 = 0x57f057f0u, INIT = 0x52005200u, NONE = 0xffffffffu;
+    static_assert(LDPC_I8_MIN_MAX == 48.0f, "INIT holds LDPC_I8_MIN_MAX");
     static __device__ __forceinline__ __half2 h(uint32_t x) { return *reinterpret_cast<__half2*>(&x); }
     static __device__ __forceinline__ uint32_t u(__half2 x) { return *reinterpret_cast<uint32_t*>(&x); }
     /* t (below 2048) as binary16 bits in both halves, computed with integer operations so that
@@ -125,12 +129,13 @@ struct lanes_h2 {
     static __device__ __forceinline__ uint32_t lane(float q) { return __half_as_ushort(__int2half_rn((int)q)); }
     /* ldpc_channel(soft_sanitize(v)) at int8 without the conversion pipe, bit for bit: rintf as
      * the addition and subtraction of 1.5 * 2^23 (exact for |y| < 2^22, ties to even as rintf;
-     * anything larger clamps to +-127 either way), and +0 where rintf gives -0 */
+     * anything larger clamps either way), and +0 where rintf gives -0; a known bit +-127 */
     static __device__ __forceinline__ float channel_q(float v, float inv_step)
     {
         constexpr float RND = 12582912.0f;
-        const float y = LDPC_MUL(soft_sanitize(v), inv_step);
-        return fminf(fmaxf(__fsub_rn(__fadd_rn(y, RND), RND), -LDPC_I8_MAX), LDPC_I8_MAX);
+        const float x = soft_sanitize(v), y = LDPC_MUL(x, inv_step);
+        const float q = fminf(fmaxf(__fsub_rn(__fadd_rn(y, RND), RND), -LDPC_I8_CHANNEL_MAX), LDPC_I8_CHANNEL_MAX);
+        return fabsf(x) >= GPUFEC_LLR_LIMIT ? copysignf(LDPC_I8_MAX, x) : q;
     }
     /* ... as a lane's bits (lane(), exactly: an integer), the high half +0, by the packing
      * conversion (F2FP). The conversions this replaces (FRND, F2I, I2F; F2F alike) run at a

@@ -44,8 +44,9 @@ typedef enum {
     GPUFEC_PRECISION_FLOAT32 = 0, /* default. The GPU may still keep DVB-S2 normal-frame
                                      posteriors in float16 when float32 does not fit on chip */
     GPUFEC_PRECISION_FLOAT16 = 1, /* messages and posteriors rounded to IEEE binary16 */
-    GPUFEC_PRECISION_INT8 = 2     /* fixed point: soft values in units of quant_step, messages
-                                     and posteriors saturating at +-127 (8 bits) */
+    GPUFEC_PRECISION_INT8 = 2     /* fixed point: soft values in units of quant_step, at most
+                                     +-32 (known bits +-127), posteriors saturating at +-127
+                                     (8 bits), a row's minima at most 48 */
 } gpufec_precision;
 
 /* The option table's names of each value ("nms", "int8", ...); the parsers return

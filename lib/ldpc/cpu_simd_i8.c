@@ -97,22 +97,27 @@ static void mag_rule_init(mag_rule* r, const gpufec_decoder_opts* o)
 }
 
 /* ldpc_channel at int8 for each frame of the group into its own row of s->q, 8 values at a
- * time: rintf (round to nearest even, the default mode), then clamped at +-127; the values are
- * sanitised, never NaN. */
+ * time: rintf (round to nearest even, the default mode), then clamped at +-LDPC_I8_CHANNEL_MAX,
+ * and +-127 where the value is at the sanitiser's limit (a known bit); the values are sanitised,
+ * never NaN. */
 SIMD_FN static void quantise_frames(const tx_map* map, const gpufec_decoder_opts* o, cpu_simd_i8_state* s,
                                     const float* llr, size_t nf, uint32_t n)
 {
     const ldpc_opts l = ldpc_opts_of(o);
-    const __m256 inv_step = _mm256_set1_ps(decoder_inv_step(&l)), hi = _mm256_set1_ps(LDPC_I8_MAX),
-                 lo = _mm256_set1_ps(-LDPC_I8_MAX);
+    const __m256 inv_step = _mm256_set1_ps(decoder_inv_step(&l)), hi = _mm256_set1_ps(LDPC_I8_CHANNEL_MAX),
+                 lo = _mm256_set1_ps(-LDPC_I8_CHANNEL_MAX), limit = _mm256_set1_ps(GPUFEC_LLR_LIMIT),
+                 known = _mm256_set1_ps(LDPC_I8_MAX), sign = _mm256_set1_ps(-0.0f);
     for (size_t f = 0; f < nf; f++) {
         tx_map_expand(map, llr + f * map->n_tx, s->mother);
         int8_t* row = s->q + f * n;
         for (uint32_t j = 0; j < n; j += 8) {
-            const __m256 x = _mm256_round_ps(_mm256_mul_ps(_mm256_loadu_ps(s->mother + j), inv_step),
-                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+            const __m256 m = _mm256_loadu_ps(s->mother + j),
+                         x = _mm256_round_ps(_mm256_mul_ps(m, inv_step), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
+                         at_limit = _mm256_cmp_ps(_mm256_andnot_ps(sign, m), limit, _CMP_GE_OQ),
+                         v = _mm256_blendv_ps(_mm256_min_ps(_mm256_max_ps(x, lo), hi),
+                                              _mm256_or_ps(known, _mm256_and_ps(m, sign)), at_limit);
             int32_t q[8];
-            _mm256_storeu_si256((__m256i*)q, _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(x, lo), hi)));
+            _mm256_storeu_si256((__m256i*)q, _mm256_cvtps_epi32(v));
             for (uint32_t k = 0; k < 8 && j + k < n; k++)
                 row[j + k] = (int8_t)q[k];
         }

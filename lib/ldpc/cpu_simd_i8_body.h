@@ -58,13 +58,14 @@ SIMD_TARGET static uint64_t SIMD_NAME(lanes_converged)(const ldpc_code* c, const
 }
 
 /* Per row, as the scalar rule (ldpc_extrinsic, ms_push, ms_output_prec, ldpc_store): the
- * minimum and second minimum of min(|v|, 127) (min2 = min(max(min1, m), min2) keeps the
- * scalar's values), the position of the first minimum, the sign parity; then each edge's
- * message and posterior. All in saturating byte arithmetic, LANES frames per instruction. */
+ * minimum and second minimum of min(|v|, 127), starting at LDPC_I8_MIN_MAX (min2 =
+ * min(max(min1, m), min2) keeps the scalar's values), the position of the first minimum, the sign
+ * parity; then each edge's message and posterior. All in saturating byte arithmetic, LANES
+ * frames per instruction. */
 SIMD_TARGET static void SIMD_NAME(layered_pass)(const ldpc_code* c, const mag_rule* mag, cpu_simd_i8_state* s,
                                                 LMASK active, int all_active)
 {
-    const VB max127 = VB_SET1(127), zero = VB_ZERO, one = VB_SET1(1);
+    const VB max127 = VB_SET1(127), start = VB_SET1((int)LDPC_I8_MIN_MAX), zero = VB_ZERO, one = VB_SET1(1);
     VB* const app = (VB*)s->app;
     VB* const vs = (VB*)s->v;
     /* The messages are kept in the order the rows are visited (layer order), not by edge
@@ -74,7 +75,7 @@ SIMD_TARGET static void SIMD_NAME(layered_pass)(const ldpc_code* c, const mag_ru
     const uint32_t* var = s->var;
     for (uint32_t r = 0, d = 0; r < c->m; r++, c2v += d, var += d) {
         d = s->deg[r];
-        VB min1 = max127, min2 = max127, arg1 = VB_SET1(-1), parity = zero;
+        VB min1 = start, min2 = start, arg1 = VB_SET1(-1), parity = zero;
         VB tv = zero; /* the edge index t in every lane */
         for (uint32_t t = 0; t < d; t++, tv = VB_ADD(tv, one)) {
             _mm_prefetch((const char*)(app + var[t + PREFETCH_AHEAD]), _MM_HINT_T0);

@@ -506,11 +506,12 @@ static void packed_plan_cases(int quick)
  * row touches (TS 38.212 Tables 5.3.2-2 and -3: BG1 column 67, row 45; BG2 column 51, row 41).
  * After one iteration that row still fails, so no frame may stop there; a gate that took a
  * first layer passed for a decoded frame would stop them all. With more iterations the frames
- * decode later (float) or never (int8: the wrong bit saturated outweighs the row's largest
- * message), on both backends alike, iteration for iteration. Each kernel family that checks: the edge
+ * decode later (float) or never (int8: the wrong bit, sent as +-Inf, a known bit at 127 steps,
+ * outweighs the row's largest message), on both backends alike, iteration for iteration. Each kernel family that checks: the edge
  * pairs with and without their table (latency plan, int8 and float16), the lean kernel (float32),
  * two frames per word at one group per SM and at many, four per word (int8 in bytes). good: the
- * right bits' LLR (8: below int8's saturation; 100: every value saturated). */
+ * right bits' LLR (8: 32 steps at int8, its channel values' largest; Inf: every value at 127 steps,
+ * saturated). */
 static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision prec, uint32_t pl, float good)
 {
     test_frames t = test_frames_of(open_test_code(name), frames);
@@ -519,6 +520,7 @@ static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision
     const uint8_t* x = t.x;
     float* llr = t.llr;
     const size_t nf = info.n_full;
+    const float wrong = prec == GPUFEC_PRECISION_INT8 ? INFINITY : 100.0f; /* int8: a known bit, 127 steps */
     test_out ca = test_out_alloc(frames, nf), cb = test_out_alloc(frames, nf);
     uint8_t *a = ca.bits, *b = cb.bits, *oa = ca.ok, *ob = cb.ok;
     int32_t *ia = ca.its, *ib = cb.its;
@@ -526,7 +528,7 @@ static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision
         llr[i] = x[i] ? -good : good;
     for (size_t f = 0; f < frames; f++) { /* the last bit wrong */
         const size_t i = f * info.n + info.n - 1;
-        llr[i] = x[i] ? 100.0f : -100.0f;
+        llr[i] = x[i] ? wrong : -wrong;
     }
     for (int its = 1; its <= 25; its += 24) {
         gpufec_decoder_opts o;
@@ -598,13 +600,13 @@ static void syndrome_gate_cases(void)
     /* Every value saturated at int8: rows with no magnitude below 127 have no first minimum,
      * which each row state form must keep as none (the generic and lean kernels' one-word form
      * once filled the row's sign bits with it; found by the case at 8 above) */
-    syndrome_gate_case("5gnr-bg2-z64", 3, I8, LAT, 100.0f);                    /* generic, one word */
-    syndrome_gate_case("5gnr-bg2-z64", 1, I8, GPUFEC_CUDA_NO_EDGE_PAIRS, 100.0f); /* lean, one word */
-    syndrome_gate_case("dvbs2-short-1_2", 3, I8, 0, 100.0f);                    /* latency plan, generic */
-    syndrome_gate_case("dvbs2-normal-1_2", 3, I8, MANY, 100.0f); /* packed, a byte per frame: +-127 kept exact */
-    syndrome_gate_case("5gnr-bg1-z96", 1, I8, 0, 100.0f);                       /* edge pairs */
-    syndrome_gate_case("5gnr-bg1-z384", 601, I8, MANY, 100.0f);                 /* two frames per word */
-    syndrome_gate_case("5gnr-bg1-z96", 301, I8, MANY | GPUFEC_CUDA_PACKED_BYTES, 100.0f); /* four */
+    syndrome_gate_case("5gnr-bg2-z64", 3, I8, LAT, INFINITY);                    /* generic, one word */
+    syndrome_gate_case("5gnr-bg2-z64", 1, I8, GPUFEC_CUDA_NO_EDGE_PAIRS, INFINITY); /* lean, one word */
+    syndrome_gate_case("dvbs2-short-1_2", 3, I8, 0, INFINITY);                    /* latency plan, generic */
+    syndrome_gate_case("dvbs2-normal-1_2", 3, I8, MANY, INFINITY); /* packed, a byte per frame: +-127 kept exact */
+    syndrome_gate_case("5gnr-bg1-z96", 1, I8, 0, INFINITY);                       /* edge pairs */
+    syndrome_gate_case("5gnr-bg1-z384", 601, I8, MANY, INFINITY);                 /* two frames per word */
+    syndrome_gate_case("5gnr-bg1-z96", 301, I8, MANY | GPUFEC_CUDA_PACKED_BYTES, INFINITY); /* four */
 }
 
 static void latency_plan_cases(int quick)

@@ -397,6 +397,9 @@ static void test_simd_matches_scalar(void)
         test_random_codewords(c, F, u, tx);
         double ebn0 = ci == 2 ? 2.6 : 1.8;
         test_awgn_llr(tx, F * info.n, info.rate, ebn0, llr);
+        /* a few values past the int8 channel clamp and at the sanitiser's limit (known bits) */
+        for (size_t i = 0; i < F * info.n; i += 37)
+            llr[i] = i % 3 == 0 ? copysignf(INFINITY, llr[i]) : i % 3 == 1 ? llr[i] * 40.0f : copysignf(9999.9f, llr[i]);
         for (int al = 0; al < 4 * 3; al++)
             for (int et = 0; et < 3; et++) { /* et 2: early stop, syndrome every 2nd of 13 */
                 const int int8 = al >= 4 && al < 8; /* the int8 vector path: min-sum family */
@@ -474,8 +477,13 @@ static void test_round_half(void)
     }
     CHECK(bad == 0, "%d binary16 rounding errors", bad);
     CHECK(ldpc_round_half(1e6f) == 65504.0f && ldpc_round_half(-7e4f) == -65504.0f, "saturation");
-    CHECK(ldpc_channel(0.3f, LDPC_PREC_I8, 4.0f) == 1.0f && ldpc_channel(-100.0f, LDPC_PREC_I8, 4.0f) == -127.0f,
-          "int8 channel quantisation");
+    CHECK(ldpc_channel(0.3f, LDPC_PREC_I8, 4.0f) == 1.0f && ldpc_channel(-7.9f, LDPC_PREC_I8, 4.0f) == -32.0f &&
+              ldpc_channel(-100.0f, LDPC_PREC_I8, 4.0f) == -LDPC_I8_CHANNEL_MAX &&
+              ldpc_channel(9999.0f, LDPC_PREC_I8, 4.0f) == LDPC_I8_CHANNEL_MAX,
+          "int8 channel quantisation: whole steps, at most a quarter of the range");
+    CHECK(ldpc_channel(GPUFEC_LLR_LIMIT, LDPC_PREC_I8, 4.0f) == 127.0f &&
+              ldpc_channel(soft_sanitize(-INFINITY), LDPC_PREC_I8, 0.01f) == -127.0f,
+          "int8 channel quantisation: a known bit (filler, +-Inf) keeps the whole range");
     CHECK(ms_magnitude(5.0f, 1, 0.75f, 0.0f, LDPC_PREC_I8) == 4.0f, "int8 NMS rounding (3.75 -> 4)");
     CHECK(ms_magnitude(2.0f, 1, 0.75f, 0.0f, LDPC_PREC_I8) == 2.0f, "int8 NMS rounding (1.5 -> 2)");
 }
