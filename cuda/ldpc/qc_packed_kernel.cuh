@@ -178,7 +178,7 @@ struct lanes_h2b : lanes_h2 {
     static __device__ __forceinline__ uint32_t pack(uint32_t w) { return __byte_perm(u(__hadd2(h(w), h(P1152))), 0u, 0x0020u); }
     static __device__ __forceinline__ void put(uint32_t* app, size_t p, uint32_t f, float q)
     {
-        reinterpret_cast<uint8_t*>(app)[p * 2 + f] = (uint8_t)((int)q + 128);
+        reinterpret_cast<uint8_t*>(app)[p * 2 + f] = (uint8_t)pack(lane(q)); /* the low half's byte */
     }
     static __device__ __forceinline__ uint8_t hard(const uint32_t* app, size_t p, uint32_t f)
     {
@@ -190,8 +190,9 @@ struct lanes_h2b : lanes_h2 {
 __host__ __device__ inline size_t byte_post_bytes(uint32_t n) { return ((size_t)n * 2 + 15) & ~(size_t)15; }
 
 /* A group's posterior words at position j (BYTE_POST: expanded from their bytes), and their store:
- * `live` (lanes all ones for the frames still running) keeps the frozen frames' posteriors; only
- * where `write` (the rows' skipped edges: one predicated store, no branch). */
+ * `live` (lanes all ones for the frames still running; all ones at a group's load) keeps the
+ * frozen frames' posteriors; only where `write` (the rows' skipped edges: one predicated store,
+ * no branch). */
 template <class L> __device__ __forceinline__ uint32_t post_load(const uint32_t* app, uint32_t j)
 {
     if constexpr (L::BYTE_POST)
@@ -217,14 +218,6 @@ __device__ __forceinline__ void post_store(uint32_t* app, uint32_t j, uint32_t w
         if (write)
             app[j] = w;
     }
-}
-/* A position's words for all frames (a group's load: no frame frozen yet). */
-template <class L> __device__ __forceinline__ void post_set(uint32_t* app, uint32_t j, uint32_t w)
-{
-    if constexpr (L::BYTE_POST)
-        reinterpret_cast<uint16_t*>(app)[j] = (uint16_t)L::pack(w);
-    else
-        app[j] = w;
 }
 
 /* Two float16-rule frames per word in half2. The rule's values are binary16 values, and each
@@ -548,14 +541,15 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
                 const uint32_t w = L::channel_bits2(v0, nf > 1 ? v1 : 0.0f, a.inv_step);
                 any |= w;
                 if (p >= 0)
-                    post_set<L>(m.app, (uint32_t)p, w);
+                    post_store<L>(m.app, (uint32_t)p, w, 0xffffffffu);
             } else {
                 const float x0 = soft_sanitize(v0), x1 = soft_sanitize(v1);
                 loaded |= (uint32_t)!ldpc_channel_says_nothing(x0, L::PREC, a.inv_step) |
                           (uint32_t)(nf > 1 && !ldpc_channel_says_nothing(x1, L::PREC, a.inv_step)) << 1;
                 if (p >= 0)
-                    post_set<L>(m.app, (uint32_t)p,
-                                L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f));
+                    post_store<L>(m.app, (uint32_t)p,
+                                  L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f),
+                                  0xffffffffu);
             }
         };
         if (quads)
