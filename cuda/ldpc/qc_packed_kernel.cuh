@@ -535,9 +535,12 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     if constexpr (BOTH) {
         const float* in0 = a.in + (size_t)f0 * a.n_tx;
         const float* in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
-        uint32_t any = 0; /* QUADS at int8: the words' bits, zero in a frame's half where it told nothing */
+        uint32_t any = 0; /* int8 in half2: the words' bits, zero in a frame's half where it told nothing */
         const auto use = [&](int32_t p, float v0, float v1) {
-            if constexpr (QUADS && L::PREC == LDPC_PREC_I8 && L::BITS == 16) {
+            /* int8 in half2: the rule without the conversion pipe (channel_bits2), whose three
+             * conversions per value, and the rule again for the erased-frame test, made the
+             * many-group load of 5G R = 1/3 about 6% of the kernel (H200, docs/performance.md) */
+            if constexpr (L::PREC == LDPC_PREC_I8 && L::BITS == 16) {
                 const uint32_t w = L::channel_bits2(v0, nf > 1 ? v1 : 0.0f, a.inv_step);
                 any |= w;
                 if (p >= 0)
