@@ -106,12 +106,12 @@ template <class L> __device__ __forceinline__ uint4 pair_compact_store(const pac
  * second pass (pair_is_min), three instructions per edge fewer than packed_acc's push. */
 template <class L> struct pair_acc {
     uint32_t min1, min2, parity;
-    /* int8 in half2: |v| (at most 128) for min(|v|, 127), as the minima start lower (48) */
+    /* int8 in half2: |v| (at most 128) for min(|v|, 127), as the minima start lower (64) */
     __device__ __forceinline__ void push(uint32_t v)
     {
         uint32_t m;
         if constexpr (L::FR == 2) {
-            static_assert(L::PREC != LDPC_PREC_I8 || L::INIT == 0x52005200u, "int8 minima start at 48");
+            static_assert(L::PREC != LDPC_PREC_I8 || L::INIT == 0x54005400u, "int8 minima start at 64");
             m = L::u(__habs2(L::h(v)));
         } else {
             m = L::mag(v);
@@ -126,7 +126,7 @@ template <class L> struct pair_acc {
  * each is marked and the stored position is not the rule's first (bytes: the last; 16-bit
  * lanes: the sum of the tied positions, pair_row_out), but the messages are the same, because a
  * tie makes min2 equal min1, hence M2 equal M1, whichever edge a position names. int8's
- * minima start at 48: when no edge is below it, min1 and min2 are both 48 and an edge at 48 or
+ * minima start at 64: when no edge is below it, min1 and min2 are both 64 and an edge at 64 or
  * beyond (-128 included) gets the same message, matched or not. */
 template <class L> __device__ __forceinline__ uint32_t pair_is_min(uint32_t v, uint32_t min1)
 {

@@ -44,9 +44,9 @@ struct lanes_b4 {
     static constexpr int PREC = LDPC_PREC_I8;
     static constexpr bool BYTE_POST = false; /* posteriors: one word per position (see lanes_h2b) */
     static constexpr uint32_t FR = 4, BITS = 8, SIGN = 0x80808080u;
-    /* INIT: LDPC_I8_MIN_MAX (48) in each byte, where the minima start (ms_init_prec) */
-    static constexpr uint32_t MAX127 = 0x7f7f7f7fu, INIT = 0x30303030u, NONE = 0xffffffffu;
-    static_assert(LDPC_I8_MIN_MAX == 48.0f, "INIT holds LDPC_I8_MIN_MAX");
+    /* INIT: LDPC_I8_MIN_MAX (64) in each byte, where the minima start (ms_init_prec) */
+    static constexpr uint32_t MAX127 = 0x7f7f7f7fu, INIT = 0x40404040u, NONE = 0xffffffffu;
+    static_assert(LDPC_I8_MIN_MAX == 64.0f, "INIT holds LDPC_I8_MIN_MAX");
     static __device__ __forceinline__ uint32_t pos(uint32_t t) { return t * 0x01010101u; }
     static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return __vsubss4(a, b); }
     static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return __vaddss4(a, b); }
@@ -83,9 +83,9 @@ struct lanes_h2 {
     static constexpr int PREC = LDPC_PREC_I8;
     static constexpr bool BYTE_POST = false;
     static constexpr uint32_t FR = 2, BITS = 16, SIGN = 0x80008000u;
-    /* MAX127: 127.0; INIT: 48.0, LDPC_I8_MIN_MAX (ms_init_prec); NONE: NaN, equals nothing */
-    static constexpr uint32_t MAX127 = 0x57f057f0u, INIT = 0x52005200u, NONE = 0xffffffffu;
-    static_assert(LDPC_I8_MIN_MAX == 48.0f, "INIT holds LDPC_I8_MIN_MAX");
+    /* MAX127: 127.0; INIT: 64.0, LDPC_I8_MIN_MAX (ms_init_prec); NONE: NaN, equals nothing */
+    static constexpr uint32_t MAX127 = 0x57f057f0u, INIT = 0x54005400u, NONE = 0xffffffffu;
+    static_assert(LDPC_I8_MIN_MAX == 64.0f, "INIT holds LDPC_I8_MIN_MAX");
     static __device__ __forceinline__ __half2 h(uint32_t x) { return *reinterpret_cast<__half2*>(&x); }
     static __device__ __forceinline__ uint32_t u(__half2 x) { return *reinterpret_cast<uint32_t*>(&x); }
     /* t (below 2048) as binary16 bits in both halves, computed with integer operations so that

@@ -46,7 +46,7 @@ typedef enum {
     GPUFEC_PRECISION_FLOAT16 = 1, /* messages and posteriors rounded to IEEE binary16 */
     GPUFEC_PRECISION_INT8 = 2     /* fixed point: soft values in units of quant_step, at most
                                      +-32 (known bits +-127), posteriors saturating at +-127
-                                     (8 bits), a row's minima at most 48 */
+                                     (8 bits), a row's minima at most 64 */
 } gpufec_precision;
 
 /* The option table's names of each value ("nms", "int8", ...); the parsers return

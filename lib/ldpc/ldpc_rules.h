@@ -134,15 +134,17 @@ GPUFEC_HD float ldpc_store(float x, int prec)
 /* int8: the largest magnitude a row's minima take, so that messages stay well inside the
  * posteriors' range. A posterior that saturated at 127 has lost what its other messages said; a
  * single message near 127 of the wrong sign then flips it, and frames that decode at float32
- * fell into garbage at a strong signal (Wi-Fi 1944 5/6 at 4.5 dB: 3.5e-5 with minima up to 127,
- * 5e-6 with 64, none in 200,000 with 48). At 40 the waterfall pays (DVB-S2 short 1/2 at 2 dB:
- * 5.2e-2 against 3.8e-2); at 48 it is level with 127 on every code measured (docs/codes.md,
+ * fell into garbage at a strong signal (DVB-S2 short 1/2 at 7 dB: 1.3e-4 with minima up to 127,
+ * none in 40,000 with 64; Wi-Fi 1944 5/6 at 4 dB: 1.6e-4, 9e-5). Lower costs elsewhere: at 48 a
+ * bit of degree one sent wrong at the channel clamp (32) may stay wrong (the DVB-S2 2/3 QPSK demo
+ * lost 2 frames of 101 at 3 dB), at 40 the waterfall pays (DVB-S2 short 1/2 at 2 dB: 5.2e-2
+ * against 3.8e-2); at 64 the waterfall is level with 127 on every code measured (docs/codes.md,
  * "int8 at a strong signal"). */
-#define LDPC_I8_MIN_MAX 48.0f
+#define LDPC_I8_MIN_MAX 64.0f
 
 /* ms_init at a storage precision. int8 starts both minima at LDPC_I8_MIN_MAX, so that they fit
- * a byte and a larger magnitude counts as that: the same as min(|v|, 48) entering them, whichever
- * edge a tie at 48 names, since min2 is then 48 too; a row of degree one sends ms_magnitude(48). */
+ * a byte and a larger magnitude counts as that: the same as min(|v|, 64) entering them, whichever
+ * edge a tie at 64 names, since min2 is then 64 too; a row of degree one sends ms_magnitude(64). */
 GPUFEC_HD void ms_init_prec(ms_acc* a, int prec)
 {
     ms_init(a);
@@ -155,7 +157,7 @@ GPUFEC_HD void ms_init_prec(ms_acc* a, int prec)
  * instructions do (AVX2 subs/adds_epi8, CUDA __vsubss4/__vaddss4), so that several frames share
  * one register with no wider intermediate; a magnitude entering the minima is min(|v|, 127)
  * (__vabsss4), and the minima stop at LDPC_I8_MIN_MAX (ms_init_prec). Channel values stay within
- * +-LDPC_I8_CHANNEL_MAX but for known bits, message magnitudes within ms_magnitude(48). */
+ * +-LDPC_I8_CHANNEL_MAX but for known bits, message magnitudes within ms_magnitude(64). */
 GPUFEC_HD float ldpc_i8_sat(float x) { return fminf(fmaxf(x, -128.0f), LDPC_I8_MAX); }
 
 /* The value a check row sees from a posterior and its old message, at a storage precision.
