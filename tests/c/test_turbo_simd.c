@@ -59,7 +59,10 @@ static void round_trips(void)
     const char* names[] = {"lte-turbo-40", "lte-turbo-1024:crc=24a", "lte-turbo-1024:crc=24b:e=1500:rv=0",
                            "lte-turbo-256:e=2400:rv=2"};
     for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
-        const double ebn0 = n == 0 ? 6.0 : 3.5; /* K = 40 is a weak code: float fails at 3.5 dB too */
+        /* K = 40 is a weak code: float fails at 3.5 dB too. The rate-0.68 rate-matched code at 6
+         * iterations: int16 and int8 lost 1 frame in 20,000 at 3.5 dB, int8 1 at 4 dB, none at
+         * 4.5 (gpufec-sim, 2026-11-29); at 3.5 dB a CI run met such a frame */
+        const double ebn0 = n == 0 ? 6.0 : n == 2 ? 4.5 : 3.5;
         test_frames z = make_noisy(names[n], 37, ebn0);
         for (int a = GPUFEC_TURBO_INT16; a <= GPUFEC_TURBO_INT8; a++)
             for (int s = GPUFEC_TURBO_SIMD_AVX2; s <= GPUFEC_TURBO_SIMD_AVX512; s++) {
