@@ -597,7 +597,7 @@ static void syndrome_gate_cases(void)
     syndrome_gate_case("dvbs2-short-1_2", 50, I8, MANY, 8.0f); /* the packed kernel (rows not whole layers) */
     syndrome_gate_case("dvbs2-normal-1_2", 5, I8, MANY, 8.0f); /* ... its posteriors a byte per frame */
     syndrome_gate_case("5gnr-bg1-z96", 200, F32, MANY, 8.0f); /* one frame per block, many */
-    /* Every value saturated at int8: rows with no magnitude below 127 have no first minimum,
+    /* Every value saturated at int8: rows with no magnitude below the minima's start (64) have no first minimum,
      * which each row state form must keep as none (the generic and lean kernels' one-word form
      * once filled the row's sign bits with it; found by the case at 8 above) */
     syndrome_gate_case("5gnr-bg2-z64", 3, I8, LAT, INFINITY);                    /* generic, one word */

@@ -62,7 +62,8 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         """float16 and int8 message storage decode noisy frames of a QC code like float32 does
         at a comfortable SNR, 6 dB (the CPU reference and the GPU store the same values). int8
         once had a floor here that grew with the signal (FER 7.5e-6 at 6 dB) until its channel
-        values stopped at 32 steps (docs/codes.md); a frame reported decoded must be right."""
+        values stopped at 32 steps and a row's minima at 64 (docs/codes.md); a frame reported
+        decoded must be right."""
         code = "wimax-576-1_2"
         info = gpufec.code_info(code)
         frames = 20
