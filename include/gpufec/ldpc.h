@@ -9,7 +9,7 @@
  *   syndrome_interval  test the syndrome every this many iterations and after the last
  *                      (default 1); the CPU and the GPU apply the same rule
  *   precision          float32 (default) | float16 | int8: storage of the decoder's soft state
- *   quant_step         int8: LLR of one step; 0 (default): by code and rate
+ *   quant_step         int8: LLR of one step; 0 (default): 0.25
  *   norm_offset        int8 normalised min-sum: LLR subtracted after the factor (0: none);
  *                      -1 (default): by code and rate (docs/codes.md)
  *   pgab_p, pgab_start, seed   probabilistic Gallager-B (seed 003)

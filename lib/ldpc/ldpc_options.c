@@ -45,7 +45,7 @@ static const param_desc PARAMS[] = {
     PARAM_ENUM_AT("precision", LOFF(precision), precision_names, precision_labels,
                   "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms&schedule=auto|layered"),
     PARAM_NUM_AT("quant_step", P_FLOAT, LOFF(quant_step), 0, 1e3,
-                 "int8 storage: LLR of one step, 1e-3..1e3; 0: by code and rate", "precision=int8"),
+                 "int8 storage: LLR of one step, 1e-3..1e3; 0: the default, 0.25", "precision=int8"),
     PARAM_NUM_AT("norm_offset", P_FLOAT, LOFF(norm_offset), -1, 999.999,
                  "int8 normalised min-sum: LLR subtracted after the factor (0: none); -1: by code and rate",
                  "algorithm=nms&precision=int8"),
@@ -111,9 +111,7 @@ void ldpc_default_opts(gpufec_decoder_opts* common)
  * and the min-sum family: it converges in about half the iterations of flooding. */
 /* The defaults by code and rate (benchmarks/nr_norm_sweep.sh, docs/codes.md): layered normalised
  * min-sum at 10 iterations on 5G NR lost 0.25 dB at 0.75 on BG1 at rate 1/3, where 0.625 (float)
- * and 0.6875 (int8) are best; BG2 and the higher rates want more. int8 at steps of 0.25 (range
- * +-31.75) showed an error floor near 1e-4 on BG1 at rates 2/3 and 0.8 that steps of 0.5 remove,
- * while at rate 1/3 steps of 0.5 cost 0.2 dB. Other codes keep 0.75 and 0.25. */
+ * and 0.6875 (int8) are best; BG2 and the higher rates want more. Other codes keep 0.75. */
 static float default_normalization(const gpufec_code* code, gpufec_precision prec)
 {
     const ldpc_code* c = code ? ldpc_of(code) : NULL;
@@ -126,11 +124,16 @@ static float default_normalization(const gpufec_code* code, gpufec_precision pre
     return 0.75f;
 }
 
+/* The int8 step is 0.25 on every code. Under the old int8 rule (channel values up to 127 steps)
+ * BG1 at rates 0.6 and above took 0.5, whose coarser range removed an error floor near 1e-4;
+ * with channel values clamped at 32 steps that floor is gone and 0.5 only costs waterfall: on the
+ * H200 at 10 iterations, 200,000 frames a point, BG1 K=8448 at rates 0.6, 2/3, 0.79 and 0.89
+ * lost 0.03-0.08 dB to float32 at FER 1e-2 with 0.5 and at most 0.02 dB with 0.25, neither with
+ * a floor to 5e-6 (docs/codes.md, "Normalisation by code and rate"). */
 static float default_quant_step(const gpufec_code* code)
 {
-    const ldpc_code* c = code ? ldpc_of(code) : NULL;
-    const float rate = code ? (float)code->k / (float)code->tx.n_tx : 0.5f;
-    return c && c->nr_bg == 1 && rate >= 0.6f ? 0.5f : 0.25f;
+    (void)code;
+    return 0.25f;
 }
 
 /* NMS at int8 with an offset after the factor (ldpc_rule_mode). 5G NR BG2 below rate 0.4 at

@@ -25,7 +25,7 @@ typedef struct {
     uint64_t seed;              /* PGaB random source (1): same seed, same decisions */
     int32_t cpu_simd;           /* CPU vector path: 0 off, 1 widest, 2 AVX2 only (default 1) */
     gpufec_precision precision; /* default FLOAT32 */
-    float quant_step;           /* int8: LLR of one step; 0: by code and rate (resolved at create) */
+    float quant_step;           /* int8: LLR of one step; 0: the default, 0.25 (resolved at create) */
     float norm_offset;          /* NMS at int8: LLR subtracted after the factor; < 0: by code and
                                    rate (resolved at create) */
 } ldpc_opts;

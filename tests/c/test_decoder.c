@@ -635,7 +635,7 @@ static void test_precision(void)
     test_set(&o, "quant_step", "1e-5");
     CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT, "bad quant_step");
     test_set(&o, "quant_step", "0"); /* chosen by code and rate */
-    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "quant_step 0: by code and rate");
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "quant_step 0: the default");
     gpufec_decoder_destroy(d);
     free(u); free(x); free(out); free(llr);
     gpufec_code_destroy(c);
@@ -983,7 +983,7 @@ static void test_option_messages(void)
         gpufec_diag d = {0, ""};
         const char* name = out_of_range[i][0];
         const gpufec_status st = gpufec_decoder_opts_set(&o, name, out_of_range[i][1], &d);
-        /* quant_step 1e-5 is in the table's 0..1e3 (0: by code and rate), refused by the rule */
+        /* quant_step 1e-5 is in the table's 0..1e3 (0: the default), refused by the rule */
         if (strcmp(name, "quant_step") == 0)
             CHECK(st == GPUFEC_OK && gpufec_decoder_opts_check(&o, c, &d) == GPUFEC_ERR_INVALID_ARGUMENT,
                   "quant_step=1e-5 passed the check");

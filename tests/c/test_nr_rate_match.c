@@ -179,7 +179,7 @@ static void defaults_by_code_and_rate(void)
     } const cases[] = {
         {"5gnr-bg1-z96:k=2112", GPUFEC_PRECISION_FLOAT32, 0.625f, 0.25f, 0.0f, 1.3},
         {"5gnr-bg1-z96:k=2112", GPUFEC_PRECISION_INT8, 0.6875f, 0.25f, 0.0f, 1.4},
-        {"5gnr-bg1-z96:k=2112:e=2640", GPUFEC_PRECISION_INT8, 0.6875f, 0.5f, 0.0f, 3.0},
+        {"5gnr-bg1-z96:k=2112:e=2640", GPUFEC_PRECISION_INT8, 0.6875f, 0.25f, 0.0f, 3.0},
         {"5gnr-bg2-z96:k=960:e=2880", GPUFEC_PRECISION_FLOAT32, 0.75f, 0.25f, 0.0f, 1.4},
         {"5gnr-bg2-z96", GPUFEC_PRECISION_FLOAT32, 0.6875f, 0.25f, 0.0f, 0.8},
         {"5gnr-bg2-z96:k=960:e=2880", GPUFEC_PRECISION_INT8, 0.8125f, 0.25f, 0.125f, 1.5},
