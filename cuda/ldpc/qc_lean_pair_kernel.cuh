@@ -647,6 +647,23 @@ __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t
     }
 }
 
+/* Row state in global memory (the many-group kernels of long codes): the lane's state two layers
+ * ahead (region at byte offset o, degree d) fetched into L2, so that next layer's load of it
+ * (pair_state_get, a layer ahead into registers) finds it there and not in DRAM. A layer of short
+ * rows is shorter than a DRAM access under load (Nsight Compute: the wait on that load was the
+ * kernel's long-scoreboard stall at rate 1/3), and a second layer ahead in registers would not
+ * fit two groups per SM (80 of 85 registers used). float16 only (PAIR_PREFETCH): H200, BG1
+ * R = 1/3, 8192 blocks, 10 iterations, float16 18.65 -> 21.5-21.6 Gb/s; int8, whose kernel is
+ * bound by issue and whose layers are shorter, 23.65 -> 23.05 (the prefetch's eight or so
+ * instructions per layer cost more than the wait they save), BG2 and R = 0.79 unchanged. */
+template <class L> constexpr bool PAIR_PREFETCH = L::PREC == LDPC_PREC_F16;
+template <class L, int SV, bool SHORT>
+__device__ __forceinline__ void pair_state_prefetch(const unsigned char* st, uint32_t o, uint32_t d, uint32_t lane)
+{
+    const unsigned char* p = st + o + (size_t)lane * (pair_short<L, SHORT>(d) ? 8u : 16u);
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
 /* A layer as the pair kernel walks it, built once per group: x its entries' byte offset in shared
  * memory, y its degree (low 8 bits), the magnitude table's byte offset in shared memory (bits 8
  * to 30) and, for edge pairs, whether it and the next layer run as a pair of rows per thread (bit 31:
@@ -834,6 +851,11 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                         cur[k] = next[k];
                     const uint32_t d = dc.y & 0xffu;
                     pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+                    if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) { /* (l + 2 wraps to 0 or 1) */
+                        const uint32_t l2 = l + 2 < a.layers ? l + 2 : l + 2 - a.layers;
+                        const uint4 d2 = desc[l2];
+                        pair_state_prefetch<L, SV, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
+                    }
                     lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
                                                                       reinterpret_cast<const uint2*>(smem + dc.x), d,
                                                                       lane4, dc.w, live, cur, st0 + dc.z, tid);

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The nineteenth pass of docs/performance.md: the pair kernel's row state fetched into L2 two
+# layers ahead (float16), 5G NR in bulk at int8 and float16 for each library given (A/B in one
+# lease). Run from the repository root on the GPU machine:
+#   bash benchmarks/pair_prefetch.sh BENCH LIBDIR [LIBDIR...]
+# (BENCH: a gpufec-bench binary; each LIBDIR holds a libgpufec.so.0)
+set -u
+B=$1
+shift
+. "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
+KEEP="^coded|kernel-only|ceilings|rror"
+I="--decoder nms --backend cuda --iterations 10 --seed 7 --frames 8192 --repeat 5"
+bench_gpu
+for r in 1 2; do
+  for lib in "$@"; do
+    bench_lib "$lib" --code 5gnr-bg1-z384 $I --precision int8 --ebn0 0.8
+    bench_lib "$lib" --code 5gnr-bg1-z384 $I --precision float16 --ebn0 0.8
+    bench_lib "$lib" --code 5gnr-bg2-z384 $I --precision int8 --ebn0 0.8
+    bench_lib "$lib" --code 5gnr-bg2-z384 $I --precision float16 --ebn0 0.8
+    bench_lib "$lib" --code 5gnr-bg1-z384:k=8448:e=10752:qm=2 $I --precision int8
+  done
+done
