@@ -660,8 +660,7 @@ template <class L> constexpr bool PAIR_PREFETCH = L::PREC == LDPC_PREC_F16;
 template <class L, int SV, bool SHORT>
 __device__ __forceinline__ void pair_state_prefetch(const unsigned char* st, uint32_t o, uint32_t d, uint32_t lane)
 {
-    const unsigned char* p = st + o + (size_t)lane * (pair_short<L, SHORT>(d) ? 8u : 16u);
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+    lean_state_prefetch(st + o + (size_t)lane * (pair_short<L, SHORT>(d) ? 8u : 16u));
 }
 
 /* A layer as the pair kernel walks it, built once per group: x its entries' byte offset in shared

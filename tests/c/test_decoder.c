@@ -634,7 +634,7 @@ static void test_precision(void)
     test_set_prec(&o, GPUFEC_PRECISION_INT8);
     test_set(&o, "quant_step", "1e-5");
     CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_INVALID_ARGUMENT, "bad quant_step");
-    test_set(&o, "quant_step", "0"); /* chosen by code and rate */
+    test_set(&o, "quant_step", "0"); /* the default */
     CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "quant_step 0: the default");
     gpufec_decoder_destroy(d);
     free(u); free(x); free(out); free(llr);
