@@ -19,3 +19,11 @@ bench() { bench_lib "" "$@"; }
 
 # The GPU and its clock, the first line of a lease's raw output
 bench_gpu() { nvidia-smi --query-gpu=name,clocks.max.sm --format=csv 2>/dev/null || echo "no nvidia-smi"; }
+
+# bench_ab BENCH: the start of a script that compares libraries (A/B in one lease): B is BENCH,
+# the lines kept are the throughput, the device's ceilings and errors, and the GPU line first
+bench_ab() {
+  B=$1
+  KEEP="^coded|kernel-only|ceilings|rror"
+  bench_gpu
+}

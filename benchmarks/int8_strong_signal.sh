@@ -28,12 +28,10 @@ if [ "$what" = fer ]; then
   fer wifi-1944-5_6 3.5:5.0:0.5 1000000 --precision float32 --iterations 20
   fer wimax-576-1_2 6:8:1 2000000 --precision int8 --iterations 20
 else
-  B=$1
-  shift
   . "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
-  KEEP="^coded|kernel-only|ceilings|rror"
+  bench_ab "$1"
+  shift
   I="--decoder nms --backend cuda --precision int8 --iterations 10 --seed 7"
-  bench_gpu
   for lib in "$@"; do
     bench_lib "$lib" --code 5gnr-bg1-z384 $I --frames 8192 --repeat 5 --ebn0 0.8
     bench_lib "$lib" --code 5gnr-bg1-z384:k=8448:e=10752:qm=2 $I --frames 8192 --repeat 5

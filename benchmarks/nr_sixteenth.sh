@@ -6,14 +6,12 @@
 #   bash benchmarks/nr_sixteenth.sh BENCH LIBDIR [LIBDIR...]
 # (BENCH: a gpufec-bench binary; each LIBDIR holds a libgpufec.so.0, which LD_LIBRARY_PATH picks)
 set -u
-B=$1
-shift
 . "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
-KEEP="^coded|kernel-only|ceilings|rror"
+bench_ab "$1"
+shift
 R079=5gnr-bg1-z384:k=8448:e=10752:qm=2
 R13=5gnr-bg1-z384
 I="--decoder nms --backend cuda --precision int8 --iterations 10 --seed 7"
-bench_gpu
 for round in 1 2; do
   for lib in "$@"; do
     bench_lib "$lib" --code $R079 $I --frames 1 --repeat 300 --early-stop --ebn0 2.0

@@ -7,12 +7,10 @@
 #   bash benchmarks/packed_seventeenth.sh BENCH LIBDIR [LIBDIR...]
 # (BENCH: a gpufec-bench binary; each LIBDIR holds a libgpufec.so.0, which LD_LIBRARY_PATH picks)
 set -u
-B=$1
-shift
 . "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
-KEEP="^coded|kernel-only|ceilings|rror"
+bench_ab "$1"
+shift
 I="--decoder nms --backend cuda --precision int8 --iterations 10 --seed 7"
-bench_gpu
 for lib in "$@"; do
   bench_lib "$lib" --code dvbs2-normal-1_2 $I --frames 4096 --repeat 3
   bench_lib "$lib" --code dvbs2-normal-1_2 $I --frames 6336 --repeat 3 --input int8

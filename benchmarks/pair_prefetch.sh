@@ -5,12 +5,10 @@
 #   bash benchmarks/pair_prefetch.sh BENCH LIBDIR [LIBDIR...]
 # (BENCH: a gpufec-bench binary; each LIBDIR holds a libgpufec.so.0)
 set -u
-B=$1
-shift
 . "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
-KEEP="^coded|kernel-only|ceilings|rror"
+bench_ab "$1"
+shift
 I="--decoder nms --backend cuda --iterations 10 --seed 7 --frames 8192 --repeat 5"
-bench_gpu
 for r in 1 2; do
   for lib in "$@"; do
     bench_lib "$lib" --code 5gnr-bg1-z384 $I --precision int8 --ebn0 0.8
