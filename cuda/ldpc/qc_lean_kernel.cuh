@@ -142,7 +142,8 @@ __global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
             if (active) {
                 const raw_t cur = next;
                 next = rstate[(l + 1 < a.layers ? l + 1 : 0) * a.z + rt];
-                if constexpr (!SSMEM) /* two layers ahead into L2 (lean_state_prefetch) */
+                if (!SSMEM && a.layers > 2) /* two layers ahead into L2 (lean_state_prefetch); with
+                                               fewer, l + 2 - layers could pass the state's end */
                     lean_state_prefetch(rstate + (size_t)(l + 2 < a.layers ? l + 2 : l + 2 - a.layers) * a.z + rt);
                 const raw_t ns = codec::pack(lean_row_any<PREC, PostT, SPLIT, 1, LEAN_MAX_DEGREE>(
                     a, app, ents + e0, d, rt, part, mask, codec::unpack(cur)));

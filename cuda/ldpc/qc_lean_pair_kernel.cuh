@@ -657,7 +657,7 @@ __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t
  * bound by issue and whose layers are shorter, 23.65 -> 23.05 (the prefetch's eight or so
  * instructions per layer cost more than the wait they save), BG2 and R = 0.79 unchanged. */
 template <class L> constexpr bool PAIR_PREFETCH = L::PREC == LDPC_PREC_F16;
-template <class L, int SV, bool SHORT>
+template <class L, bool SHORT>
 __device__ __forceinline__ void pair_state_prefetch(const unsigned char* st, uint32_t o, uint32_t d, uint32_t lane)
 {
     lean_state_prefetch(st + o + (size_t)lane * (pair_short<L, SHORT>(d) ? 8u : 16u));
@@ -853,7 +853,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                     if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) { /* (l + 2 wraps to 0 or 1) */
                         const uint32_t l2 = l + 2 < a.layers ? l + 2 : l + 2 - a.layers;
                         const uint4 d2 = desc[l2];
-                        pair_state_prefetch<L, SV, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
+                        pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
                     }
                     lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
                                                                       reinterpret_cast<const uint2*>(smem + dc.x), d,

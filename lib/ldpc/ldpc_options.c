@@ -124,17 +124,13 @@ static float default_normalization(const gpufec_code* code, gpufec_precision pre
     return 0.75f;
 }
 
-/* The int8 step is 0.25 on every code. Under the old int8 rule (channel values up to 127 steps)
- * BG1 at rates 0.6 and above took 0.5, whose coarser range removed an error floor near 1e-4;
+/* The int8 step (quant_step 0) is 0.25 on every code. Under the old int8 rule (channel values up
+ * to 127 steps) BG1 at rates 0.6 and above took 0.5, whose coarser range removed a floor near 1e-4;
  * with channel values clamped at 32 steps that floor is gone and 0.5 only costs waterfall: on the
  * H200 at 10 iterations, 200,000 frames a point, BG1 K=8448 at rates 0.6, 2/3, 0.79 and 0.89
  * lost 0.03-0.08 dB to float32 at FER 1e-2 with 0.5 and at most 0.02 dB with 0.25, neither with
  * a floor to 5e-6 (docs/codes.md, "Normalisation by code and rate"). */
-static float default_quant_step(const gpufec_code* code)
-{
-    (void)code;
-    return 0.25f;
-}
+#define LDPC_DEFAULT_QUANT_STEP 0.25f
 
 /* NMS at int8 with an offset after the factor (ldpc_rule_mode). 5G NR BG2 below rate 0.4 at
  * int8 lost 0.11-0.13 dB to float32 at FER 1e-3 with the factor alone (0.6875); the factor
@@ -154,7 +150,7 @@ void ldpc_resolve_opts(gpufec_decoder_opts* common, const gpufec_code* code)
     if (o.normalization == 0.0f)
         o.normalization = default_normalization(code, o.precision);
     if (o.quant_step == 0.0f)
-        o.quant_step = default_quant_step(code);
+        o.quant_step = LDPC_DEFAULT_QUANT_STEP;
     if (o.norm_offset < 0.0f)
         o.norm_offset = default_norm_offset(code, o.precision, o.quant_step);
     ldpc_opts_put(common, &o);
