@@ -1,6 +1,7 @@
 /* Layer profiles: a base graph's sequence of row degrees and orthogonal pairs, for which edge pairs
- * at int8 compile the whole iteration with each layer's degree a constant (prof_steps): no search
- * on the degree and no loop per layer. The plan takes a profile where the code's layers are a
+ * at int8 compile the whole iteration with each layer's degree a constant (prof_steps), and the
+ * pair kernel at int8 a window of it (pair_prof_steps): no search on the degree and no loop per
+ * layer. The plan takes a profile where the code's layers are a
  * prefix of it, degree for degree and pair for pair (layer_profile_match); any other code runs
  * the loop. The degrees are TS 38.212's base graphs' row weights (Tables 5.3.2-2 and 5.3.2-3),
  * the pairs those pair_next_make finds in them: rows that share no column, degrees 3 to 6. */
@@ -35,6 +36,11 @@ template <> struct layer_profile<2> { /* 5G NR BG2 */
 #ifndef LAYER_PROFILE_MAX_EDGES
 #define LAYER_PROFILE_MAX_EDGES 256u
 #endif
+/* ... for the pair kernel's rows (two frames per word, qc_lean_pair_kernel.cuh), whose code per
+ * edge is about twice an edge pair's */
+#ifndef PAIR_PROFILE_MAX_EDGES
+#define PAIR_PROFILE_MAX_EDGES 128u
+#endif
 
 /* Leading layers of at least this degree run in the loop before the straight window (their code
  * is long and the loop's overhead per layer small beside it); 0: none. */
@@ -54,15 +60,15 @@ template <int PROF> __host__ __device__ constexpr int layer_profile_head()
 }
 
 /* The end of profile PROF's straight window: from its head, the longest run of layers within
- * LAYER_PROFILE_MAX_EDGES edges that cuts no pair. */
-template <int PROF> __host__ __device__ constexpr int layer_profile_end()
+ * MAXE edges that cuts no pair. */
+template <int PROF, uint32_t MAXE = LAYER_PROFILE_MAX_EDGES> __host__ __device__ constexpr int layer_profile_end()
 {
     using P = layer_profile<PROF>;
     int best = layer_profile_head<PROF>();
     uint32_t edges = 0;
     for (int l = best; l < P::layers; l++) {
         edges += P::deg[l];
-        if (edges > LAYER_PROFILE_MAX_EDGES)
+        if (edges > MAXE)
             break;
         if (!P::pair(l))
             best = l + 1; /* a window ending here cuts no pair */
@@ -72,15 +78,17 @@ template <int PROF> __host__ __device__ constexpr int layer_profile_end()
 
 /* Whether layers 0..layers-1 of degrees deg[] (and pair flags pair[]: 1 on a pair's first layer)
  * are a prefix of profile PROF that cuts no pair: its layers from layer_profile_head() to
- * layer_profile_end() run straight, the others in the loop. */
-template <int PROF> inline bool layer_profile_match(uint32_t layers, const uint32_t* deg, const uint8_t* pair)
+ * layer_profile_end() run straight, the others in the loop. rows_only: degree for degree alone
+ * (the pair kernel, which runs one layer per step). */
+template <int PROF>
+inline bool layer_profile_match(uint32_t layers, const uint32_t* deg, const uint8_t* pair, bool rows_only = false)
 {
     using P = layer_profile<PROF>;
-    if (layers < 2 || layers > (uint32_t)P::layers || P::pair((int)layers - 1))
+    if (layers < 2 || layers > (uint32_t)P::layers || (!rows_only && P::pair((int)layers - 1)))
         return false;
     for (uint32_t l = 0; l < layers; l++) {
         const bool want = P::pair((int)l);
-        if (deg[l] != P::deg[l] || (pair && (pair[l] != 0) != want) || (!pair && want))
+        if (deg[l] != P::deg[l] || (!rows_only && ((pair && (pair[l] != 0) != want) || (!pair && want))))
             return false;
     }
     return true;

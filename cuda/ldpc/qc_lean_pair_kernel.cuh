@@ -770,6 +770,86 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
     }
 }
 
+/* Layers l0 to l1 - 1 of the pair rows (not edge pairs' two-row steps) in the loop, each row's
+ * code found by its degree (lean_pair_row_any). next: layer l0's row state on entry, the following
+ * layer's (l1, or the first) on exit. */
+template <class L, int SV, bool SHORT, bool EP, bool SSMEM, bool TAB, int DMAX>
+__device__ __forceinline__ void pair_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
+                                           unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint32_t live,
+                                           uint32_t l0, uint32_t l1, uint4 (&next)[SV == 0 ? 1 : SV])
+{
+    constexpr int SW = SV == 0 ? 1 : SV;
+    uint4 dc = desc[l0];
+    for (uint32_t l = l0; l < l1; l++) {
+        const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
+        if (active) {
+            uint4 cur[SW];
+#pragma unroll
+            for (int k = 0; k < SW; k++)
+                cur[k] = next[k];
+            const uint32_t d = dc.y & 0xffu;
+            pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+            if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) { /* (l + 2 wraps to 0 or 1) */
+                const uint32_t l2 = l + 2 < a.layers ? l + 2 : l + 2 - a.layers;
+                const uint4 d2 = desc[l2];
+                pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
+            }
+            lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, base, smem + (dc.y >> 8),
+                                                              reinterpret_cast<const uint2*>(smem + dc.x), d, lane4, dc.w,
+                                                              live, cur, st0 + dc.z, tid);
+        }
+        dc = dn;
+        __syncthreads();
+    }
+}
+
+/* The pair rows' straight window on profile PROF (no pair of layers: one per step) */
+template <int PROF> __host__ __device__ constexpr int pair_profile_end()
+{
+    return layer_profile_end<PROF, PAIR_PROFILE_MAX_EDGES>();
+}
+
+/* One iteration of the pair rows on a layer profile, from layer LAYER to the window's end
+ * (pair_profile_end) or the code's: each layer's row code, and the form of the next layer's
+ * state, compiled for its degree; no search and no loop (at rate 0.79 the loop's search and
+ * table walk were about a tenth of a row's instructions). next as in pair_steps. */
+template <class L, int SV, bool SHORT, bool SSMEM, bool TAB, int PROF, int LAYER>
+__device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char* base, unsigned char* smem,
+                                                const uint4* desc, unsigned char* st0, uint32_t tid, uint32_t lane4,
+                                                bool active, uint32_t live, uint4 (&next)[SV == 0 ? 1 : SV])
+{
+    using P = layer_profile<PROF>;
+    constexpr int SW = SV == 0 ? 1 : SV;
+    if constexpr (LAYER < pair_profile_end<PROF>()) {
+        if (LAYER >= a.layers)
+            return;
+        constexpr int D = P::deg[LAYER];
+        const uint4 dc = desc[LAYER];
+        const bool last = LAYER + 1 >= a.layers; /* the next layer is the first */
+        const uint4 dn = desc[last ? 0 : LAYER + 1];
+        if (active) {
+            uint4 cur[SW];
+#pragma unroll
+            for (int k = 0; k < SW; k++)
+                cur[k] = next[k];
+            constexpr uint32_t DN = LAYER + 1 < P::layers ? P::deg[LAYER + 1] : P::deg[0], D0 = P::deg[0];
+            if (!last)
+                pair_state_get<L, SV, SHORT>(st0, dn.z, DN, tid, a.z, next);
+            else
+                pair_state_get<L, SV, SHORT>(st0, dn.z, D0, tid, a.z, next);
+            if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) {
+                const uint32_t l2 = LAYER + 2 < a.layers ? LAYER + 2 : LAYER + 2 - a.layers;
+                const uint4 d2 = desc[l2];
+                pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
+            }
+            lean_pair_row<L, SV, SHORT, D, TAB>(a, base, smem + (dc.y >> 8), reinterpret_cast<const uint2*>(smem + dc.x),
+                                                lane4, dc.w, live, cur, st0 + dc.z, tid);
+        }
+        __syncthreads();
+        pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, LAYER + 1>(a, base, smem, desc, st0, tid, lane4, active, live, next);
+    }
+}
+
 /* One group of L::FR frames per block, one thread per row of a layer; the row state (SV uint4 per
  * row, 0: one in the compact form; SHORT: 8 bytes for int8 rows of at most 11 edges) on chip
  * (SSMEM, where two groups per SM still fit) or in global memory (a.pair_state_bytes per group),
@@ -781,7 +861,8 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
 template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false, bool TAB = false, int PROF = 0>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
-    static_assert(!PROF || (EP_TWO<L, EP> && SV == 0 && !SHORT), "layer profiles: edge pairs at int8");
+    static_assert(!PROF || (EP ? EP_TWO<L, EP> && SV == 0 && !SHORT : L::FR == 2),
+                  "layer profiles: edge pairs at int8, or the pair rows");
     static_assert(!EP || (L::FR == 2 && SSMEM && !GPOST && SV == 0 && !SHORT),
                   "a frame's edges in 16-bit lanes, its state on chip in the compact form");
     static_assert(!TAB || (SSMEM && !GPOST), "edge offsets after the layer table, the posteriors on chip");
@@ -821,12 +902,14 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     const uint32_t lane4 = tid * UNIT;
     uint32_t live = EP ? 0xffffffffu : packed_frames_mask<L>(nf), ok = 0, sflag = 1;
 
-    uint4 next[SW], dc = desc[0];
-    if (active)
-        pair_state_get<L, SV, SHORT, EP>(st0, dc.z, dc.y & 0xffu, tid, a.z, next);
+    uint4 next[SW];
+    if (active) {
+        const uint4 d0 = desc[0];
+        pair_state_get<L, SV, SHORT, EP>(st0, d0.z, d0.y & 0xffu, tid, a.z, next);
+    }
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
-        if constexpr (PROF != 0) {
+        if constexpr (EP && PROF != 0) {
             constexpr uint32_t H = (uint32_t)layer_profile_head<PROF>(), E = (uint32_t)layer_profile_end<PROF>();
             if constexpr (H > 0) /* the layers before the straight window */
                 ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
@@ -840,28 +923,15 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         } else if constexpr (EP_TWO<L, EP>) {
             ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u, a.layers,
                                                       next);
+        } else if constexpr (PROF != 0) { /* the pair rows on a profile: its window straight, the rest in the loop */
+            constexpr uint32_t E = (uint32_t)pair_profile_end<PROF>();
+            pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, 0>(a, m.base, smem, desc, st0, tid, lane4, active, live, next);
+            if (__builtin_expect(a.layers > E, 0))
+                pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
+                                                               a.layers, next);
         } else {
-            for (uint32_t l = 0; l < a.layers; l++) {
-                const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
-                if (active) {
-                    uint4 cur[SW];
-#pragma unroll
-                    for (int k = 0; k < SW; k++)
-                        cur[k] = next[k];
-                    const uint32_t d = dc.y & 0xffu;
-                    pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                    if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) { /* (l + 2 wraps to 0 or 1) */
-                        const uint32_t l2 = l + 2 < a.layers ? l + 2 : l + 2 - a.layers;
-                        const uint4 d2 = desc[l2];
-                        pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
-                    }
-                    lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, m.base, smem + (dc.y >> 8),
-                                                                      reinterpret_cast<const uint2*>(smem + dc.x), d,
-                                                                      lane4, dc.w, live, cur, st0 + dc.z, tid);
-                }
-                dc = dn;
-                __syncthreads();
-            }
+            pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
+                                                           a.layers, next);
         }
         if (qc_check_due(a, ++it)) {
             const uint32_t all = EP ? 0x8000u : live & L::SIGN;

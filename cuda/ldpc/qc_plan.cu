@@ -49,6 +49,9 @@ size_t pair_state_sum(const ldpc_code* c, uint32_t z, int sv, bool short_form, b
 /* The pair kernel of the plan's lane policy. */
 qc_kernel_fn pick_pair(const qc_plan* p, qc_pair_use use)
 {
+    if (use != QC_PAIR_EDGES && p->pair_prof)
+        if (qc_kernel_fn k = qc_pick_pair_h2_prof(p, use == QC_PAIR_ONE_WAVE))
+            return k;
     return p->prec == LDPC_PREC_F16 ? qc_pick_pair_f16(p, use)
            : p->packed == 2         ? qc_pick_pair_h2(p, use)
                                     : qc_pick_pair_b4(p);
@@ -165,7 +168,7 @@ void describe_add(qc_plan* p, const char* fmt, ...)
 
 /* The layer profile (qc_layer_profile.cuh) whose compiled code fits the code's layers and pairs
  * (pair: pair_next's flags, NULL for none), or 0 */
-int layer_profile_of(const ldpc_code* c, const uint8_t* pair)
+int layer_profile_of(const ldpc_code* c, const uint8_t* pair, bool rows_only = false)
 {
     uint32_t* deg = (uint32_t*)malloc((c->qv_layers ? c->qv_layers : 1) * sizeof *deg);
     int prof = 0;
@@ -174,25 +177,42 @@ int layer_profile_of(const ldpc_code* c, const uint8_t* pair)
     for (uint32_t l = 0; l < c->qv_layers; l++)
         deg[l] = c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l];
     static_assert(LAYER_PROFILES == 2, "each profile tried");
-    if (layer_profile_match<1>(c->qv_layers, deg, pair))
+    if (layer_profile_match<1>(c->qv_layers, deg, pair, rows_only))
         prof = 1;
-    else if (layer_profile_match<2>(c->qv_layers, deg, pair))
+    else if (layer_profile_match<2>(c->qv_layers, deg, pair, rows_only))
         prof = 2;
     free(deg);
     return prof;
 }
 
 /* Profile prof's straight window (its head and end layers) and its base graph's name, as the
- * describe reports them */
+ * describe reports them; rows: the pair rows' window (pair_profile_end), else edge pairs' */
 struct profile_window {
     int head, end;
     const char* name;
 };
-profile_window layer_profile_window(int prof)
+profile_window layer_profile_window(int prof, bool rows = false)
 {
     static_assert(LAYER_PROFILES == 2, "each profile named");
+    if (rows)
+        return prof == 1 ? profile_window{0, pair_profile_end<1>(), "5G NR BG1"}
+                         : profile_window{0, pair_profile_end<2>(), "5G NR BG2"};
     return prof == 1 ? profile_window{layer_profile_head<1>(), layer_profile_end<1>(), "5G NR BG1"}
                      : profile_window{layer_profile_head<2>(), layer_profile_end<2>(), "5G NR BG2"};
+}
+
+/* The describe's words for a profile's window on a code of `layers` layers (rows: the pair
+ * rows', worded apart from edge pairs', which the tests tell apart) */
+void describe_profile(qc_plan* p, const char* lead, int prof, bool rows, uint32_t layers)
+{
+    const profile_window w = layer_profile_window(prof, rows);
+    const uint32_t h = (uint32_t)w.head, e = (uint32_t)w.end;
+    if (h == 0 && layers <= e)
+        describe_add(p, rows ? "%slayers compiled for %s" : "%seach layer compiled (%s)", lead, w.name);
+    else if (h < layers)
+        describe_add(p, rows ? "%slayers %u-%u compiled for %s, the others in the loop"
+                             : "%slayers %u-%u compiled (%s), the others in the loop",
+                     lead, h + 1, layers < e ? layers : e, w.name);
 }
 
 /* A kernel's rows' edge offsets (edge_table_make, uploaded to *slot) after its *smem bytes of
@@ -456,6 +476,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                         !(o->cuda_tuning & GPUFEC_CUDA_PAIR_WIDE_STATE);
         if (p->pair_short)
             p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, pair_sv, true, false);
+        /* each layer's row code compiled for its degree where the code's layers follow a 5G NR
+         * base graph's (int8 pairs; qc_pick_pair_h2_prof has the builds) */
+        if (p->lean_pair && p->packed == 2 && p->prec == LDPC_PREC_I8 && !p->packed_gpost &&
+            !(o->cuda_tuning & GPUFEC_CUDA_NO_LAYER_PROFILE))
+            p->pair_prof = layer_profile_of(c, NULL, true);
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
     /* The latency plan in the one-frame layout; in global memory its row state uses the
@@ -663,6 +688,12 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                  "QC layered (%s), %s posteriors, %d-byte row state in %s memory%s", layers,
                  p->prec == LDPC_PREC_I8 ? "int8" : p->prec == LDPC_PREC_F16 || p->half_post ? "fp16" : "fp32",
                  W * 4, p->ssmem ? "shared" : "global", p->wide ? ", rows of up to 20 edges in registers" : "");
+    if (p->pair_prof) {
+        const bool many = qc_pick_pair_h2_prof(p, false) != nullptr, one = qc_pick_pair_h2_prof(p, true) != nullptr;
+        if (many || one)
+            describe_profile(p, many && one ? "; groups: " : many ? "; many groups: " : "; one group per SM: ", p->pair_prof,
+                             true, c->qv_layers);
+    }
     if (p->ow_tab) {
         describe_add(p, "; one group per SM: edge offsets on chip");
     }
@@ -678,15 +709,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         if (p->ep_pairs) {
             describe_add(p, ", %u pairs of orthogonal layers two rows per thread", p->ep_pairs);
         }
-        if (p->ep_prof) {
-            const profile_window w = layer_profile_window(p->ep_prof);
-            const uint32_t h = (uint32_t)w.head, e = (uint32_t)w.end;
-            if (h == 0 && c->qv_layers <= e)
-                describe_add(p, ", each layer compiled (%s)", w.name);
-            else if (h < c->qv_layers)
-                describe_add(p, ", layers %u-%u compiled (%s), the others in the loop", h + 1,
-                             c->qv_layers < e ? c->qv_layers : e, w.name);
-        }
+        if (p->ep_prof)
+            describe_profile(p, ", ", p->ep_prof, false, c->qv_layers);
     }
 done:
     free(ents);

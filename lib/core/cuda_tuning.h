@@ -46,9 +46,10 @@
 #define GPUFEC_CUDA_NO_LAYER_MERGE 2097152u /* QC kernel, edge pairs: one layer per step (default: two consecutive
                                               layers that share no column, e.g. 5G NR's later rows, as a pair of
                                               rows per thread) */
-#define GPUFEC_CUDA_NO_LAYER_PROFILE 4194304u /* QC kernel, edge pairs at int8: the loop over layers (default: each
-                                              layer's code compiled for its degree where the code's layers
-                                              follow a 5G NR base graph's, qc_layer_profile.cuh) */
+#define GPUFEC_CUDA_NO_LAYER_PROFILE 4194304u /* QC kernel at int8, edge pairs and two frames per word: the loop
+                                              over layers (default: each layer's code compiled for its degree
+                                              where the code's layers follow a 5G NR base graph's,
+                                              qc_layer_profile.cuh) */
 #define GPUFEC_CUDA_BYTE_POST 8388608u     /* QC kernel at int8, rows that are not whole layers: two frames per word
                                               with the posteriors on chip as a byte per frame wherever that fits
                                               (default: where four bytes per position do not fit on chip) */

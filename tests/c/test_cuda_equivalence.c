@@ -468,6 +468,21 @@ static void packed_plan_cases(int quick)
         compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, pr);
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, pr);
     }
+    /* ... at int8 with each layer's rows compiled for the base graph (pair_prof_steps): the whole
+     * window (state on chip at rate 0.79; BG2 with 17 layers and one sign word), a window and the
+     * loop (BG1 whole, state in global memory), and without (NO_LAYER_PROFILE) */
+    expect_variant = "groups: layers compiled for 5G NR BG1";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_OMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
+    expect_variant = "many groups: layers 1-10 compiled for 5G NR BG1, the others in the loop";
+    compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
+    expect_variant = "groups: layers compiled for 5G NR BG2";
+    compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_NMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
+    tuning = GPUFEC_CUDA_NO_LAYER_PROFILE;
+    expect_variant = "lean rows, int8 rule, 2 frames per word";
+    reject_variant = "layers compiled for";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
+    tuning = 0;
+    reject_variant = NULL;
     /* int8 groups whose posteriors fit on chip only as bytes (DVB-S2 normal): two frames per word,
      * a byte per frame (lanes_h2b); a partial last group, erased frames, frames stopping at
      * different iterations; rows of 7 edges (one sign word), of 18 and of 30 (two); and four
