@@ -26,6 +26,9 @@ template <int MINB, int SPLIT> qc_kernel_fn pick_lean(const qc_plan* p, bool sm)
 /* The builds the plan launches: (2, 1) for many frames, (1, 1) and (1, 2) in the latency plan. */
 qc_kernel_fn qc_pick_lean(const qc_plan* p, int minb, int split, bool sm)
 {
+    if (split == 1)
+        if (qc_kernel_fn k = qc_pick_lean_prof(p, minb, sm))
+            return k;
     if (minb == 2)
         return pick_lean<2, 1>(p, sm);
     return split == 2 ? pick_lean<1, 2>(p, sm) : pick_lean<1, 1>(p, sm);

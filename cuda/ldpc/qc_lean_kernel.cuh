@@ -12,6 +12,7 @@
 #define GPUFEC_QC_LEAN_KERNEL_CUH
 
 #include "qc_common.cuh"
+#include "qc_layer_profile.cuh"
 
 #define LEAN_MAX_DEGREE 20
 
@@ -113,9 +114,68 @@ template <typename T> __device__ __forceinline__ void lean_state_prefetch(const 
     asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; prefetch.global.L2 [g]; }" ::"l"(p));
 }
 
+/* One layer's rows (their entries at ents, degree d, the code for degrees LO to HI: a profile's
+ * constant where LO == HI) and the barrier. next: this layer's row state on entry (loaded a layer
+ * ahead), the following layer's on exit. */
+template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT, int LO, int HI>
+__device__ __forceinline__ void lean_layer(const qc_args& a, PostT* app, const uint2* ents, uint32_t d, uint32_t l,
+                                           typename raw_words<W>::type* rstate, uint32_t rt, uint32_t part,
+                                           unsigned mask, bool active, typename raw_words<W>::type& next)
+{
+    typedef typename raw_words<W>::type raw_t;
+    typedef state_codec<PREC, W> codec;
+    /* A row's state is read by its own threads and written by the first: the next layer's is
+     * loaded before this layer's barrier (its latency overlaps the row). */
+    if (active) {
+        const raw_t cur = next;
+        next = rstate[(l + 1 < a.layers ? l + 1 : 0) * a.z + rt];
+        if (!SSMEM && a.layers > 2) /* two layers ahead into L2 (lean_state_prefetch); with
+                                       fewer, l + 2 - layers could pass the state's end */
+            lean_state_prefetch(rstate + (size_t)(l + 2 < a.layers ? l + 2 : l + 2 - a.layers) * a.z + rt);
+        const raw_t ns =
+            codec::pack(lean_row_any<PREC, PostT, SPLIT, LO, HI>(a, app, ents, d, rt, part, mask, codec::unpack(cur)));
+        if constexpr (SPLIT > 1)
+            __syncwarp(mask); /* the partner's read of this state (its prefetch) comes first */
+        if (part == 0)
+            rstate[l * a.z + rt] = ns;
+        if (a.layers == 1)
+            next = ns;
+    }
+    __syncthreads();
+}
+
+/* The lean rows' straight window on a layer profile (qc_layer_profile.cuh): the leading layers
+ * within LEAN_PROFILE_MAX_EDGES edges */
+#ifndef LEAN_PROFILE_MAX_EDGES
+#define LEAN_PROFILE_MAX_EDGES 128u
+#endif
+template <int PROF> __host__ __device__ constexpr int lean_profile_end()
+{
+    return layer_profile_end<PROF, LEAN_PROFILE_MAX_EDGES>();
+}
+
+/* Layers LAYER to the window's end (or the code's) on profile PROF, each compiled for its degree,
+ * its entries at the constant E0 (the degrees before it): no search, no loop, no entry pointer. */
+template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT, int PROF, int LAYER, int E0>
+__device__ __forceinline__ void lean_prof_steps(const qc_args& a, PostT* app, const uint2* ents,
+                                                typename raw_words<W>::type* rstate, uint32_t rt, uint32_t part,
+                                                unsigned mask, bool active, typename raw_words<W>::type& next)
+{
+    using P = layer_profile<PROF>;
+    if constexpr (LAYER < lean_profile_end<PROF>()) {
+        if (LAYER >= a.layers)
+            return;
+        constexpr int D = P::deg[LAYER];
+        lean_layer<PREC, PostT, W, SSMEM, SPLIT, D, D>(a, app, ents + E0, D, LAYER, rstate, rt, part, mask, active, next);
+        lean_prof_steps<PREC, PostT, W, SSMEM, SPLIT, PROF, LAYER + 1, E0 + D>(a, app, ents, rstate, rt, part, mask, active,
+                                                                              next);
+    }
+}
+
 /* MINB: blocks per SM the registers must allow (1: the latency plan; 2: many frames). SPLIT:
- * threads per row (1, or 2 in the latency plan). */
-template <int PREC, typename PostT, int W, bool SSMEM, int MINB, int SPLIT>
+ * threads per row (1, or 2 in the latency plan). PROF: a layer profile whose window of layers is
+ * compiled (lean_prof_steps), 0: none. */
+template <int PREC, typename PostT, int W, bool SSMEM, int MINB, int SPLIT, int PROF = 0>
 __global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -126,35 +186,23 @@ __global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
     const int has_info = qc_frame_load<PREC>(a, app, state, state_words, f, tid, nt);
 
     typedef typename raw_words<W>::type raw_t;
-    typedef state_codec<PREC, W> codec;
     raw_t* rstate = reinterpret_cast<raw_t*>(state);
     const uint32_t rt = tid / SPLIT, part = tid % SPLIT; /* the row's lane; this thread's part */
     const bool active = rt < a.z;
     const unsigned mask = SPLIT > 1 ? __ballot_sync(0xffffffffu, active) : 0xffffffffu;
-    /* A row's state is read by its own threads and written by the first: the next layer's is
-     * loaded before this layer's barrier (its latency overlaps the row). */
     raw_t next = active ? rstate[rt] : raw_t();
     int it = 0;
     bool ok = false;
     while (it < a.max_iterations) {
-        for (uint32_t l = 0; l < a.layers; l++) {
+        uint32_t l0 = 0;
+        if constexpr (PROF != 0) {
+            lean_prof_steps<PREC, PostT, W, SSMEM, SPLIT, PROF, 0, 0>(a, app, ents, rstate, rt, part, mask, active, next);
+            l0 = (uint32_t)lean_profile_end<PROF>();
+        }
+        for (uint32_t l = l0; l < a.layers; l++) {
             const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;
-            if (active) {
-                const raw_t cur = next;
-                next = rstate[(l + 1 < a.layers ? l + 1 : 0) * a.z + rt];
-                if (!SSMEM && a.layers > 2) /* two layers ahead into L2 (lean_state_prefetch); with
-                                               fewer, l + 2 - layers could pass the state's end */
-                    lean_state_prefetch(rstate + (size_t)(l + 2 < a.layers ? l + 2 : l + 2 - a.layers) * a.z + rt);
-                const raw_t ns = codec::pack(lean_row_any<PREC, PostT, SPLIT, 1, LEAN_MAX_DEGREE>(
-                    a, app, ents + e0, d, rt, part, mask, codec::unpack(cur)));
-                if constexpr (SPLIT > 1)
-                    __syncwarp(mask); /* the partner's read of this state (its prefetch) comes first */
-                if (part == 0)
-                    rstate[l * a.z + rt] = ns;
-                if (a.layers == 1)
-                    next = ns;
-            }
-            __syncthreads();
+            lean_layer<PREC, PostT, W, SSMEM, SPLIT, 1, LEAN_MAX_DEGREE>(a, app, ents + e0, d, l, rstate, rt, part, mask,
+                                                                         active, next);
         }
         if (qc_stop_after(a, ++it, ents, ent_ptr, app, tid, nt, &ok))
             break;

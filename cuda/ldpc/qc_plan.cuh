@@ -67,6 +67,7 @@ struct qc_plan {
     uint32_t packed_dmax;                /* the longest row */
     int wide;                            /* throughput kernel with rows of up to 20 edges in registers */
     int lean_tp, lat_lean;               /* the lean kernel (qc_lean_kernel.cuh) for many frames, for few */
+    int lean_prof;                       /* ... at float32, the layer profile its rows are compiled for (0: none) */
     /* int8 packed plans: chunks of fewer frames than one wave of the packed kernel run the lean
      * kernel (one frame per block, lean_smem bytes, lean_gstate bytes of global row state per frame) */
     uint32_t lean_small_frames;
@@ -100,6 +101,9 @@ qc_kernel_fn qc_pick_one_frame(const qc_plan* p, int split, int dbmax, bool sm);
 /* k_qc_lean (qc_kernels_lean.cu): minb blocks per SM the registers allow (2 for many frames, 1
  * for the latency plan), split threads per row. */
 qc_kernel_fn qc_pick_lean(const qc_plan* p, int minb, int split, bool sm);
+/* ... at float32 on the plan's layer profile (lean_prof; qc_kernels_lean_prof.cu), one thread per
+ * row; NULL where none is built */
+qc_kernel_fn qc_pick_lean_prof(const qc_plan* p, int minb, bool sm);
 /* k_qc_packed (qc_kernels_packed.cu): the packed plan on rows that are not the lean ones. */
 qc_kernel_fn qc_pick_packed(const qc_plan* p);
 /* k_qc_lean_pair (qc_kernels_pair_*.cu), by the plan's lane policy: for many groups, for a chunk

@@ -477,10 +477,23 @@ static void packed_plan_cases(int quick)
     compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
     expect_variant = "groups: layers compiled for 5G NR BG2";
     compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_NMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
-    tuning = GPUFEC_CUDA_NO_LAYER_PROFILE;
-    expect_variant = "lean rows, int8 rule, 2 frames per word";
+    /* ... and at float32 on the lean kernel (lean_prof_steps), one frame per block (few frames: the
+     * latency records below); BG2 beyond the window in the loop */
+    expect_variant = "many frames: layers compiled for 5G NR BG1";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
+    expect_variant = "many frames: layers 1-10 compiled for 5G NR BG1, the others in the loop";
+    compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
+    expect_variant = "many frames: layers compiled for 5G NR BG2";
+    compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
+    expect_variant = "), lean rows";
     reject_variant = "layers compiled for";
+    compare_p("5gnr-bg2-z384", GPUFEC_ALG_NMS, L, 1.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
+    tuning = GPUFEC_CUDA_NO_LAYER_PROFILE;
+    reject_variant = "layers compiled for";
+    expect_variant = "lean rows, int8 rule, 2 frames per word";
     compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
+    expect_variant = "), lean rows";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
     tuning = 0;
     reject_variant = NULL;
     /* int8 groups whose posteriors fit on chip only as bytes (DVB-S2 normal): two frames per word,
