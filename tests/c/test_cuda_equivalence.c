@@ -468,32 +468,40 @@ static void packed_plan_cases(int quick)
         compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, pr);
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, pr);
     }
-    /* ... at int8 with each layer's rows compiled for the base graph (pair_prof_steps): the whole
-     * window (state on chip at rate 0.79; BG2 with 17 layers and one sign word), a window and the
-     * loop (BG1 whole, state in global memory), and without (NO_LAYER_PROFILE) */
-    expect_variant = "groups: layers compiled for 5G NR BG1";
-    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_OMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
-    expect_variant = "many groups: layers 1-10 compiled for 5G NR BG1, the others in the loop";
-    compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
-    expect_variant = "groups: layers compiled for 5G NR BG2";
-    compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_NMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
-    /* ... and at float32 on the lean kernel (lean_prof_steps), one frame per block (few frames: the
-     * latency records below); BG2 beyond the window in the loop */
-    expect_variant = "many frames: layers compiled for 5G NR BG1";
-    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
-    expect_variant = "many frames: layers 1-10 compiled for 5G NR BG1, the others in the loop";
-    compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
-    expect_variant = "many frames: layers compiled for 5G NR BG2";
-    compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
-    expect_variant = "), lean rows";
-    reject_variant = "layers compiled for";
-    compare_p("5gnr-bg2-z384", GPUFEC_ALG_NMS, L, 1.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
-    tuning = GPUFEC_CUDA_NO_LAYER_PROFILE;
-    reject_variant = "layers compiled for";
-    expect_variant = "lean rows, int8 rule, 2 frames per word";
-    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8);
-    expect_variant = "), lean rows";
-    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_FLOAT32);
+    /* ... with each layer's rows compiled for the base graph, int8 (pair_prof_steps) and float32 (the
+     * lean kernel, lean_prof_steps; few frames: the latency records below): the whole window
+     * (state on chip at rate 0.79; BG2 with 17 layers, one sign word), a window and the loop (BG1
+     * whole, state in global memory), BG2 beyond the window at float32 (the loop), and without
+     * (NO_LAYER_PROFILE) */
+    const gpufec_precision I8 = GPUFEC_PRECISION_INT8, F32 = GPUFEC_PRECISION_FLOAT32;
+    const char *R079 = "5gnr-bg1-z384:k=8448:e=10752:qm=2", *BG2_04 = "5gnr-bg2-z384:k=3840:e=9600:qm=4";
+    const struct {
+        const char* code;
+        gpufec_algorithm alg;
+        double ebn0;
+        gpufec_precision prec;
+        uint32_t tuning;
+        const char *expect, *reject;
+    } prof[] = {
+        {R079, GPUFEC_ALG_OMS, 3.2, I8, 0, "groups: layers compiled for 5G NR BG1", NULL},
+        {"5gnr-bg1-z384", GPUFEC_ALG_NMS, 1.4, I8, 0,
+         "many groups: layers 1-10 compiled for 5G NR BG1, the others in the loop", NULL},
+        {BG2_04, GPUFEC_ALG_NMS, 1.4, I8, 0, "groups: layers compiled for 5G NR BG2", NULL},
+        {R079, GPUFEC_ALG_NMS, 3.2, F32, 0, "many frames: layers compiled for 5G NR BG1", NULL},
+        {"5gnr-bg1-z384", GPUFEC_ALG_OMS, 1.4, F32, 0,
+         "many frames: layers 1-10 compiled for 5G NR BG1, the others in the loop", NULL},
+        {BG2_04, GPUFEC_ALG_OMS, 1.4, F32, 0, "many frames: layers compiled for 5G NR BG2", NULL},
+        {"5gnr-bg2-z384", GPUFEC_ALG_NMS, 1.2, F32, 0, "), lean rows", "layers compiled for"},
+        {R079, GPUFEC_ALG_NMS, 3.2, I8, GPUFEC_CUDA_NO_LAYER_PROFILE, "lean rows, int8 rule, 2 frames per word",
+         "layers compiled for"},
+        {R079, GPUFEC_ALG_NMS, 3.2, F32, GPUFEC_CUDA_NO_LAYER_PROFILE, "), lean rows", "layers compiled for"},
+    };
+    for (size_t k = 0; k < sizeof prof / sizeof *prof; k++) {
+        tuning = prof[k].tuning;
+        expect_variant = prof[k].expect;
+        reject_variant = prof[k].reject;
+        compare_p(prof[k].code, prof[k].alg, L, prof[k].ebn0, quick ? 601 : 1201, 0.0, prof[k].prec);
+    }
     tuning = 0;
     reject_variant = NULL;
     /* int8 groups whose posteriors fit on chip only as bytes (DVB-S2 normal): two frames per word,
