@@ -56,6 +56,35 @@ template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p, qc_pair_use use
     }
 }
 
+/* The builds on the plan's layer profile (pair_prof_steps), for many groups with the row state on
+ * chip or in global memory (int8: in the short form) and for one group per SM with the state and
+ * the edge offsets on chip; NULL where none is built for the plan's row state. SV: the plan's,
+ * each profile's own (BG1's rows of 19 edges: the compact state; BG2's: one sign word). */
+template <class L, int PROF, int SV> qc_kernel_fn pick_pair_prof_mem(const qc_plan* p, bool one)
+{
+    constexpr bool SHORT = L::PREC == LDPC_PREC_I8; /* the int8 plan's state in global memory */
+    if (p->pair_ssmem)
+        return !one ? k_qc_lean_pair<L, SV, false, true, false, 2, false, false, PROF>
+               : p->ow_tab ? k_qc_lean_pair<L, SV, false, true, false, 1, false, true, PROF>
+                           : nullptr;
+    if (!one && (p->pair_short != 0) == SHORT)
+        return k_qc_lean_pair<L, SV, false, false, SHORT, 2, false, false, PROF>;
+    return nullptr;
+}
+
+template <class L> qc_kernel_fn pick_pair_prof(const qc_plan* p, bool one)
+{
+    static_assert(LAYER_PROFILES == 2, "a build per profile");
+    if (p->packed != 2 || p->packed_gpost || p->prec != L::PREC)
+        return nullptr;
+    const int sv = p->pair_compact ? 0 : p->packed_sv;
+    if (p->pair_prof == 1 && sv == 0)
+        return pick_pair_prof_mem<L, 1, 0>(p, one);
+    if (p->pair_prof == 2 && sv == 1)
+        return pick_pair_prof_mem<L, 2, 1>(p, one);
+    return nullptr;
+}
+
 } // namespace
 
 #endif

@@ -46,11 +46,17 @@ size_t pair_state_sum(const ldpc_code* c, uint32_t z, int sv, bool short_form, b
     return bytes;
 }
 
+/* The pair kernel on the plan's layer profile, by its precision, or NULL */
+qc_kernel_fn pick_pair_prof_of(const qc_plan* p, bool one)
+{
+    return p->prec == LDPC_PREC_F16 ? qc_pick_pair_f16_prof(p, one) : qc_pick_pair_h2_prof(p, one);
+}
+
 /* The pair kernel of the plan's lane policy. */
 qc_kernel_fn pick_pair(const qc_plan* p, qc_pair_use use)
 {
     if (use != QC_PAIR_EDGES && p->pair_prof)
-        if (qc_kernel_fn k = qc_pick_pair_h2_prof(p, use == QC_PAIR_ONE_WAVE))
+        if (qc_kernel_fn k = pick_pair_prof_of(p, use == QC_PAIR_ONE_WAVE))
             return k;
     return p->prec == LDPC_PREC_F16 ? qc_pick_pair_f16(p, use)
            : p->packed == 2         ? qc_pick_pair_h2(p, use)
@@ -487,10 +493,15 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         if (p->pair_short)
             p->gstate_bytes = p->pair_state_bytes = pair_state_sum(c, z, pair_sv, true, false);
         /* each layer's row code compiled for its degree where the code's layers follow a 5G NR
-         * base graph's (int8 pairs; qc_pick_pair_h2_prof has the builds) */
-        if (p->lean_pair && p->packed == 2 && p->prec == LDPC_PREC_I8 && !p->packed_gpost &&
-            !(o->cuda_tuning & GPUFEC_CUDA_NO_LAYER_PROFILE))
+         * base graph's (int8 and float16 pairs; pick_pair_prof has the builds) */
+        if (p->lean_pair && p->packed == 2 && !p->packed_gpost && !(o->cuda_tuning & GPUFEC_CUDA_NO_LAYER_PROFILE))
             p->pair_prof = layer_profile_of(c, NULL, true);
+        /* ... at float16 only where the whole code is in the window (H200, 8192 blocks: BG1 whole
+         * 21.2 against 21.7 Gb/s in the loop, BG2 whole 11.7 against 18.0; BG1 at rate 0.79 37.5
+         * against 35.2, docs/performance.md) */
+        if (p->prec == LDPC_PREC_F16 && p->pair_prof &&
+            c->qv_layers > (uint32_t)(p->pair_prof == 1 ? pair_profile_end<1>() : pair_profile_end<2>()))
+            p->pair_prof = 0;
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
     /* The latency plan in the one-frame layout; in global memory its row state uses the
@@ -705,7 +716,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                              true, c->qv_layers);
     }
     if (p->pair_prof) {
-        const bool many = qc_pick_pair_h2_prof(p, false) != nullptr, one = qc_pick_pair_h2_prof(p, true) != nullptr;
+        const bool many = pick_pair_prof_of(p, false) != nullptr, one = pick_pair_prof_of(p, true) != nullptr;
         if (many || one)
             describe_profile(p, many && one ? "; groups: " : many ? "; many groups: " : "; one group per SM: ", p->pair_prof,
                              true, c->qv_layers);

@@ -54,7 +54,7 @@ struct qc_plan {
     int pair_compact;                    /* ... with two frames' row state in one uint4 */
     int pair_ssmem;                      /* ... with the row state on chip */
     int pair_short;                      /* ... int8, with 8 bytes of it for rows of at most 11 edges */
-    int pair_prof;                       /* ... int8, the layer profile its rows are compiled for (0: none) */
+    int pair_prof;                       /* ... the layer profile its rows are compiled for (0: none) */
     uint32_t pair_one_wave;              /* ... chunks of at most this many groups (one per SM, two frames
                                             per word): the kernel built for one block per SM, */
     int ow_tab;                          /* ... with the rows' edge offsets on chip; ow_args and ow_smem:
@@ -112,8 +112,9 @@ enum qc_pair_use { QC_PAIR_MANY, QC_PAIR_ONE_WAVE, QC_PAIR_EDGES };
 qc_kernel_fn qc_pick_pair_h2(const qc_plan* p, qc_pair_use use);
 qc_kernel_fn qc_pick_pair_f16(const qc_plan* p, qc_pair_use use);
 qc_kernel_fn qc_pick_pair_b4(const qc_plan* p);
-/* ... at int8 in half2 on the plan's layer profile (pair_prof) for many groups or one per SM
- * (qc_kernels_pair_h2_prof.cu); NULL where none is built for its row state's place */
+/* ... at int8 and float16 on the plan's layer profile (pair_prof) for many groups or one per SM
+ * (qc_kernels_pair_{h2,f16}_prof.cu); NULL where none is built for its row state's place */
 qc_kernel_fn qc_pick_pair_h2_prof(const qc_plan* p, bool one);
+qc_kernel_fn qc_pick_pair_f16_prof(const qc_plan* p, bool one);
 
 #endif

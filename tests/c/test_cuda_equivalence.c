@@ -468,12 +468,12 @@ static void packed_plan_cases(int quick)
         compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, pr);
         compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, pr);
     }
-    /* ... with each layer's rows compiled for the base graph, int8 (pair_prof_steps) and float32 (the
-     * lean kernel, lean_prof_steps; few frames: the latency records below): the whole window
-     * (state on chip at rate 0.79; BG2 with 17 layers, one sign word), a window and the loop (BG1
-     * whole, state in global memory), BG2 beyond the window at float32 (the loop), and without
-     * (NO_LAYER_PROFILE) */
-    const gpufec_precision I8 = GPUFEC_PRECISION_INT8, F32 = GPUFEC_PRECISION_FLOAT32;
+    /* ... with each layer's rows compiled for the base graph, int8 and float16 (pair_prof_steps) and
+     * float32 (the lean kernel, lean_prof_steps; few frames: the latency records below): the whole
+     * window (state on chip at rate 0.79; BG2 with 17 layers, one sign word), a window and the
+     * loop (BG1 whole, state in global memory; float16: the loop), BG2 beyond the window at
+     * float32 (the loop), and without (NO_LAYER_PROFILE) */
+    const gpufec_precision I8 = GPUFEC_PRECISION_INT8, F16 = GPUFEC_PRECISION_FLOAT16, F32 = GPUFEC_PRECISION_FLOAT32;
     const char *R079 = "5gnr-bg1-z384:k=8448:e=10752:qm=2", *BG2_04 = "5gnr-bg2-z384:k=3840:e=9600:qm=4";
     const struct {
         const char* code;
@@ -487,6 +487,9 @@ static void packed_plan_cases(int quick)
         {"5gnr-bg1-z384", GPUFEC_ALG_NMS, 1.4, I8, 0,
          "many groups: layers 1-10 compiled for 5G NR BG1, the others in the loop", NULL},
         {BG2_04, GPUFEC_ALG_NMS, 1.4, I8, 0, "groups: layers compiled for 5G NR BG2", NULL},
+        {R079, GPUFEC_ALG_NMS, 3.2, F16, 0, "layers compiled for 5G NR BG1", NULL},
+        {"5gnr-bg1-z384", GPUFEC_ALG_OMS, 1.4, F16, 0, "lean rows, float16 rule, 2 frames per word", "layers compiled for"},
+        {BG2_04, GPUFEC_ALG_OMS, 1.4, F16, 0, "layers compiled for 5G NR BG2", NULL},
         {R079, GPUFEC_ALG_NMS, 3.2, F32, 0, "many frames: layers compiled for 5G NR BG1", NULL},
         {"5gnr-bg1-z384", GPUFEC_ALG_OMS, 1.4, F32, 0,
          "many frames: layers 1-10 compiled for 5G NR BG1, the others in the loop", NULL},
