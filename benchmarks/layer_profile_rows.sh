@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The twentieth pass of docs/performance.md: the int8 pair kernel's and the float32 lean kernel's
+# The twentieth pass of docs/performance.md: the int8 and float16 pair kernel's and the float32 lean kernel's
 # rows compiled layer by layer for a 5G NR base graph, against the loop (cuda_tuning 4194304,
 # NO_LAYER_PROFILE), in one library. Run from the repository root on the GPU machine:
 #   bash benchmarks/layer_profile_rows.sh BENCH [LIBDIR]
@@ -11,7 +11,7 @@ lib=${2:-}
 R079=5gnr-bg1-z384:k=8448:e=10752:qm=2
 I="--decoder nms --backend cuda --iterations 10 --seed 7"
 for r in 1 2; do
-  for p in int8 float32; do
+  for p in int8 float16 float32; do
     for t in 0 4194304; do
       bench_lib "$lib" --code $R079 $I --precision $p --frames 8192 --repeat 5 --cuda-tuning $t
       bench_lib "$lib" --code 5gnr-bg1-z384 $I --precision $p --frames 8192 --repeat 5 --ebn0 0.8 --cuda-tuning $t
