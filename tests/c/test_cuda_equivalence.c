@@ -1,6 +1,7 @@
 /* CUDA backend vs the CPU reference on fresh random noisy frames. Exits 77 (ctest: skipped) when
  * no GPU is usable. Min-sum family: identical hard decisions and iteration counts (the same
- * float operations in the same order); SPA: within a small tolerance (the GPU's fast exp/log/reciprocal instructions, spa_term_fast). */
+ * float operations in the same order); SPA: within a small tolerance (the GPU's fast
+ * exp/log/reciprocal instructions, spa_term_fast). */
 #include "cuda_tuning.h"
 #include "test_util.h"
 
@@ -546,11 +547,11 @@ static void packed_plan_cases(int quick)
  * After one iteration that row still fails, so no frame may stop there; a gate that took a
  * first layer passed for a decoded frame would stop them all. With more iterations the frames
  * decode later (float) or never (int8: the wrong bit, sent as +-Inf, a known bit at 127 steps,
- * outweighs the row's largest message), on both backends alike, iteration for iteration. Each kernel family that checks: the edge
- * pairs with and without their table (latency plan, int8 and float16), the lean kernel (float32),
- * two frames per word at one group per SM and at many, four per word (int8 in bytes). good: the
- * right bits' LLR (8: 32 steps at int8, its channel values' largest; Inf: every value at 127 steps,
- * saturated). */
+ * outweighs the row's largest message), on both backends alike, iteration for iteration. Each
+ * kernel family that checks: the edge pairs with and without their table (latency plan, int8 and
+ * float16), the lean kernel (float32), two frames per word at one group per SM and at many, four
+ * per word (int8 in bytes). good: the right bits' LLR (8: 32 steps at int8, its channel values'
+ * largest; Inf: every value at 127 steps, saturated). */
 static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision prec, uint32_t pl, float good)
 {
     test_frames t = test_frames_of(open_test_code(name), frames);
