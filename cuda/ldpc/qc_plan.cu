@@ -425,7 +425,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->lean_prof = layer_profile_of(c, NULL, true);
     /* ... except BG2 beyond the window (H200, 8192 whole BG2 blocks: 11.35 against 11.10 Gb/s
      * without; BG1's whole code gains 2.3% with it, docs/performance.md) */
-    if (p->lean_prof == 2 && c->qv_layers > (uint32_t)lean_profile_end<2>())
+    if (p->lean_prof == 2 && c->qv_layers > (uint32_t)layer_profile_window(2, true).end)
         p->lean_prof = 0;
     /* int8: several frames per word unless disabled: two in half2 where the rows are whole layers
      * (the lean rows) or have up to 16 edges (one sign word), and a group's posteriors fit on
@@ -499,8 +499,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         /* ... at float16 only where the whole code is in the window (H200, 8192 blocks: BG1 whole
          * 21.2 against 21.7 Gb/s in the loop, BG2 whole 11.7 against 18.0; BG1 at rate 0.79 37.5
          * against 35.2, docs/performance.md) */
-        if (p->prec == LDPC_PREC_F16 && p->pair_prof &&
-            c->qv_layers > (uint32_t)(p->pair_prof == 1 ? pair_profile_end<1>() : pair_profile_end<2>()))
+        if (p->prec == LDPC_PREC_F16 && p->pair_prof && c->qv_layers > (uint32_t)layer_profile_window(p->pair_prof, true).end)
             p->pair_prof = 0;
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
