@@ -349,13 +349,13 @@ __device__ __forceinline__ row_state row_small_i8(const qc_args& a, int8_t* app,
     int min1 = (int)LDPC_I8_MIN_MAX, min2 = min1; /* ms_init_prec */
     uint32_t arg1 = 0xffffffffu, parity = 0;
     /* Skipped slots without a branch: they push 127, which moves neither minimum (both start
-     * below it) nor the parity. */
+     * below it) nor the parity. A value's magnitude may exceed 127 (app - old is exact). */
 #pragma unroll
     for (int t = 0; t < DB; t++) {
         const bool valid = !((skipped >> t) & 1u);
         const uint32_t g = rp.t0 + t;
         const int mag = g == old.arg ? om2 : om1;
-        const int x = max(-128, min(127, v[t] - ((old.signs >> g) & 1u ? -mag : mag))); /* ldpc_i8_sat */
+        const int x = v[t] - ((old.signs >> g) & 1u ? -mag : mag); /* exact (ldpc_i8_sat) */
         v[t] = valid ? x : v[t];
         const int m = valid ? min(abs(x), 127) : 127;
         parity ^= (uint32_t)(valid && x < 0);

@@ -20,8 +20,8 @@ namespace {
 
 /* One row of D edges, SPLIT threads per row (adjacent threads; part p of them takes edges
  * [p H, p H + H), H = ceil(D / SPLIT), the last part's spare slot masked). float32 and float16
- * storage work in float as row_small; int8 in whole steps as row_small_i8 (saturating subtract
- * and add, magnitudes capped at 127). The minima update is ms_push's (the first position wins a
+ * storage work in float as row_small; int8 in whole steps as row_small_i8 (an exact subtract,
+ * a saturating add, magnitudes capped at 127). The minima update is ms_push's (the first position wins a
  * tie) without a branch; the parts' accumulators merge by shuffles (ms_merge, bit-exact in any
  * grouping). */
 template <int PREC, typename PostT, int D, int SPLIT>
@@ -56,7 +56,7 @@ __device__ __forceinline__ row_state lean_row(const qc_args& a, PostT* app, cons
         const V mag = (uint32_t)t == oarg ? om2 : om1;
         V x, m;
         if constexpr (I8) {
-            x = max(-128, min(127, (osig >> t) & 1u ? v[t] + mag : v[t] - mag));
+            x = (osig >> t) & 1u ? v[t] + mag : v[t] - mag; /* exact (ldpc_i8_sat) */
             m = valid ? min(abs(x), 127) : 127;
         } else {
             x = prec_round<PREC>((osig >> t) & 1u ? v[t] + mag : v[t] - mag); /* ldpc_extrinsic */

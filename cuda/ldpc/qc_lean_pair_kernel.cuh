@@ -106,12 +106,12 @@ template <class L> __device__ __forceinline__ uint4 pair_compact_store(const pac
  * second pass (pair_is_min), three instructions per edge fewer than packed_acc's push. */
 template <class L> struct pair_acc {
     uint32_t min1, min2, parity;
-    /* int8 in half2: |v| (at most 128) for min(|v|, 127), as the minima start lower (64) */
+    /* int8 in half2: |v| (at most 191) for min(|v|, 127), as the minima start lower (63) */
     __device__ __forceinline__ void push(uint32_t v)
     {
         uint32_t m;
         if constexpr (L::FR == 2) {
-            static_assert(L::PREC != LDPC_PREC_I8 || L::INIT == 0x54005400u, "int8 minima start at 64");
+            static_assert(L::PREC != LDPC_PREC_I8 || L::INIT == 0x53e053e0u, "int8 minima start at 63");
             m = L::u(__habs2(L::h(v)));
         } else {
             m = L::mag(v);
@@ -126,8 +126,8 @@ template <class L> struct pair_acc {
  * each is marked and the stored position is not the rule's first (bytes: the last; 16-bit
  * lanes: the sum of the tied positions, pair_row_out), but the messages are the same, because a
  * tie makes min2 equal min1, hence M2 equal M1, whichever edge a position names. int8's
- * minima start at 64: when no edge is below it, min1 and min2 are both 64 and an edge at 64 or
- * beyond (-128 included) gets the same message, matched or not. */
+ * minima start at 63: when no edge is below it, min1 and min2 are both 63 and an edge at 63 or
+ * beyond gets the same message, matched or not. */
 template <class L> __device__ __forceinline__ uint32_t pair_is_min(uint32_t v, uint32_t min1)
 {
     if constexpr (L::FR == 4)
@@ -139,9 +139,10 @@ template <class L> __device__ __forceinline__ uint32_t pair_is_min(uint32_t v, u
 /* The second pass over a row's edges (FROZEN: some frames no longer written, their posteriors
  * kept), adding each edge's outgoing message to its extrinsic value, and recording the first
  * minimum's position per frame in ns->arg and the signs in ns->s. */
-template <class L, int D, bool FROZEN>
+template <class L, int D, bool FROZEN, int DK>
 __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t (&jv)[D], const uint32_t (&v)[D],
-                                             const pair_acc<L>& c, packed_row* ns, uint32_t live)
+                                             const uint32_t (&pk)[DK], const uint32_t (&mk)[DK], const pair_acc<L>& c,
+                                             packed_row* ns, uint32_t live)
 {
     uint32_t arg = pair_none<L>();
     const uint32_t d21 = pair_diff<L>(ns->m1, ns->m2);
@@ -162,7 +163,7 @@ __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t
             mag = (ns->m2 & e) | (ns->m1 & ~e);
             ns->s[t / L::BITS] |= neg >> SH;
         }
-        uint32_t post = L::add_sat(v[t], L::apply_sign(mag, neg));
+        uint32_t post = L::update(v[t], pk[t % DK], mk[t % DK], L::apply_sign(mag, neg)); /* pk, mk: L::KEEP */
         uint32_t* ap = reinterpret_cast<uint32_t*>(base + jv[t]);
         if constexpr (FROZEN) /* frozen frames keep their posteriors (unchanged since pass 1) */
             post = (post & live) | (*ap & ~live);
@@ -271,7 +272,8 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
         old = pair_compact_load<L>(st[0]);
     else
         old = packed_load<SV>(st);
-    uint32_t jv[D], v[D];
+    constexpr int DK = L::KEEP ? D : 1;
+    uint32_t jv[D], v[D], pk[DK] = {}, mk[DK] = {}; /* KEEP: each edge's posterior and old message */
     if constexpr (TAB) {
         edge_offsets<D>(ents + lane * edge_units(D), jv);
     } else {
@@ -295,15 +297,19 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
                                 old.s[t / L::BITS] << (L::BITS - 1 - t % L::BITS));
         else
             msg = packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, pair_pos<L>((uint32_t)t));
-        v[t] = L::sub_sat(v[t], msg);
+        if constexpr (L::KEEP) {
+            pk[t % DK] = v[t];
+            mk[t % DK] = msg;
+        }
+        v[t] = L::ext(v[t], msg);
         c.push(v[t]);
     }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), 0u, {0, 0, 0, 0, 0}};
     if (live == 0xffffffffu) { /* no frame frozen: the masks fold away */
-        pair_row_out<L, D, false>(base, jv, v, c, &ns, 0xffffffffu);
+        pair_row_out<L, D, false>(base, jv, v, pk, mk, c, &ns, 0xffffffffu);
         pair_row_store<L, SV, SR>(old, ns, 0xffffffffu, region, lane, a.z);
     } else {
-        pair_row_out<L, D, true>(base, jv, v, c, &ns, live);
+        pair_row_out<L, D, true>(base, jv, v, pk, mk, c, &ns, live);
         pair_row_store<L, SV, SR>(old, ns, live, region, lane, a.z);
     }
 }
@@ -373,7 +379,7 @@ template <class L, int D, bool TAB>
 __device__ __forceinline__ void ep_row_in(ep_work<L, D>& w, const unsigned char* base, const uint2* ents, uint32_t lane2,
                                           uint32_t nz2, const uint4* st, uint32_t lane)
 {
-    static_assert(L::FR == 2 && D <= EP_MAX_DEGREE, "two edges per word, the signs in ten bits per lane");
+    static_assert(L::FR == 2 && D <= EP_MAX_DEGREE && !L::KEEP, "two edges per word, the signs in ten bits per lane");
     constexpr int K = (D + 1) / 2;
     const packed_row old = ep_state_load(make_uint2(st[0].x, st[0].y));
     if constexpr (TAB) { /* ents: this layer's offsets */
@@ -398,7 +404,7 @@ __device__ __forceinline__ void ep_row_in(ep_work<L, D>& w, const unsigned char*
     for (int k = 0; k < K; k++) {
         const uint32_t msg = L::apply_sign(pair_pick<L>(pair_hit<L>(old.arg, ep_pos((uint32_t)k)), old.m1, old.m2, d21),
                                            old.s[0] << (15 - k));
-        w.v[k] = L::sub_sat(w.v[k], msg);
+        w.v[k] = L::ext(w.v[k], msg);
         if (D % 2 && k == K - 1) /* the empty lane: a positive magnitude at the minima's start, no effect */
             w.v[k] = (w.v[k] & 0xffffu) | (L::INIT & 0xffff0000u);
         c.push(w.v[k]);
@@ -429,7 +435,7 @@ __device__ __forceinline__ void ep_row_out(ep_work<L, D>& w, unsigned char* base
         const uint32_t hit = pair_hit<L>(L::u(__habs2(L::h(w.v[k]))), w.r.min1);
         arg = L::u(__hfma2(L::h(hit), L::h(ep_pos((uint32_t)k)), L::h(arg)));
         ns.s[0] = SH ? pair_add_shr(ns.s[0], neg, SH) : ns.s[0] | neg;
-        const uint32_t post = L::add_sat(w.v[k], L::apply_sign(pair_pick<L>(hit, ns.m1, ns.m2, d21n), neg));
+        const uint32_t post = L::update(w.v[k], 0u, 0u, L::apply_sign(pair_pick<L>(hit, ns.m1, ns.m2, d21n), neg));
         if (2 * k + 1 < D) /* (the high half first: the low one then needs no copy) */
             ep_store_u16(base + w.jv[2 * k + 1], post >> 16);
         ep_store_u16(base + w.jv[2 * k], post);

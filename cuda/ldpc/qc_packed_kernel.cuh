@@ -44,12 +44,19 @@ struct lanes_b4 {
     static constexpr int PREC = LDPC_PREC_I8;
     static constexpr bool BYTE_POST = false; /* posteriors: one word per position (see lanes_h2b) */
     static constexpr uint32_t FR = 4, BITS = 8, SIGN = 0x80808080u;
-    /* INIT: LDPC_I8_MIN_MAX (64) in each byte, where the minima start (ms_init_prec) */
-    static constexpr uint32_t MAX127 = 0x7f7f7f7fu, INIT = 0x40404040u, NONE = 0xffffffffu;
-    static_assert(LDPC_I8_MIN_MAX == 64.0f, "INIT holds LDPC_I8_MIN_MAX");
+    /* INIT: LDPC_I8_MIN_MAX (63) in each byte, where the minima start (ms_init_prec) */
+    static constexpr uint32_t MAX127 = 0x7f7f7f7fu, INIT = 0x3f3f3f3fu, NONE = 0xffffffffu;
+    static_assert(LDPC_I8_MIN_MAX == 63.0f, "INIT holds LDPC_I8_MIN_MAX");
     static __device__ __forceinline__ uint32_t pos(uint32_t t) { return t * 0x01010101u; }
-    static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return __vsubss4(a, b); }
-    static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return __vaddss4(a, b); }
+    /* The value a check sees, app - old, saturated: its sign and min(|v|, 63) are the exact
+     * value's (ldpc_i8_sat). The update cannot start from it, so the row keeps each edge's
+     * posterior and old message (KEEP) and adds the message's change, exact within +-126. */
+    static constexpr bool KEEP = true;
+    static __device__ __forceinline__ uint32_t ext(uint32_t a, uint32_t m) { return __vsubss4(a, m); }
+    static __device__ __forceinline__ uint32_t update(uint32_t, uint32_t a, uint32_t m, uint32_t out)
+    {
+        return __vaddss4(a, __vsub4(out, m));
+    }
     static __device__ __forceinline__ uint32_t mag(uint32_t v) { return __vabsss4(v); } /* min(|v|, 127) */
     static __device__ __forceinline__ uint32_t lt(uint32_t a, uint32_t b) { return __vcmpgtu4(b, a); }
     static __device__ __forceinline__ uint32_t eq(uint32_t a, uint32_t b) { return __vcmpeq4(a, b); }
@@ -83,9 +90,9 @@ struct lanes_h2 {
     static constexpr int PREC = LDPC_PREC_I8;
     static constexpr bool BYTE_POST = false;
     static constexpr uint32_t FR = 2, BITS = 16, SIGN = 0x80008000u;
-    /* MAX127: 127.0; INIT: 64.0, LDPC_I8_MIN_MAX (ms_init_prec); NONE: NaN, equals nothing */
-    static constexpr uint32_t MAX127 = 0x57f057f0u, INIT = 0x54005400u, NONE = 0xffffffffu;
-    static_assert(LDPC_I8_MIN_MAX == 64.0f, "INIT holds LDPC_I8_MIN_MAX");
+    /* MAX127: 127.0; INIT: 63.0, LDPC_I8_MIN_MAX (ms_init_prec); NONE: NaN, equals nothing */
+    static constexpr uint32_t MAX127 = 0x57f057f0u, INIT = 0x53e053e0u, NONE = 0xffffffffu;
+    static_assert(LDPC_I8_MIN_MAX == 63.0f, "INIT holds LDPC_I8_MIN_MAX");
     static __device__ __forceinline__ __half2 h(uint32_t x) { return *reinterpret_cast<__half2*>(&x); }
     static __device__ __forceinline__ uint32_t u(__half2 x) { return *reinterpret_cast<uint32_t*>(&x); }
     /* t (below 2048) as binary16 bits in both halves, computed with integer operations so that
@@ -101,8 +108,13 @@ struct lanes_h2 {
     static __host__ __device__ constexpr uint32_t exp2_floor(uint32_t t) { return t > 1 ? 1u + exp2_floor(t >> 1) : 0u; }
     static constexpr uint32_t M128 = 0xd800d800u, P1024 = 0x64006400u; /* -128.0, 1024.0 */
     static __device__ __forceinline__ uint32_t sat(__half2 x) { return u(__hmin2(__hmax2(x, h(M128)), h(MAX127))); }
-    static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return sat(__hsub2(h(a), h(b))); }
-    static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return sat(__hadd2(h(a), h(b))); }
+    /* app - old exact (within +-191), then sat(app - old + new): the int8 rule (ldpc_i8_sat) */
+    static constexpr bool KEEP = false;
+    static __device__ __forceinline__ uint32_t ext(uint32_t a, uint32_t m) { return u(__hsub2(h(a), h(m))); }
+    static __device__ __forceinline__ uint32_t update(uint32_t v, uint32_t, uint32_t, uint32_t out)
+    {
+        return sat(__hadd2(h(v), h(out)));
+    }
     static __device__ __forceinline__ uint32_t mag(uint32_t v) /* |v| as an operand modifier of the min */
     {
         return u(__hmin2(__habs2(h(v)), h(MAX127)));
@@ -236,8 +248,13 @@ struct lanes_f16 {
     static __device__ __forceinline__ uint32_t u(__half2 x) { return lanes_h2::u(x); }
     static __host__ __device__ constexpr uint32_t pos(uint32_t t) { return lanes_h2::pos(t); }
     static __device__ __forceinline__ uint32_t sat(__half2 x) { return u(__hmin2(__hmax2(x, h(NMAX)), h(PMAX))); }
-    static __device__ __forceinline__ uint32_t sub_sat(uint32_t a, uint32_t b) { return sat(__hsub2(h(a), h(b))); }
-    static __device__ __forceinline__ uint32_t add_sat(uint32_t a, uint32_t b) { return sat(__hadd2(h(a), h(b))); }
+    /* binary16 differences and sums, saturating (ldpc_extrinsic, ldpc_store) */
+    static constexpr bool KEEP = false;
+    static __device__ __forceinline__ uint32_t ext(uint32_t a, uint32_t m) { return sat(__hsub2(h(a), h(m))); }
+    static __device__ __forceinline__ uint32_t update(uint32_t v, uint32_t, uint32_t, uint32_t out)
+    {
+        return sat(__hadd2(h(v), h(out)));
+    }
     static __device__ __forceinline__ uint32_t mag(uint32_t v) { return u(__habs2(h(v))); } /* folds into its users */
     static __device__ __forceinline__ uint32_t lt(uint32_t a, uint32_t b) { return __hlt2_mask(h(a), h(b)); }
     static __device__ __forceinline__ uint32_t eq(uint32_t a, uint32_t b) { return __heq2_mask(h(a), h(b)); }
@@ -373,8 +390,8 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
                                                  uint32_t e0, uint32_t lane, uint32_t live, uint4* st)
 {
     const packed_row old = packed_load<SV>(st);
-    constexpr int DJ = D <= 8 ? D : 1;
-    uint32_t v[D], jv[DJ];
+    constexpr int DJ = D <= 8 ? D : 1, DK = L::KEEP ? D : 1;
+    uint32_t v[D], jv[DJ], pk[DK] = {}, mk[DK] = {}; /* KEEP: each edge's posterior and old message */
     bool skip[D];
 #pragma unroll
     for (int t = 0; t < D; t++) {
@@ -387,8 +404,12 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
     c.init();
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        const uint32_t T = L::pos((uint32_t)t);
-        v[t] = L::sub_sat(v[t], packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T));
+        const uint32_t T = L::pos((uint32_t)t), msg = packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T);
+        if constexpr (L::KEEP) {
+            pk[t % DK] = v[t];
+            mk[t % DK] = msg;
+        }
+        v[t] = L::ext(v[t], msg);
         c.push(skip[t] ? L::INIT : v[t], T);
     }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
@@ -399,7 +420,7 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
         bool unused;
         const uint32_t j = D <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &unused);
         ns.s[t / L::BITS] |= skip[t] ? 0u : sw;
-        post_store<L>(app, j, L::add_sat(v[t], out), live, !skip[t]); /* frozen frames keep theirs */
+        post_store<L>(app, j, L::update(v[t], pk[t % DK], mk[t % DK], out), live, !skip[t]); /* frozen frames keep theirs */
     }
     packed_store<SV>(st, old, ns, live);
 }
@@ -434,7 +455,7 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
             bool skip;
             const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
             if (!skip)
-                c.push(L::sub_sat(post_load<L>(app, j), packed_message<L>(old, old.s[w], b, T)), T);
+                c.push(L::ext(post_load<L>(app, j), packed_message<L>(old, old.s[w], b, T)), T);
         }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
 #pragma unroll
@@ -444,8 +465,8 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
             const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
             if (skip)
                 continue;
-            const uint32_t v = L::sub_sat(post_load<L>(app, j), packed_message<L>(old, old.s[w], b, T));
-            post_store<L>(app, j, L::add_sat(v, packed_output<L>(c, ns, v, b, T, &ns.s[w])), live);
+            const uint32_t p = post_load<L>(app, j), msg = packed_message<L>(old, old.s[w], b, T), v = L::ext(p, msg);
+            post_store<L>(app, j, L::update(v, p, msg, packed_output<L>(c, ns, v, b, T, &ns.s[w])), live);
         }
     packed_store<SV>(st, old, ns, live);
 }

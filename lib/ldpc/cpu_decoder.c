@@ -122,8 +122,8 @@ static void update_check(const ldpc_code* c, const gpufec_decoder_opts* o, cpu_s
         const float offset = ldpc_rule_offset(&lo);
         ms_acc acc;
         ms_init_prec(&acc, prec);
-        for (uint32_t t = 0; t < d; t++) /* int8: magnitudes min(|v|, 127), ldpc_i8_sat */
-            ms_push(&acc, prec == LDPC_PREC_I8 ? fmaxf(v[t], -LDPC_I8_MAX) : v[t], t);
+        for (uint32_t t = 0; t < d; t++) /* int8: a magnitude beyond the minima's start moves nothing */
+            ms_push(&acc, v[t], t);
         for (uint32_t t = 0; t < d; t++)
             c2v[t] = ms_output_prec(&acc, v[t], t, mode, lo.normalization, offset, prec);
     }

@@ -3,9 +3,9 @@
  * AVX2 when cpu_simd = 2 asks for it). The decoder is written once (cpu_simd_i8_body.h) and
  * instantiated per instruction set.
  *
- * The int8 rules of ldpc_rules.h (posteriors and messages in whole quantisation steps; sums
- * and differences saturating at the byte range, ldpc_i8_sat; an outgoing magnitude rounded half
- * up after the normalisation or offset) are what the saturating byte instructions compute, so
+ * The int8 rules of ldpc_rules.h (posteriors and messages in whole quantisation steps; the
+ * posterior update saturating at the byte range once, ldpc_i8_sat; an outgoing magnitude rounded
+ * half up after the normalisation or offset) are what the saturating byte instructions compute, so
  * every edge update is a handful of byte instructions for 32 or 64 frames; only the two magnitudes per
  * row go through float, with the same operations as the scalar rule. The results are bit-exact
  * with the scalar int8 decoder (and with the GPU's int8 kernels, tested against it), iteration
@@ -33,7 +33,6 @@ struct cpu_simd_i8_state {
     i8_group_fn decode_group;
     void* app;   /* n vectors */
     void* c2v;   /* edges vectors */
-    void* v;     /* max_check_degree vectors: a check's inputs */
     float* mother; /* n + 8: one frame's channel values */
     int8_t* q;     /* lanes n: the group's quantised channel values, frame by frame */
     uint64_t* signs; /* n: the sign bits of the posteriors (hard decisions) of the lanes */
@@ -138,6 +137,7 @@ SIMD_FN static void quantise_frames(const tx_map* map, const gpufec_decoder_opts
 #define VB_XOR _mm512_xor_si512
 #define VB_OR _mm512_or_si512
 #define VB_ADD _mm512_add_epi8
+#define VB_SUB _mm512_sub_epi8
 #define VB_SUBS _mm512_subs_epi8
 #define VB_ADDS _mm512_adds_epi8
 #define VB_ABS _mm512_abs_epi8
@@ -192,6 +192,7 @@ SIMD_FN static inline __m256i neg_where_avx2(__m256i m, __m256i s)
 #define VB_XOR _mm256_xor_si256
 #define VB_OR _mm256_or_si256
 #define VB_ADD _mm256_add_epi8
+#define VB_SUB _mm256_sub_epi8
 #define VB_SUBS _mm256_subs_epi8
 #define VB_ADDS _mm256_adds_epi8
 #define VB_ABS _mm256_abs_epi8
@@ -240,11 +241,10 @@ cpu_simd_i8_state* cpu_simd_i8_create(const ldpc_code* c, int wide)
     const size_t lanes = (size_t)s->lanes;
     s->app = vectors_alloc(((size_t)c->n + 1) * lanes);
     s->c2v = vectors_alloc(((size_t)c->edges + 1) * lanes);
-    s->v = vectors_alloc(((size_t)c->max_check_degree + 1) * lanes);
     s->mother = malloc(((size_t)c->n + 8) * sizeof(float));
     s->q = malloc((size_t)c->n * lanes + 32);
     s->signs = malloc(((size_t)c->n + 1) * sizeof(uint64_t));
-    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, 1, &s->deg, &s->var) || !s->app || !s->c2v || !s->v || !s->mother ||
+    if (!cpu_simd_visit_order(c, PREFETCH_AHEAD, 1, &s->deg, &s->var) || !s->app || !s->c2v || !s->mother ||
         !s->q || !s->signs) {
         cpu_simd_i8_destroy(s);
         return NULL;
@@ -258,7 +258,6 @@ void cpu_simd_i8_destroy(cpu_simd_i8_state* s)
         return;
     free(s->app);
     free(s->c2v);
-    free(s->v);
     free(s->mother);
     free(s->q);
     free(s->signs);

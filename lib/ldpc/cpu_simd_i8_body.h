@@ -3,7 +3,7 @@
  *   SIMD_NAME(x), SIMD_TARGET   this instance's function names and target attribute
  *   VB, LANES                   the byte vector type and its lanes (one frame per byte)
  *   LMASK                       a lane mask (AVX2: a byte vector of 0 / -1; AVX-512: __mmask64)
- *   VB_LOAD(p), VB_STORE(p, v), VB_ZERO, VB_SET1(x), VB_XOR, VB_OR, VB_ADD (wrapping), VB_SUBS,
+ *   VB_LOAD(p), VB_STORE(p, v), VB_ZERO, VB_SET1(x), VB_XOR, VB_OR, VB_ADD, VB_SUB (wrapping), VB_SUBS,
  *   VB_ADDS (saturating), VB_ABS, VB_MINU (unsigned), VB_MIN, VB_MAX (signed)
  *   VB_SEL_GT(a, b, x, y)       per lane a > b ? y : x (signed)
  *   VB_SEL_EQ(a, b, x, y)       per lane a == b ? y : x
@@ -61,13 +61,13 @@ SIMD_TARGET static uint64_t SIMD_NAME(lanes_converged)(const ldpc_code* c, const
  * minimum and second minimum of min(|v|, 127), starting at LDPC_I8_MIN_MAX (min2 =
  * min(max(min1, m), min2) keeps the scalar's values), the position of the first minimum, the sign
  * parity; then each edge's message and posterior. All in saturating byte arithmetic, LANES
- * frames per instruction. */
+ * frames per instruction: v = app - old saturates, which changes neither its sign nor
+ * min(|v|, 63), and the posterior is app + (new - old), the change exact in a byte (ldpc_i8_sat). */
 SIMD_TARGET static void SIMD_NAME(layered_pass)(const ldpc_code* c, const mag_rule* mag, cpu_simd_i8_state* s,
                                                 LMASK active, int all_active)
 {
     const VB max127 = VB_SET1(127), start = VB_SET1((int)LDPC_I8_MIN_MAX), zero = VB_ZERO, one = VB_SET1(1);
     VB* const app = (VB*)s->app;
-    VB* const vs = (VB*)s->v;
     /* The messages are kept in the order the rows are visited (layer order), not by edge
      * number: a pass then streams through them instead of jumping between rows (DVB-S2's layer
      * order visits rows 360 apart; by edge number that cost a cache miss per row). */
@@ -80,7 +80,6 @@ SIMD_TARGET static void SIMD_NAME(layered_pass)(const ldpc_code* c, const mag_ru
         for (uint32_t t = 0; t < d; t++, tv = VB_ADD(tv, one)) {
             _mm_prefetch((const char*)(app + var[t + PREFETCH_AHEAD]), _MM_HINT_T0);
             const VB v = VB_SUBS(VB_LOAD(app + var[t]), VB_LOAD(c2v + t));
-            VB_STORE(vs + t, v);
             const VB m = VB_MINU(VB_ABS(v), max127); /* |-128| is 0x80 */
             parity = VB_XOR(parity, v);
             arg1 = VB_SEL_GT(min1, m, arg1, tv);
@@ -90,16 +89,16 @@ SIMD_TARGET static void SIMD_NAME(layered_pass)(const ldpc_code* c, const mag_ru
         const VB m1 = SIMD_NAME(magnitude)(min1, mag), m2 = SIMD_NAME(magnitude)(min2, mag);
         tv = zero;
         for (uint32_t t = 0; t < d; t++, tv = VB_ADD(tv, one)) {
-            const VB v = VB_LOAD(vs + t);
-            const VB out = VB_NEG_WHERE(VB_SEL_EQ(arg1, tv, m1, m2), VB_XOR(parity, v));
-            const VB post = VB_ADDS(v, out);
             VB* ap = app + var[t];
+            const VB a = VB_LOAD(ap), old = VB_LOAD(c2v + t);
+            const VB out = VB_NEG_WHERE(VB_SEL_EQ(arg1, tv, m1, m2), VB_XOR(parity, VB_SUBS(a, old)));
+            const VB post = VB_ADDS(a, VB_SUB(out, old)); /* out - old within +-126 */
             if (all_active) { /* the common case: no frame of the group has stopped */
                 VB_STORE(c2v + t, out);
                 VB_STORE(ap, post);
             } else {
-                VB_STORE(c2v + t, VB_SEL_MASK(active, VB_LOAD(c2v + t), out));
-                VB_STORE(ap, VB_SEL_MASK(active, VB_LOAD(ap), post));
+                VB_STORE(c2v + t, VB_SEL_MASK(active, old, out));
+                VB_STORE(ap, VB_SEL_MASK(active, a, post));
             }
         }
     }
@@ -168,6 +167,7 @@ SIMD_TARGET static void SIMD_NAME(decode_group)(const ldpc_code* c, const tx_map
 #undef VB_XOR
 #undef VB_OR
 #undef VB_ADD
+#undef VB_SUB
 #undef VB_SUBS
 #undef VB_ADDS
 #undef VB_ABS

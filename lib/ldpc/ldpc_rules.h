@@ -139,12 +139,14 @@ GPUFEC_HD float ldpc_store(float x, int prec)
  * bit of degree one sent wrong at the channel clamp (32) may stay wrong (the DVB-S2 2/3 QPSK demo
  * lost 2 frames of 101 at 3 dB), at 40 the waterfall pays (DVB-S2 short 1/2 at 2 dB: 5.2e-2
  * against 3.8e-2); at 64 the waterfall is level with 127 on every code measured (docs/codes.md,
- * "int8 at a strong signal"). */
-#define LDPC_I8_MIN_MAX 64.0f
+ * "int8 at a strong signal"). 63 rather than 64 since 2026-11-29: a message's magnitude is then at
+ * most 63 (the factor is at most 1, the offset not negative), so that a message's change
+ * (new - old) is within +-126 and fits a byte, which the posterior update needs (ldpc_i8_sat). */
+#define LDPC_I8_MIN_MAX 63.0f
 
 /* ms_init at a storage precision. int8 starts both minima at LDPC_I8_MIN_MAX, so that they fit
- * a byte and a larger magnitude counts as that: the same as min(|v|, 64) entering them, whichever
- * edge a tie at 64 names, since min2 is then 64 too; a row of degree one sends ms_magnitude(64). */
+ * a byte and a larger magnitude counts as that: the same as min(|v|, 63) entering them, whichever
+ * edge a tie at 63 names, since min2 is then 63 too; a row of degree one sends ms_magnitude(63). */
 GPUFEC_HD void ms_init_prec(ms_acc* a, int prec)
 {
     ms_init(a);
@@ -152,26 +154,30 @@ GPUFEC_HD void ms_init_prec(ms_acc* a, int prec)
         a->min1 = a->min2 = LDPC_I8_MIN_MAX;
 }
 
-/* int8: a posterior less a message (the extrinsic value a check sees) and a posterior updated
- * with a message saturate at the two's complement byte range [-128, 127], as the saturating byte
- * instructions do (AVX2 subs/adds_epi8, CUDA __vsubss4/__vaddss4), so that several frames share
- * one register with no wider intermediate; a magnitude entering the minima is min(|v|, 127)
- * (__vabsss4), and the minima stop at LDPC_I8_MIN_MAX (ms_init_prec). Channel values stay within
- * +-LDPC_I8_CHANNEL_MAX but for known bits, message magnitudes within ms_magnitude(64). */
+/* int8: a posterior updated with a message saturates at the two's complement byte range
+ * [-128, 127], once: the new posterior is sat(app - old + new), computed exactly. The value a
+ * check sees, app - old, is not saturated (within +-191: exact in float and in binary16); it
+ * enters the minima as min(|v|, 63) (ms_init_prec). So byte arithmetic that saturates it
+ * (AVX2 subs_epi8, CUDA __vsubss4) finds the same minima and signs, and forms the update as
+ * app + (new - old) in one saturating add, the change within +-126 (LDPC_I8_MIN_MAX); two
+ * frames per word in half2 clamp only the update. (Until 2026-11-29 app - old saturated as well,
+ * a second rounding of the posterior at a strong signal; its clamps were about a tenth of a
+ * 5G NR row's instructions, docs/performance.md.) Channel values stay within
+ * +-LDPC_I8_CHANNEL_MAX but for known bits, message magnitudes within ms_magnitude(63). */
 GPUFEC_HD float ldpc_i8_sat(float x) { return fminf(fmaxf(x, -128.0f), LDPC_I8_MAX); }
 
 /* The value a check row sees from a posterior and its old message, at a storage precision.
- * float16 rounds it to binary16 (saturating) like every stored value, so that binary16
+ * int8 keeps it exact (ldpc_i8_sat). float16 rounds it to binary16 (saturating) like every stored value, so that binary16
  * arithmetic computes the whole row update: HSUB2 and HADD2 on two frames per word give these
  * values bit for bit (binary32 has 24 >= 2 x 11 + 2 bits, so rounding a binary32 sum or
  * difference of two binary16 values to binary16 is the same as rounding the exact one). */
 GPUFEC_HD float ldpc_extrinsic(float app, float msg, int prec)
 {
-    return prec == LDPC_PREC_I8 ? ldpc_i8_sat(app - msg) : prec == LDPC_PREC_F16 ? ldpc_round_half(app - msg) : app - msg;
+    return prec == LDPC_PREC_F16 ? ldpc_round_half(app - msg) : app - msg;
 }
 
-/* int8 channel values stop at a quarter of the byte's range. The posteriors and the values a row
- * sees saturate at +-127 (ldpc_i8_sat); a channel value near that leaves a posterior no room for
+/* int8 channel values stop at a quarter of the byte's range. The posteriors saturate at +-127
+ * (ldpc_i8_sat); a channel value near that leaves a posterior no room for
  * its messages, and layered updates then lose what saturation cut off. With channel values up to
  * +-127 the frame error rate grew with the signal (WiMAX 576 1/2: 7.5e-6 at 6 dB, 1.2e-3 at 8 dB;
  * DVB-S2 short 1/2: 6.4e-3 at 7 dB, float32 none). With this and LDPC_I8_MIN_MAX none of that

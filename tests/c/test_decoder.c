@@ -530,6 +530,30 @@ static void test_f16_extrinsic(void)
     CHECK(ldpc_extrinsic(1.0f, 0x1p-24f, LDPC_PREC_F32) == 1.0f - 0x1p-24f, "float32 extrinsic exact");
 }
 
+/* int8: the value a check sees is exact and the posterior update saturates once; the byte form
+ * the vector paths use (one saturating add of the message's change) gives the same posterior for
+ * every posterior and every pair of messages the rule allows, whose magnitudes stay within
+ * LDPC_I8_MIN_MAX at any factor and offset. */
+static void test_i8_update(void)
+{
+    CHECK(ldpc_extrinsic(120.0f, -60.0f, LDPC_PREC_I8) == 180.0f, "int8 extrinsic exact");
+    CHECK(ldpc_store(ldpc_extrinsic(120.0f, -60.0f, LDPC_PREC_I8) - 63.0f, LDPC_PREC_I8) == 117.0f,
+          "int8 posterior saturates once (a second saturation would give 64)");
+    long bad = 0;
+    const int mmax = (int)LDPC_I8_MIN_MAX;
+    for (int app = -128; app <= 127; app++)
+        for (int old = -mmax; old <= mmax; old++)
+            for (int nw = -mmax; nw <= mmax; nw++) {
+                const float rule = ldpc_store(ldpc_extrinsic((float)app, (float)old, LDPC_PREC_I8) + (float)nw, LDPC_PREC_I8);
+                const int d = nw - old, sum = app + d; /* byte form: d fits a byte, one saturating add */
+                bad += d < -128 || d > 127 || rule != (float)(sum < -128 ? -128 : sum > 127 ? 127 : sum);
+            }
+    CHECK(bad == 0, "%ld int8 posterior updates differ from the byte form", bad);
+    for (int mode = 0; mode < 4; mode++)
+        CHECK(ms_magnitude(LDPC_I8_MIN_MAX, mode, 1.0f, 0.0f, LDPC_PREC_I8) <= LDPC_I8_MIN_MAX,
+              "int8 messages within the minima's start (mode %d)", mode);
+}
+
 /* One SPA row through the rule: every edge's message. */
 static void spa_row_messages(const float* v, uint32_t d, float* out)
 {
@@ -1356,6 +1380,7 @@ int main(int argc, char** argv)
     }
     test_round_half();
     test_f16_extrinsic();
+    test_i8_update();
     test_preferred_batch();
     test_precision();
     test_layer_view();
