@@ -36,10 +36,12 @@ template <> struct layer_profile<2> { /* 5G NR BG2 */
 #ifndef LAYER_PROFILE_MAX_EDGES
 #define LAYER_PROFILE_MAX_EDGES 256u
 #endif
-/* ... for the pair kernel's rows (two frames per word, qc_lean_pair_kernel.cuh), whose code per
- * edge is about twice an edge pair's */
-#ifndef PAIR_PROFILE_MAX_EDGES
-#define PAIR_PROFILE_MAX_EDGES 128u
+/* ... for the rows that run one layer per step: the pair kernel's, two frames per word
+ * (qc_lean_pair_kernel.cuh), and the float32 lean rows (qc_lean_kernel.cuh), whose code per edge
+ * is about twice an edge pair's (H200, 2026-11-29: 128 edges faster than the loop, 200 slower
+ * than it, docs/performance.md, twentieth pass) */
+#ifndef ROW_PROFILE_MAX_EDGES
+#define ROW_PROFILE_MAX_EDGES 128u
 #endif
 
 /* Leading layers of at least this degree run in the loop before the straight window (their code
@@ -74,6 +76,13 @@ template <int PROF, uint32_t MAXE = LAYER_PROFILE_MAX_EDGES> __host__ __device__
             best = l + 1; /* a window ending here cuts no pair */
     }
     return best;
+}
+
+/* The straight window of the rows that run one layer per step (ROW_PROFILE_MAX_EDGES). They
+ * take no pair of layers, but their window ends as edge pairs' does, where it cuts no pair. */
+template <int PROF> __host__ __device__ constexpr int row_profile_end()
+{
+    return layer_profile_end<PROF, ROW_PROFILE_MAX_EDGES>();
 }
 
 /* Whether layers 0..layers-1 of degrees deg[] (and pair flags pair[]: 1 on a pair's first layer)

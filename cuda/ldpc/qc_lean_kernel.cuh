@@ -144,17 +144,7 @@ __device__ __forceinline__ void lean_layer(const qc_args& a, PostT* app, const u
     __syncthreads();
 }
 
-/* The lean rows' straight window on a layer profile (qc_layer_profile.cuh): the leading layers
- * within LEAN_PROFILE_MAX_EDGES edges */
-#ifndef LEAN_PROFILE_MAX_EDGES
-#define LEAN_PROFILE_MAX_EDGES 128u
-#endif
-template <int PROF> __host__ __device__ constexpr int lean_profile_end()
-{
-    return layer_profile_end<PROF, LEAN_PROFILE_MAX_EDGES>();
-}
-
-/* Layers LAYER to the window's end (or the code's) on profile PROF, each compiled for its degree,
+/* Layers LAYER to the straight window's end (row_profile_end, qc_layer_profile.cuh) (or the code's) on profile PROF, each compiled for its degree,
  * its entries at the constant E0 (the degrees before it): no search, no loop, no entry pointer. */
 template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT, int PROF, int LAYER, int E0>
 __device__ __forceinline__ void lean_prof_steps(const qc_args& a, PostT* app, const uint2* ents,
@@ -162,7 +152,7 @@ __device__ __forceinline__ void lean_prof_steps(const qc_args& a, PostT* app, co
                                                 unsigned mask, bool active, typename raw_words<W>::type& next)
 {
     using P = layer_profile<PROF>;
-    if constexpr (LAYER < lean_profile_end<PROF>()) {
+    if constexpr (LAYER < row_profile_end<PROF>()) {
         if (LAYER >= a.layers)
             return;
         constexpr int D = P::deg[LAYER];
@@ -197,7 +187,7 @@ __global__ void __launch_bounds__(512 * SPLIT, MINB) k_qc_lean(qc_args a)
         uint32_t l0 = 0;
         if constexpr (PROF != 0) {
             lean_prof_steps<PREC, PostT, W, SSMEM, SPLIT, PROF, 0, 0>(a, app, ents, rstate, rt, part, mask, active, next);
-            l0 = (uint32_t)lean_profile_end<PROF>();
+            l0 = (uint32_t)row_profile_end<PROF>();
         }
         for (uint32_t l = l0; l < a.layers; l++) {
             const uint32_t e0 = ent_ptr[l], d = ent_ptr[l + 1] - e0;

@@ -809,14 +809,8 @@ __device__ __forceinline__ void pair_steps(const qc_args& a, unsigned char* base
     }
 }
 
-/* The pair rows' straight window on profile PROF (no pair of layers: one per step) */
-template <int PROF> __host__ __device__ constexpr int pair_profile_end()
-{
-    return layer_profile_end<PROF, PAIR_PROFILE_MAX_EDGES>();
-}
-
 /* One iteration of the pair rows on a layer profile, from layer LAYER to the window's end
- * (pair_profile_end) or the code's: each layer's row code, and the form of the next layer's
+ * (row_profile_end) or the code's: each layer's row code, and the form of the next layer's
  * state, compiled for its degree; no search and no loop (at rate 0.79 the loop's search and
  * table walk were about a tenth of a row's instructions). next as in pair_steps. */
 template <class L, int SV, bool SHORT, bool SSMEM, bool TAB, int PROF, int LAYER>
@@ -826,7 +820,7 @@ __device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char*
 {
     using P = layer_profile<PROF>;
     constexpr int SW = SV == 0 ? 1 : SV;
-    if constexpr (LAYER < pair_profile_end<PROF>()) {
+    if constexpr (LAYER < row_profile_end<PROF>()) {
         if (LAYER >= a.layers)
             return;
         constexpr int D = P::deg[LAYER];
@@ -930,7 +924,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
             ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u, a.layers,
                                                       next);
         } else if constexpr (PROF != 0) { /* the pair rows on a profile: its window straight, the rest in the loop */
-            constexpr uint32_t E = (uint32_t)pair_profile_end<PROF>();
+            constexpr uint32_t E = (uint32_t)row_profile_end<PROF>();
             pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, 0>(a, m.base, smem, desc, st0, tid, lane4, active, live, next);
             if (__builtin_expect(a.layers > E, 0))
                 pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,

@@ -192,7 +192,7 @@ int layer_profile_of(const ldpc_code* c, const uint8_t* pair, bool rows_only = f
 }
 
 /* Profile prof's straight window (its head and end layers) and its base graph's name, as the
- * describe reports them; rows: the pair rows' window (pair_profile_end), else edge pairs' */
+ * describe reports them; rows: the pair and lean rows' window (row_profile_end), else edge pairs' */
 struct profile_window {
     int head, end;
     const char* name;
@@ -201,8 +201,8 @@ profile_window layer_profile_window(int prof, bool rows = false)
 {
     static_assert(LAYER_PROFILES == 2, "each profile named");
     if (rows)
-        return prof == 1 ? profile_window{0, pair_profile_end<1>(), "5G NR BG1"}
-                         : profile_window{0, pair_profile_end<2>(), "5G NR BG2"};
+        return prof == 1 ? profile_window{0, row_profile_end<1>(), "5G NR BG1"}
+                         : profile_window{0, row_profile_end<2>(), "5G NR BG2"};
     return prof == 1 ? profile_window{layer_profile_head<1>(), layer_profile_end<1>(), "5G NR BG1"}
                      : profile_window{layer_profile_head<2>(), layer_profile_end<2>(), "5G NR BG2"};
 }
@@ -211,7 +211,6 @@ profile_window layer_profile_window(int prof, bool rows = false)
  * lean rows', worded apart from edge pairs', which the tests tell apart) */
 void describe_profile(qc_plan* p, const char* lead, int prof, bool rows, uint32_t layers)
 {
-    static_assert(LEAN_PROFILE_MAX_EDGES == PAIR_PROFILE_MAX_EDGES, "one window for the pair and lean rows");
     const profile_window w = layer_profile_window(prof, rows);
     const uint32_t h = (uint32_t)w.head, e = (uint32_t)w.end;
     if (h == 0 && layers <= e)
