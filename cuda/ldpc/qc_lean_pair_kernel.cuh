@@ -339,17 +339,6 @@ __device__ __forceinline__ uint2 ep_state_store(const packed_row& n)
 __host__ __device__ constexpr uint32_t ep_pos(uint32_t k) { return (2u * k + 1u) | (2u * k + 2u) << 16; }
 __device__ __forceinline__ uint32_t ep_swap(uint32_t x) { return __byte_perm(x, 0u, 0x1032); }
 
-/* Edge pairs at int8 with each edge's message on chip in place of the row state (MSG): a row's
- * messages are its words' layout, edge 2k in word k's low half and 2k + 1 in its high half, a
- * layer's region [word k][lane]. The first pass then reads a word where it rebuilt two messages
- * from the state (the position test, the select, the sign word's shift, the sign), and the
- * second stores a word where it gathered the new state's position and signs: about 5 of 33
- * instructions per edge pair fewer. Messages take 2 bytes an edge against the state's 8 a row,
- * which fits for high rates (one BG1 block at rate 0.79: 80 KB), not the mother codes. */
-struct lanes_h2m : lanes_h2 {
-    static constexpr bool MSG = true;
-};
-
 /* 16 bytes from global to shared memory in the background (cp.async, sm_80 and later: no
  * registers held until the wait), and the wait for all of them; a plain copy before sm_80. */
 __device__ __forceinline__ void copy16_async(unsigned char* dst, const uint4* src)
@@ -388,12 +377,11 @@ template <class L, int D> struct ep_work {
  * its offsets where TAB). */
 template <class L, int D, bool TAB>
 __device__ __forceinline__ void ep_row_in(ep_work<L, D>& w, const unsigned char* base, const uint2* ents, uint32_t lane2,
-                                          uint32_t nz2, const uint4* st, const unsigned char* region, uint32_t z,
-                                          uint32_t lane)
+                                          uint32_t nz2, const uint4* st, uint32_t lane)
 {
     static_assert(L::FR == 2 && D <= EP_MAX_DEGREE && !L::KEEP, "two edges per word, the signs in ten bits per lane");
     constexpr int K = (D + 1) / 2;
-    const packed_row old = L::MSG ? packed_row{} : ep_state_load(make_uint2(st[0].x, st[0].y));
+    const packed_row old = ep_state_load(make_uint2(st[0].x, st[0].y));
     if constexpr (TAB) { /* ents: this layer's offsets */
         edge_offsets<D>(ents + lane * edge_units(D), w.jv);
     } else {
@@ -414,10 +402,8 @@ __device__ __forceinline__ void ep_row_in(ep_work<L, D>& w, const unsigned char*
     const uint32_t d21 = pair_diff<L>(old.m1, old.m2);
 #pragma unroll
     for (int k = 0; k < K; k++) {
-        const uint32_t msg =
-            L::MSG ? reinterpret_cast<const uint32_t*>(region)[k * z + lane]
-                   : L::apply_sign(pair_pick<L>(pair_hit<L>(old.arg, ep_pos((uint32_t)k)), old.m1, old.m2, d21),
-                                   old.s[0] << (15 - k));
+        const uint32_t msg = L::apply_sign(pair_pick<L>(pair_hit<L>(old.arg, ep_pos((uint32_t)k)), old.m1, old.m2, d21),
+                                           old.s[0] << (15 - k));
         w.v[k] = L::ext(w.v[k], msg);
         if (D % 2 && k == K - 1) /* the empty lane: a positive magnitude at the minima's start, no effect */
             w.v[k] = (w.v[k] & 0xffffu) | (L::INIT & 0xffff0000u);
@@ -437,8 +423,7 @@ __device__ __forceinline__ void ep_row_mag(ep_work<L, D>& w, const qc_args& a, c
 
 /* The second pass: the posteriors and the row's new state stored */
 template <class L, int D>
-__device__ __forceinline__ void ep_row_out(ep_work<L, D>& w, unsigned char* base, unsigned char* region, uint32_t z,
-                                           uint32_t lane)
+__device__ __forceinline__ void ep_row_out(ep_work<L, D>& w, unsigned char* base, unsigned char* region, uint32_t lane)
 {
     constexpr int K = (D + 1) / 2;
     packed_row& ns = w.ns;
@@ -448,22 +433,15 @@ __device__ __forceinline__ void ep_row_out(ep_work<L, D>& w, unsigned char* base
     for (int k = 0; k < K; k++) {
         const uint32_t neg = (w.r.parity ^ w.v[k]) & L::SIGN, SH = 15 - k;
         const uint32_t hit = pair_hit<L>(L::u(__habs2(L::h(w.v[k]))), w.r.min1);
-        const uint32_t out = L::apply_sign(pair_pick<L>(hit, ns.m1, ns.m2, d21n), neg);
-        if constexpr (L::MSG) { /* the message itself; no position or sign bits gathered */
-            reinterpret_cast<uint32_t*>(region)[k * z + lane] = out;
-        } else {
-            arg = L::u(__hfma2(L::h(hit), L::h(ep_pos((uint32_t)k)), L::h(arg)));
-            ns.s[0] = SH ? pair_add_shr(ns.s[0], neg, SH) : ns.s[0] | neg;
-        }
-        const uint32_t post = L::update(w.v[k], 0u, 0u, out);
+        arg = L::u(__hfma2(L::h(hit), L::h(ep_pos((uint32_t)k)), L::h(arg)));
+        ns.s[0] = SH ? pair_add_shr(ns.s[0], neg, SH) : ns.s[0] | neg;
+        const uint32_t post = L::update(w.v[k], 0u, 0u, L::apply_sign(pair_pick<L>(hit, ns.m1, ns.m2, d21n), neg));
         if (2 * k + 1 < D) /* (the high half first: the low one then needs no copy) */
             ep_store_u16(base + w.jv[2 * k + 1], post >> 16);
         ep_store_u16(base + w.jv[2 * k], post);
     }
-    if constexpr (!L::MSG) {
-        ns.arg = L::u(__hadd2(L::h(arg), L::h(ep_swap(arg)))); /* subnormal integers: exact */
-        reinterpret_cast<uint2*>(region)[lane] = ep_state_store(ns);
-    }
+    ns.arg = L::u(__hadd2(L::h(arg), L::h(ep_swap(arg)))); /* subnormal integers: exact */
+    reinterpret_cast<uint2*>(region)[lane] = ep_state_store(ns);
 }
 
 template <class L, int D, bool TAB>
@@ -472,9 +450,9 @@ __device__ __forceinline__ void ep_row(const qc_args& a, unsigned char* base, co
                                        uint32_t lane)
 {
     ep_work<L, D> w;
-    ep_row_in<L, D, TAB>(w, base, ents, lane2, nz2, st, region, a.z, lane);
+    ep_row_in<L, D, TAB>(w, base, ents, lane2, nz2, st, lane);
     ep_row_mag<L, D>(w, a, tab);
-    ep_row_out<L, D>(w, base, region, a.z, lane);
+    ep_row_out<L, D>(w, base, region, lane);
 }
 
 /* Two rows of one step (consecutive layers sharing no column, pair_next) in one thread, their
@@ -513,12 +491,12 @@ __device__ __forceinline__ void ep_two(const qc_args& a, unsigned char* base, co
 {
     ep_work<L, D0> w0;
     ep_work<L, D1> w1;
-    ep_row_in<L, D0, TAB>(w0, base, s0.ents, lane2, nz2, s0.st, s0.region, a.z, lane);
-    ep_row_in<L, D1, TAB>(w1, base, s1.ents, lane2, nz2, s1.st, s1.region, a.z, lane);
+    ep_row_in<L, D0, TAB>(w0, base, s0.ents, lane2, nz2, s0.st, lane);
+    ep_row_in<L, D1, TAB>(w1, base, s1.ents, lane2, nz2, s1.st, lane);
     ep_row_mag<L, D0>(w0, a, s0.tab);
     ep_row_mag<L, D1>(w1, a, s1.tab);
-    ep_row_out<L, D0>(w0, base, s0.region, a.z, lane);
-    ep_row_out<L, D1>(w1, base, s1.region, a.z, lane);
+    ep_row_out<L, D0>(w0, base, s0.region, lane);
+    ep_row_out<L, D1>(w1, base, s1.region, lane);
 }
 
 /* ... for degrees d0 and d1 (ep_two_fits), by binary search on each */
@@ -648,15 +626,13 @@ __host__ __device__ inline size_t pair_post_bytes(uint32_t n) { return ((size_t)
 /* Bytes of a layer's row state per lane (8 for the short int8 form, else 16 per uint4 of it),
  * and of its region: z lanes rounded to 16 bytes, so that every region's uint4 stay aligned
  * (the plan sums the regions with the same function). */
-__host__ __device__ constexpr uint32_t pair_row_bytes_of(uint32_t d, int sv, bool short_form, bool ep, bool msg = false)
+__host__ __device__ constexpr uint32_t pair_row_bytes_of(uint32_t d, int sv, bool short_form, bool ep)
 {
-    return ep && msg ? (d + 1u) / 2u * 4u /* lanes_h2m: a word per edge pair */
-           : ep || (short_form && d <= (uint32_t)PAIR_SHORT_MAX_DEGREE) ? 8u
-                                                                        : 16u * (sv == 0 ? 1u : (uint32_t)sv);
+    return ep || (short_form && d <= (uint32_t)PAIR_SHORT_MAX_DEGREE) ? 8u : 16u * (sv == 0 ? 1u : (uint32_t)sv);
 }
 template <class L, int SV, bool SHORT, bool EP = false> __device__ __forceinline__ uint32_t pair_row_bytes(uint32_t d)
 {
-    return pair_row_bytes_of(d, SV, pair_short<L, SHORT>(d), EP, L::MSG);
+    return pair_row_bytes_of(d, SV, pair_short<L, SHORT>(d), EP);
 }
 __host__ __device__ inline uint32_t pair_region_bytes(uint32_t row_bytes, uint32_t z) { return (row_bytes * z + 15u) & ~15u; }
 
@@ -667,8 +643,6 @@ template <class L, int SV, bool SHORT, bool EP = false>
 __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t o, uint32_t d, uint32_t lane, uint32_t z,
                                                uint4 (&r)[SV == 0 ? 1 : SV])
 {
-    if constexpr (EP && L::MSG) /* messages: each row reads its own in ep_row_in */
-        return;
     if (EP || pair_short<L, SHORT>(d)) {
         const uint2 w = reinterpret_cast<const uint2*>(st + o)[lane];
         r[0] = make_uint4(w.x, w.y, 0u, 0u);

@@ -51,7 +51,7 @@ struct lanes_b4 {
     /* The value a check sees, app - old, saturated: its sign and min(|v|, 63) are the exact
      * value's (ldpc_i8_sat). The update cannot start from it, so the row keeps each edge's
      * posterior and old message (KEEP) and adds the message's change, exact within +-126. */
-    static constexpr bool KEEP = true, MSG = false; /* MSG: edge pairs' messages on chip (lanes_h2m) */
+    static constexpr bool KEEP = true;
     static __device__ __forceinline__ uint32_t ext(uint32_t a, uint32_t m) { return __vsubss4(a, m); }
     static __device__ __forceinline__ uint32_t update(uint32_t, uint32_t a, uint32_t m, uint32_t out)
     {
@@ -109,7 +109,7 @@ struct lanes_h2 {
     static constexpr uint32_t M128 = 0xd800d800u, P1024 = 0x64006400u; /* -128.0, 1024.0 */
     static __device__ __forceinline__ uint32_t sat(__half2 x) { return u(__hmin2(__hmax2(x, h(M128)), h(MAX127))); }
     /* app - old exact (within +-191), then sat(app - old + new): the int8 rule (ldpc_i8_sat) */
-    static constexpr bool KEEP = false, MSG = false;
+    static constexpr bool KEEP = false;
     static __device__ __forceinline__ uint32_t ext(uint32_t a, uint32_t m) { return u(__hsub2(h(a), h(m))); }
     static __device__ __forceinline__ uint32_t update(uint32_t v, uint32_t, uint32_t, uint32_t out)
     {
@@ -249,7 +249,7 @@ struct lanes_f16 {
     static __host__ __device__ constexpr uint32_t pos(uint32_t t) { return lanes_h2::pos(t); }
     static __device__ __forceinline__ uint32_t sat(__half2 x) { return u(__hmin2(__hmax2(x, h(NMAX)), h(PMAX))); }
     /* binary16 differences and sums, saturating (ldpc_extrinsic, ldpc_store) */
-    static constexpr bool KEEP = false, MSG = false;
+    static constexpr bool KEEP = false;
     static __device__ __forceinline__ uint32_t ext(uint32_t a, uint32_t m) { return sat(__hsub2(h(a), h(m))); }
     static __device__ __forceinline__ uint32_t update(uint32_t v, uint32_t, uint32_t, uint32_t out)
     {

@@ -37,14 +37,6 @@ template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p, qc_pair_use use
     static_assert(LEAN_MAX_DEGREE <= PAIR_COMPACT_MAX_DEGREE, "lean rows in the compact state");
     if constexpr (L::FR == 2) { /* one sign word, or the compact state */
         if (use == QC_PAIR_EDGES) {
-            if constexpr (EP_TWO<L, true> && !L::MSG) /* each edge's message on chip, with the offsets (lanes_h2m) */
-                if (p->ep_msg) {
-                    using M = lanes_h2m;
-                    static_assert(sizeof(M) == sizeof(L) && M::PREC == L::PREC, "lanes_h2 with messages");
-                    return p->ep_prof == 1   ? k_qc_lean_pair<M, 0, false, true, false, 1, true, true, 1>
-                           : p->ep_prof == 2 ? k_qc_lean_pair<M, 0, false, true, false, 1, true, true, 2>
-                                             : k_qc_lean_pair<M, 0, false, true, false, 1, true, true>;
-                }
             if constexpr (EP_TWO<L, true>) /* a layer profile's code (qc_layer_profile.cuh) */
                 if (p->ep_prof == 1 || p->ep_prof == 2) {
                     static_assert(LAYER_PROFILES == 2, "a kernel per profile");

@@ -38,11 +38,11 @@ int state_words(int prec, uint32_t maxd)
 
 /* The pair kernel's row state per group: the layers' regions, each of z rows in the kernel's
  * own row bytes (pair_row_bytes_of). */
-size_t pair_state_sum(const ldpc_code* c, uint32_t z, int sv, bool short_form, bool ep, bool msg = false)
+size_t pair_state_sum(const ldpc_code* c, uint32_t z, int sv, bool short_form, bool ep)
 {
     size_t bytes = 0;
     for (uint32_t l = 0; l < c->qv_layers; l++)
-        bytes += pair_region_bytes(pair_row_bytes_of(c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l], sv, short_form, ep, msg), z);
+        bytes += pair_region_bytes(pair_row_bytes_of(c->qv_ent_ptr[l + 1] - c->qv_ent_ptr[l], sv, short_form, ep), z);
     return bytes;
 }
 
@@ -670,23 +670,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                 goto done;
             err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_EDGES), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (int)p->ep_smem);
-            /* int8 with the offsets on chip: each edge's message in place of the row state, where
-             * the messages fit beside the offsets (lanes_h2m; one BG1 block at rate 0.79: 80 KB of
-             * them, 200 KB in all) */
-            if (err == cudaSuccess && p->prec == LDPC_PREC_I8 && p->ep_tab && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_MESSAGES)) {
-                const size_t msgs = pair_state_sum(c, z, 0, false, true, true), tb = (size_t)p->ep_args.edge_tab_chunks * 16;
-                const size_t at_m = (tables + PACKED_TABLE_BYTES + pair_post_bytes((c->n + 1) / 2) + msgs + 15) & ~(size_t)15;
-                const size_t offs = (at_m + pair_desc_bytes(c->qv_layers) + 15) & ~(size_t)15;
-                if (offs + tb <= (size_t)optin) {
-                    p->ep_msg = 1;
-                    p->ep_args.pair_state_bytes = (uint32_t)msgs;
-                    p->ep_args.pair_desc = (uint32_t)at_m;
-                    p->ep_args.edge_offs = (uint32_t)offs;
-                    p->ep_smem = offs + tb;
-                    err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_EDGES), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)p->ep_smem);
-                }
-            }
         }
     }
     /* Four frames per word below one wave (a slot of 152 5G NR blocks is 38 groups of four on 132
@@ -744,8 +727,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     }
     if (p->lat_frames) {
         describe_add(p, "; up to %u frames: one per block, %s", p->lat_frames,
-                     p->ep_msg     ? "lean rows, a row's edges two by two in half2, their offsets on chip, each edge's message"
-                     : p->ep_tab   ? "lean rows, a row's edges two by two in half2, their offsets on chip"
+                     p->ep_tab     ? "lean rows, a row's edges two by two in half2, their offsets on chip"
                      : p->ep       ? "lean rows, a row's edges two by two in half2"
                      : p->lat_lean ? (p->lat_split == 2 ? "lean rows, 2 threads per row" : "lean rows, 1 thread per row")
                      : p->lat_split == 2 ? "2 threads per row" : "1 thread per row");

@@ -82,7 +82,6 @@ struct qc_plan {
      * 16-bit lanes (k_qc_lean_pair EP), its row state and layer table on chip (ep_args:
      * args with their size and place), ep_smem bytes in all */
     int ep, ep_tab; /* ep_tab: with the rows' edge offsets on chip (edge_units) */
-    int ep_msg;     /* ... and each edge's message on chip in place of the row state (lanes_h2m) */
     qc_args ep_args;
     size_t ep_smem;
     uint32_t ep_pairs; /* ... pairs of orthogonal layers run two rows per thread (pair_next) */

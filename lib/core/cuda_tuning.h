@@ -53,9 +53,6 @@
 #define GPUFEC_CUDA_BYTE_POST 8388608u     /* QC kernel at int8, rows that are not whole layers: two frames per word
                                               with the posteriors on chip as a byte per frame wherever that fits
                                               (default: where four bytes per position do not fit on chip) */
-#define GPUFEC_CUDA_NO_EDGE_MESSAGES 16777216u /* QC kernel at int8, edge pairs: the row state on chip (8 bytes a
-                                              row) instead of each edge's message (2 bytes an edge, the default
-                                              where the messages fit beside the edge offsets) */
-#define GPUFEC_CUDA_TUNING_ALL 33554431u   /* every switch defined */
+#define GPUFEC_CUDA_TUNING_ALL 16777215u   /* every switch defined */
 
 #endif

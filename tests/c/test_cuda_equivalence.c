@@ -670,9 +670,8 @@ static void latency_plan_cases(int quick)
      * else the generic one; at int8 and float16 a row's edges two by two in 16-bit lanes (the lean
      * pair kernel's edge pairs), which GPUFEC_CUDA_NO_EDGE_PAIRS turns off, with the rows' edge
      * offsets on chip where they fit (every code here but BG1 at Z = 384 whole), which
-     * GPUFEC_CUDA_NO_EDGE_TABLE turns off, and at int8 each edge's message on chip in place of the
-     * row state where they fit beside the offsets, which GPUFEC_CUDA_NO_EDGE_MESSAGES turns off;
-     * two threads per row by its switch; the generic one as it was, by its */
+     * GPUFEC_CUDA_NO_EDGE_TABLE turns off; two threads per row by its switch; the generic one as
+     * it was, by its */
     const struct {
         const char* code;
         gpufec_algorithm alg;
@@ -687,33 +686,23 @@ static void latency_plan_cases(int quick)
                {"5gnr-bg1:k=3000:e=12000:rv=3:qm=6", GPUFEC_ALG_MS, 0.6, 0, 100, 1},
                {"wimax-576-1_2", GPUFEC_ALG_OMS, 2.0, 0, 100, 1},
                {"5gnr-bg1-z96:k=2000", GPUFEC_ALG_NMS, 1.5, 7, 50, 1}};
-    const uint32_t few_flags[5] = {0, GPUFEC_CUDA_NO_EDGE_PAIRS, GPUFEC_CUDA_LEAN_SPLIT, GPUFEC_CUDA_NO_EDGE_TABLE,
-                                   GPUFEC_CUDA_NO_EDGE_MESSAGES};
-    for (int p = 0; p < 15; p++) {
+    const uint32_t few_flags[4] = {0, GPUFEC_CUDA_NO_EDGE_PAIRS, GPUFEC_CUDA_LEAN_SPLIT, GPUFEC_CUDA_NO_EDGE_TABLE};
+    for (int p = 0; p < 12; p++) {
         tuning = few_flags[p / 3];
         const gpufec_precision pr = precs[p % 3];
-        const int pairs = (p / 3 == 0 || p / 3 >= 3) && pr != GPUFEC_PRECISION_FLOAT32;
-        reject_variant = p / 3 == 4 || pr != GPUFEC_PRECISION_INT8 ? "each edge's message" : NULL;
+        const int pairs = (p / 3 == 0 || p / 3 == 3) && pr != GPUFEC_PRECISION_FLOAT32;
         for (size_t k = 0; k < sizeof few / sizeof *few; k++) {
             const size_t frames = quick ? few[k].quick_frames : few[k].frames;
             if (!frames || (p / 3 != 0 && p / 3 != 2 && pr == GPUFEC_PRECISION_FLOAT32)) /* (float32: never edge pairs) */
                 continue;
             expect_variant = p / 3 == 2 ? "one per block, lean rows, 2 threads per row"
-                             : pairs && (p / 3 == 0 || p / 3 == 4) && few[k].table
+                             : pairs && p / 3 == 0 && few[k].table
                                  ? "one per block, lean rows, a row's edges two by two in half2, their offsets on chip"
                              : pairs ? "one per block, lean rows, a row's edges two by two"
                                      : "one per block, lean rows, 1 thread per row";
             compare_p(few[k].code, few[k].alg, L, few[k].ebn0, frames, 0.0, pr);
         }
     }
-    /* ... the messages on chip where they fit: BG1 at rate 0.79 (85 KB of them beside 92 KB of
-     * offsets), Wi-Fi, BG2 at Z = 160 (pairs of rows); not BG2 at Z = 384 and rate 0.4 (235 KB) */
-    tuning = 0;
-    reject_variant = NULL;
-    expect_variant = "their offsets on chip, each edge's message";
-    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
-    compare_p("wifi-1944-5_6", GPUFEC_ALG_OMS, L, 4.0, quick ? 5 : 60, 0.0, GPUFEC_PRECISION_INT8);
-    compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_MS, L, 1.4, quick ? 3 : 40, 0.0, GPUFEC_PRECISION_INT8);
     /* edge pairs at int8 with orthogonal layers as pairs of rows per thread (ep_two: BG1's rows
      * 16-17 and 20-21 to 44-45; BG2's 11-12, 17-18 and 20-21 to 40-41) and each layer's code
      * compiled for the base graph (qc_layer_profile.cuh); without the pairs (NO_LAYER_MERGE: no
