@@ -144,8 +144,9 @@ __device__ __forceinline__ void lean_layer(const qc_args& a, PostT* app, const u
     __syncthreads();
 }
 
-/* Layers LAYER to the straight window's end (row_profile_end, qc_layer_profile.cuh) (or the code's) on profile PROF, each compiled for its degree,
- * its entries at the constant E0 (the degrees before it): no search, no loop, no entry pointer. */
+/* Layers LAYER to the straight window's end (row_profile_end, qc_layer_profile.cuh) or the
+ * code's on profile PROF, each compiled for its degree, its entries at the constant E0 (the
+ * degrees before it): no search, no loop, no entry pointer. */
 template <int PREC, typename PostT, int W, bool SSMEM, int SPLIT, int PROF, int LAYER, int E0>
 __device__ __forceinline__ void lean_prof_steps(const qc_args& a, PostT* app, const uint2* ents,
                                                 typename raw_words<W>::type* rstate, uint32_t rt, uint32_t part,

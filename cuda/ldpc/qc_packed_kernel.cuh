@@ -420,7 +420,8 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
         bool unused;
         const uint32_t j = D <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &unused);
         ns.s[t / L::BITS] |= skip[t] ? 0u : sw;
-        post_store<L>(app, j, L::update(v[t], pk[t % DK], mk[t % DK], out), live, !skip[t]); /* frozen frames keep theirs */
+        /* frozen frames keep theirs */
+        post_store<L>(app, j, L::update(v[t], pk[t % DK], mk[t % DK], out), live, !skip[t]);
     }
     packed_store<SV>(st, old, ns, live);
 }

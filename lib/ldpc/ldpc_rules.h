@@ -167,10 +167,11 @@ GPUFEC_HD void ms_init_prec(ms_acc* a, int prec)
 GPUFEC_HD float ldpc_i8_sat(float x) { return fminf(fmaxf(x, -128.0f), LDPC_I8_MAX); }
 
 /* The value a check row sees from a posterior and its old message, at a storage precision.
- * int8 keeps it exact (ldpc_i8_sat). float16 rounds it to binary16 (saturating) like every stored value, so that binary16
- * arithmetic computes the whole row update: HSUB2 and HADD2 on two frames per word give these
- * values bit for bit (binary32 has 24 >= 2 x 11 + 2 bits, so rounding a binary32 sum or
- * difference of two binary16 values to binary16 is the same as rounding the exact one). */
+ * int8 keeps it exact (ldpc_i8_sat). float16 rounds it to binary16 (saturating) like every
+ * stored value, so that binary16 arithmetic computes the whole row update: HSUB2 and HADD2 on
+ * two frames per word give these values bit for bit (binary32 has 24 >= 2 x 11 + 2 bits, so
+ * rounding a binary32 sum or difference of two binary16 values to binary16 is the same as
+ * rounding the exact one). */
 GPUFEC_HD float ldpc_extrinsic(float app, float msg, int prec)
 {
     return prec == LDPC_PREC_F16 ? ldpc_round_half(app - msg) : app - msg;

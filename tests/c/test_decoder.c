@@ -544,7 +544,8 @@ static void test_i8_update(void)
     for (int app = -128; app <= 127; app++)
         for (int old = -mmax; old <= mmax; old++)
             for (int nw = -mmax; nw <= mmax; nw++) {
-                const float rule = ldpc_store(ldpc_extrinsic((float)app, (float)old, LDPC_PREC_I8) + (float)nw, LDPC_PREC_I8);
+                const float v = ldpc_extrinsic((float)app, (float)old, LDPC_PREC_I8);
+                const float rule = ldpc_store(v + (float)nw, LDPC_PREC_I8);
                 const int d = nw - old, sum = app + d; /* byte form: d fits a byte, one saturating add */
                 bad += d < -128 || d > 127 || rule != (float)(sum < -128 ? -128 : sum > 127 ? 127 : sum);
             }
