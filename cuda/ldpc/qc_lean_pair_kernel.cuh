@@ -106,16 +106,9 @@ template <class L> __device__ __forceinline__ uint4 pair_compact_store(const pac
  * second pass (pair_is_min), three instructions per edge fewer than packed_acc's push. */
 template <class L> struct pair_acc {
     uint32_t min1, min2, parity;
-    /* int8 in half2: |v| (at most 191) for min(|v|, 127), as the minima start lower (63) */
     __device__ __forceinline__ void push(uint32_t v)
     {
-        uint32_t m;
-        if constexpr (L::FR == 2) {
-            static_assert(L::PREC != LDPC_PREC_I8 || L::INIT == 0x53e053e0u, "int8 minima start at 63");
-            m = L::u(__habs2(L::h(v)));
-        } else {
-            m = L::mag(v);
-        }
+        const uint32_t m = L::mag(v);
         min2 = L::vmin(min2, L::vmax(min1, m));
         min1 = L::vmin(min1, m);
         parity ^= v;
@@ -130,10 +123,7 @@ template <class L> struct pair_acc {
  * beyond gets the same message, matched or not. */
 template <class L> __device__ __forceinline__ uint32_t pair_is_min(uint32_t v, uint32_t min1)
 {
-    if constexpr (L::FR == 4)
-        return L::eq(L::mag(v), min1);
-    else
-        return __heq2_mask(__habs2(L::h(v)), L::h(min1));
+    return L::eq(L::mag(v), min1);
 }
 
 /* The second pass over a row's edges (FROZEN: some frames no longer written, their posteriors

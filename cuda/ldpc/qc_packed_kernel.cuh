@@ -115,10 +115,10 @@ struct lanes_h2 {
     {
         return sat(__hadd2(h(v), h(out)));
     }
-    static __device__ __forceinline__ uint32_t mag(uint32_t v) /* |v| as an operand modifier of the min */
-    {
-        return u(__hmin2(__habs2(h(v)), h(MAX127)));
-    }
+    /* |v| (at most 191), an operand modifier of its users: min(|v|, 63) is what a row's minima
+     * take (ms_init_prec), and with minima from 63 a value above 63 moves neither them nor the
+     * first minimum's position, whatever it is */
+    static __device__ __forceinline__ uint32_t mag(uint32_t v) { return u(__habs2(h(v))); }
     static __device__ __forceinline__ uint32_t lt(uint32_t a, uint32_t b) { return __hlt2_mask(h(a), h(b)); }
     static __device__ __forceinline__ uint32_t eq(uint32_t a, uint32_t b) { return __heq2_mask(h(a), h(b)); }
     static __device__ __forceinline__ uint32_t vmin(uint32_t a, uint32_t b) { return u(__hmin2(h(a), h(b))); }

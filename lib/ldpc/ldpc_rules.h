@@ -121,11 +121,23 @@ GPUFEC_HD float ldpc_round_half(float x)
     return x < 0.0f ? -a : a;
 }
 
+/* int8: a posterior updated with a message saturates at the two's complement byte range
+ * [-128, 127], once: the new posterior is sat(app - old + new), computed exactly. The value a
+ * check sees, app - old, is not saturated (within +-191: exact in float and in binary16); it
+ * enters the minima as min(|v|, 63) (ms_init_prec). So byte arithmetic that saturates it
+ * (AVX2 subs_epi8, CUDA __vsubss4) finds the same minima and signs, and forms the update as
+ * app + (new - old) in one saturating add, the change within +-126 (LDPC_I8_MIN_MAX); two
+ * frames per word in half2 clamp only the update. (Until 2026-11-29 app - old saturated as well,
+ * a second rounding of the posterior at a strong signal; its clamps were about a tenth of a
+ * 5G NR row's instructions, docs/performance.md.) Channel values stay within
+ * +-LDPC_I8_CHANNEL_MAX but for known bits, message magnitudes within ms_magnitude(63). */
+GPUFEC_HD float ldpc_i8_sat(float x) { return fminf(fmaxf(x, -128.0f), LDPC_I8_MAX); }
+
 /* A posterior or message value as stored. int8 values are already whole steps. */
 GPUFEC_HD float ldpc_store(float x, int prec)
 {
     if (prec == LDPC_PREC_I8)
-        return fminf(fmaxf(x, -128.0f), LDPC_I8_MAX);
+        return ldpc_i8_sat(x);
     if (prec == LDPC_PREC_F16)
         return ldpc_round_half(x);
     return x;
@@ -153,18 +165,6 @@ GPUFEC_HD void ms_init_prec(ms_acc* a, int prec)
     if (prec == LDPC_PREC_I8)
         a->min1 = a->min2 = LDPC_I8_MIN_MAX;
 }
-
-/* int8: a posterior updated with a message saturates at the two's complement byte range
- * [-128, 127], once: the new posterior is sat(app - old + new), computed exactly. The value a
- * check sees, app - old, is not saturated (within +-191: exact in float and in binary16); it
- * enters the minima as min(|v|, 63) (ms_init_prec). So byte arithmetic that saturates it
- * (AVX2 subs_epi8, CUDA __vsubss4) finds the same minima and signs, and forms the update as
- * app + (new - old) in one saturating add, the change within +-126 (LDPC_I8_MIN_MAX); two
- * frames per word in half2 clamp only the update. (Until 2026-11-29 app - old saturated as well,
- * a second rounding of the posterior at a strong signal; its clamps were about a tenth of a
- * 5G NR row's instructions, docs/performance.md.) Channel values stay within
- * +-LDPC_I8_CHANNEL_MAX but for known bits, message magnitudes within ms_magnitude(63). */
-GPUFEC_HD float ldpc_i8_sat(float x) { return fminf(fmaxf(x, -128.0f), LDPC_I8_MAX); }
 
 /* The value a check row sees from a posterior and its old message, at a storage precision.
  * int8 keeps it exact (ldpc_i8_sat). float16 rounds it to binary16 (saturating) like every
