@@ -385,7 +385,7 @@ __device__ __forceinline__ uint32_t packed_output(const packed_acc<L>& c, const 
  * with a branch each): an edge its lane skips (ent_var) enters the minima as L::INIT, a
  * magnitude no other is above with its sign bit clear, so that it changes no minimum, position
  * or parity, and is neither stored nor given a sign bit, which is the rule without it. */
-template <class L, int SV, int D>
+template <class L, int SV, int D, bool SK> /* SK: some lane of the layer may skip an edge */
 __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
                                                  uint32_t e0, uint32_t lane, uint32_t live, uint4* st)
 {
@@ -396,6 +396,8 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
 #pragma unroll
     for (int t = 0; t < D; t++) {
         const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip[t]);
+        if (!SK)
+            skip[t] = false;
         if (D <= 8)
             jv[t % DJ] = j;
         v[t] = post_load<L>(app, j);
@@ -427,21 +429,21 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
 }
 
 /* packed_row_exact for the layer's degree d, 1 <= d <= DHI */
-template <class L, int SV, int DHI, int D = 1>
+template <class L, int SV, int DHI, bool SK, int D = 1>
 __device__ __forceinline__ void packed_row_upto(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
                                                 uint32_t e0, uint32_t d, uint32_t lane, uint32_t live, uint4* st)
 {
     if constexpr (D < DHI) {
         if (d != D)
-            return packed_row_upto<L, SV, DHI, D + 1>(a, app, tab, ents, e0, d, lane, live, st);
+            return packed_row_upto<L, SV, DHI, SK, D + 1>(a, app, tab, ents, e0, d, lane, live, st);
     }
-    packed_row_exact<L, SV, D>(a, app, tab, ents, e0, lane, live, st);
+    packed_row_exact<L, SV, D, SK>(a, app, tab, ents, e0, lane, live, st);
 }
 
 /* Longer rows: no per-edge registers; the second pass reloads each posterior (no other row of
  * the layer touches it) and recomputes its extrinsic word. Edges go by sign word (w, unrolled:
  * registers are not indexed at run time) and bit b within it. */
-template <class L, int SV>
+template <class L, int SV, bool SK>
 __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app, const uint8_t* tab,
                                                  const uint2* ents, uint32_t e0, uint32_t d, uint32_t lane,
                                                  uint32_t live, uint4* st)
@@ -455,7 +457,7 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
         for (uint32_t b = 0, t = w * L::BITS; b < L::BITS && t < d; b++, t++) {
             bool skip;
             const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
-            if (!skip)
+            if (!SK || !skip)
                 c.push(L::ext(post_load<L>(app, j), packed_message<L>(old, old.s[w], b, T)), T);
         }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
@@ -464,7 +466,7 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
         for (uint32_t b = 0, t = w * L::BITS; b < L::BITS && t < d; b++, t++) {
             bool skip;
             const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
-            if (skip)
+            if (SK && skip)
                 continue;
             const uint32_t p = post_load<L>(app, j), msg = packed_message<L>(old, old.s[w], b, T), v = L::ext(p, msg);
             post_store<L>(app, j, L::update(v, p, msg, packed_output<L>(c, ns, v, b, T, &ns.s[w])), live);
@@ -781,6 +783,25 @@ __device__ __forceinline__ void packed_group_store(const qc_args& a, const packe
         }
 }
 
+/* ncolor's top bit, set on chip (packed_mark_no_skip): no lane of the layer skips an edge, so its
+ * rows run bodies without the skip tests and masks. Only DVB-S2's staircase has a skipped edge,
+ * in one layer; the tests cost its other layers about a tenth of their instructions (H200,
+ * docs/performance.md: DVB-S2 normal 1/2 1.09x, short 1/2 1.13x). A layer's colours stay below
+ * the bit (QV_MAX_COLOURS). */
+#define PACKED_NO_SKIP 0x80u
+static_assert(QV_MAX_COLOURS < PACKED_NO_SKIP, "colour counts leave the top bit free");
+__device__ __forceinline__ void packed_mark_no_skip(const packed_mem& m, uint32_t layers, uint32_t tid, uint32_t nt)
+{
+    for (uint32_t l = tid; l < layers; l += nt) {
+        uint32_t skips = 0;
+        for (uint32_t e = m.ent_ptr[l]; e < m.ent_ptr[l + 1]; e++)
+            skips |= m.ents[e].y >> 16; /* ent_var's skipped lane + 1 */
+        if (!skips)
+            m.ncolor[l] |= (uint8_t)PACKED_NO_SKIP;
+    }
+    __syncthreads();
+}
+
 /* DMAX: the longest row the kernel is built for (8, 16 or PACKED_MAX_DEGREE), so that a code
  * of short rows gets a kernel without the long-row paths and their registers (more groups per
  * SM). BYTE_POST: one group per SM (its posteriors take most of the shared memory), so the
@@ -796,6 +817,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
     uint4* state = reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SV * a.z;
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SV * a.z, f0, nf, s_flags, tid, nt);
+    packed_mark_no_skip(m, a.layers, tid, nt);
 
     /* rows in registers: up to 8 edges, 16 and 20 (5G NR BG1's core rows: 19) in 16-bit lanes,
      * PACKED_BYTE_POST_DMAX with byte posteriors (one group per SM: registers to spare) */
@@ -812,7 +834,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = m.ent_ptr[l], d = m.ent_ptr[l + 1] - e0;
-            const uint32_t colors = m.ncolor[l];
+            const uint32_t cflag = m.ncolor[l], colors = cflag & ~PACKED_NO_SKIP;
             for (uint32_t col = 0; col < colors; col++) {
                 const uint32_t lane = phase_lane(a, col, tid);
                 uint4 cur[SV];
@@ -826,10 +848,17 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
                         next[k] = state[((size_t)nl * SV + k) * a.z + nlane];
                 }
                 if (phase_active(a, colors, l, col, lane)) {
-                    if (DMAX <= 8 || d <= DREG)
-                        packed_row_upto<L, SV, DREG>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                    else if constexpr (DMAX > 8)
-                        packed_row_large<L, SV>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                    if (DMAX <= 8 || d <= DREG) {
+                        if (cflag & PACKED_NO_SKIP)
+                            packed_row_upto<L, SV, DREG, false>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                        else
+                            packed_row_upto<L, SV, DREG, true>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                    } else if constexpr (DMAX > 8) {
+                        if (cflag & PACKED_NO_SKIP)
+                            packed_row_large<L, SV, false>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                        else
+                            packed_row_large<L, SV, true>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                    }
 #pragma unroll
                     for (int k = 0; k < SV; k++)
                         state[((size_t)l * SV + k) * a.z + lane] = cur[k];
