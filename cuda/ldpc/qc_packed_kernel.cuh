@@ -378,39 +378,24 @@ __device__ __forceinline__ uint32_t packed_output(const packed_acc<L>& c, const 
     return L::apply_sign(mag, neg);
 }
 
-/* An edge's variable (ent_var) in a layer where some lane may skip an edge (SK), or in one where
- * none does (PACKED_NO_SKIP): the entry's skip field is then zero, so the shift needs no mask,
- * and no edge is skipped. */
-template <bool SK> __device__ __forceinline__ uint32_t packed_var(uint2 e, uint32_t lane, uint32_t z, bool* skip)
-{
-    if constexpr (SK)
-        return ent_var(e, lane, z, skip);
-    *skip = false;
-    const uint32_t u = lane + e.y;
-    return e.x + min(u, u - z);
-}
-
 /* A row of exactly D edges, the layer's degree: the extrinsic words stay in registers between the
  * two passes, and the addresses up to 8 edges (longer rows derive them again: a broadcast shared
  * load and a few operations, cheaper than the occupancy more registers would cost). No branch
  * per edge (H200, docs/performance.md: DVB-S2 normal 1/2 1.12x the loop over at most 8 slots
  * with a branch each): an edge its lane skips (ent_var) enters the minima as L::INIT, a
  * magnitude no other is above with its sign bit clear, so that it changes no minimum, position
- * or parity, and is neither stored nor given a sign bit, which is the rule without it. SK: some
- * lane of the layer may skip an edge (packed_var); ALL: every frame of the group runs, so no
- * frozen frame's posterior or state is merged back (`live` all ones). */
-template <class L, int SV, int D, bool SK, bool ALL>
+ * or parity, and is neither stored nor given a sign bit, which is the rule without it. */
+template <class L, int SV, int D>
 __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
-                                                 uint32_t e0, uint32_t lane, uint32_t live_, uint4* st)
+                                                 uint32_t e0, uint32_t lane, uint32_t live, uint4* st)
 {
-    const uint32_t live = ALL ? 0xffffffffu : live_;
     const packed_row old = packed_load<SV>(st);
     constexpr int DJ = D <= 8 ? D : 1, DK = L::KEEP ? D : 1;
     uint32_t v[D], jv[DJ], pk[DK] = {}, mk[DK] = {}; /* KEEP: each edge's posterior and old message */
     bool skip[D];
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        const uint32_t j = packed_var<SK>(ents[e0 + t], lane, a.z, &skip[t]);
+        const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip[t]);
         if (D <= 8)
             jv[t % DJ] = j;
         v[t] = post_load<L>(app, j);
@@ -433,7 +418,7 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
         uint32_t sw = 0;
         const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &sw);
         bool unused;
-        const uint32_t j = D <= 8 ? jv[t % DJ] : packed_var<SK>(ents[e0 + t], lane, a.z, &unused);
+        const uint32_t j = D <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &unused);
         ns.s[t / L::BITS] |= skip[t] ? 0u : sw;
         /* frozen frames keep theirs */
         post_store<L>(app, j, L::update(v[t], pk[t % DK], mk[t % DK], out), live, !skip[t]);
@@ -442,26 +427,25 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
 }
 
 /* packed_row_exact for the layer's degree d, 1 <= d <= DHI */
-template <class L, int SV, int DHI, bool SK, bool ALL, int D = 1>
+template <class L, int SV, int DHI, int D = 1>
 __device__ __forceinline__ void packed_row_upto(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
                                                 uint32_t e0, uint32_t d, uint32_t lane, uint32_t live, uint4* st)
 {
     if constexpr (D < DHI) {
         if (d != D)
-            return packed_row_upto<L, SV, DHI, SK, ALL, D + 1>(a, app, tab, ents, e0, d, lane, live, st);
+            return packed_row_upto<L, SV, DHI, D + 1>(a, app, tab, ents, e0, d, lane, live, st);
     }
-    packed_row_exact<L, SV, D, SK, ALL>(a, app, tab, ents, e0, lane, live, st);
+    packed_row_exact<L, SV, D>(a, app, tab, ents, e0, lane, live, st);
 }
 
 /* Longer rows: no per-edge registers; the second pass reloads each posterior (no other row of
  * the layer touches it) and recomputes its extrinsic word. Edges go by sign word (w, unrolled:
  * registers are not indexed at run time) and bit b within it. */
-template <class L, int SV, bool SK, bool ALL>
+template <class L, int SV>
 __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app, const uint8_t* tab,
                                                  const uint2* ents, uint32_t e0, uint32_t d, uint32_t lane,
-                                                 uint32_t live_, uint4* st)
+                                                 uint32_t live, uint4* st)
 {
-    const uint32_t live = ALL ? 0xffffffffu : live_;
     constexpr int SWN = SV > 1 ? 5 : 1;
     const packed_row old = packed_load<SV>(st);
     packed_acc<L> c;
@@ -470,7 +454,7 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
     for (int w = 0; w < SWN; w++)
         for (uint32_t b = 0, t = w * L::BITS; b < L::BITS && t < d; b++, t++) {
             bool skip;
-            const uint32_t j = packed_var<SK>(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
+            const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
             if (!skip)
                 c.push(L::ext(post_load<L>(app, j), packed_message<L>(old, old.s[w], b, T)), T);
         }
@@ -479,7 +463,7 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
     for (int w = 0; w < SWN; w++)
         for (uint32_t b = 0, t = w * L::BITS; b < L::BITS && t < d; b++, t++) {
             bool skip;
-            const uint32_t j = packed_var<SK>(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
+            const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
             if (skip)
                 continue;
             const uint32_t p = post_load<L>(app, j), msg = packed_message<L>(old, old.s[w], b, T), v = L::ext(p, msg);
@@ -797,25 +781,6 @@ __device__ __forceinline__ void packed_group_store(const qc_args& a, const packe
         }
 }
 
-/* ncolor's top bit, set on chip (packed_mark_no_skip): no lane of the layer skips an edge, so its
- * rows run bodies without the skip tests and masks. Only DVB-S2's staircase has a skipped edge,
- * in one layer; the tests cost its other layers about a tenth of their instructions (H200,
- * docs/performance.md: DVB-S2 normal 1/2 1.09x, short 1/2 1.13x). A layer's colours stay below
- * the bit (QV_MAX_COLOURS). */
-#define PACKED_NO_SKIP 0x80u
-static_assert(QV_MAX_COLOURS < PACKED_NO_SKIP, "colour counts leave the top bit free");
-__device__ __forceinline__ void packed_mark_no_skip(const packed_mem& m, uint32_t layers, uint32_t tid, uint32_t nt)
-{
-    for (uint32_t l = tid; l < layers; l += nt) {
-        uint32_t skips = 0;
-        for (uint32_t e = m.ent_ptr[l]; e < m.ent_ptr[l + 1]; e++)
-            skips |= m.ents[e].y >> 16; /* ent_var's skipped lane + 1 */
-        if (!skips)
-            m.ncolor[l] |= (uint8_t)PACKED_NO_SKIP;
-    }
-    __syncthreads();
-}
-
 /* DMAX: the longest row the kernel is built for (8, 16 or PACKED_MAX_DEGREE), so that a code
  * of short rows gets a kernel without the long-row paths and their registers (more groups per
  * SM). BYTE_POST: one group per SM (its posteriors take most of the shared memory), so the
@@ -831,7 +796,6 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
     uint4* state = reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SV * a.z;
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SV * a.z, f0, nf, s_flags, tid, nt);
-    packed_mark_no_skip(m, a.layers, tid, nt);
 
     /* rows in registers: up to 8 edges, 16 and 20 (5G NR BG1's core rows: 19) in 16-bit lanes,
      * PACKED_BYTE_POST_DMAX with byte posteriors (one group per SM: registers to spare) */
@@ -848,7 +812,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = m.ent_ptr[l], d = m.ent_ptr[l + 1] - e0;
-            const uint32_t cflag = m.ncolor[l], colors = cflag & ~PACKED_NO_SKIP;
+            const uint32_t colors = m.ncolor[l];
             for (uint32_t col = 0; col < colors; col++) {
                 const uint32_t lane = phase_lane(a, col, tid);
                 uint4 cur[SV];
@@ -862,24 +826,10 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
                         next[k] = state[((size_t)nl * SV + k) * a.z + nlane];
                 }
                 if (phase_active(a, colors, l, col, lane)) {
-                    /* bodies without the skip tests, and without the frozen frames' merges
-                     * where every frame of the group runs */
-                    const bool plain = cflag & PACKED_NO_SKIP, all = plain && live == 0xffffffffu;
-                    if (DMAX <= 8 || d <= DREG) {
-                        if (all)
-                            packed_row_upto<L, SV, DREG, false, true>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                        else if (plain)
-                            packed_row_upto<L, SV, DREG, false, false>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                        else
-                            packed_row_upto<L, SV, DREG, true, false>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                    } else if constexpr (DMAX > 8) {
-                        if (all)
-                            packed_row_large<L, SV, false, true>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                        else if (plain)
-                            packed_row_large<L, SV, false, false>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                        else
-                            packed_row_large<L, SV, true, false>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
-                    }
+                    if (DMAX <= 8 || d <= DREG)
+                        packed_row_upto<L, SV, DREG>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                    else if constexpr (DMAX > 8)
+                        packed_row_large<L, SV>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
 #pragma unroll
                     for (int k = 0; k < SV; k++)
                         state[((size_t)l * SV + k) * a.z + lane] = cur[k];
