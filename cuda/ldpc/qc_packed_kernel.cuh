@@ -378,24 +378,36 @@ __device__ __forceinline__ uint32_t packed_output(const packed_acc<L>& c, const 
     return L::apply_sign(mag, neg);
 }
 
-/* A row of exactly D edges, the layer's degree: the extrinsic words stay in registers between the
- * two passes, and the addresses up to 8 edges (longer rows derive them again: a broadcast shared
- * load and a few operations, cheaper than the occupancy more registers would cost). No branch
- * per edge (H200, docs/performance.md: DVB-S2 normal 1/2 1.12x the loop over at most 8 slots
- * with a branch each): an edge its lane skips (ent_var) enters the minima as L::INIT, a
- * magnitude no other is above with its sign bit clear, so that it changes no minimum, position
- * or parity, and is neither stored nor given a sign bit, which is the rule without it. */
+/* An edge's variable (ent_var) in a layer where some lane may skip an edge (SK), or in one where
+ * none does: the entry's skip field is then zero, so the shift needs no mask, and no edge is
+ * skipped. */
+template <bool SK> __device__ __forceinline__ uint32_t packed_var(uint2 e, uint32_t lane, uint32_t z, bool* skip)
+{
+    if constexpr (SK)
+        return ent_var(e, lane, z, skip);
+    *skip = false;
+    const uint32_t u = lane + e.y;
+    return e.x + min(u, u - z);
+}
+
+/* A row of exactly D edges, the layer's degree, in a layer where no lane skips an edge (every
+ * layer but DVB-S2's wrapped staircase row, which packed_row_large runs): the extrinsic words stay
+ * in registers between the two passes, and the addresses up to 8 edges (longer rows derive them
+ * again: a broadcast shared load and a few operations, cheaper than the occupancy more registers
+ * would cost). Every frame's lanes are updated, frozen ones too: their decisions were taken when
+ * they froze (k_qc_packed), so no merge per edge keeps their posteriors (H200,
+ * docs/performance.md: the skip tests and merges were a fifth of DVB-S2 1/2's instructions). */
 template <class L, int SV, int D>
 __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
-                                                 uint32_t e0, uint32_t lane, uint32_t live, uint4* st)
+                                                 uint32_t e0, uint32_t lane, uint4* st)
 {
     const packed_row old = packed_load<SV>(st);
     constexpr int DJ = D <= 8 ? D : 1, DK = L::KEEP ? D : 1;
     uint32_t v[D], jv[DJ], pk[DK] = {}, mk[DK] = {}; /* KEEP: each edge's posterior and old message */
-    bool skip[D];
+    bool unused;
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip[t]);
+        const uint32_t j = packed_var<false>(ents[e0 + t], lane, a.z, &unused);
         if (D <= 8)
             jv[t % DJ] = j;
         v[t] = post_load<L>(app, j);
@@ -410,41 +422,38 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
             mk[t % DK] = msg;
         }
         v[t] = L::ext(v[t], msg);
-        c.push(skip[t] ? L::INIT : v[t], T);
+        c.push(v[t], T);
     }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        uint32_t sw = 0;
-        const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &sw);
-        bool unused;
-        const uint32_t j = D <= 8 ? jv[t % DJ] : ent_var(ents[e0 + t], lane, a.z, &unused);
-        ns.s[t / L::BITS] |= skip[t] ? 0u : sw;
-        /* frozen frames keep theirs */
-        post_store<L>(app, j, L::update(v[t], pk[t % DK], mk[t % DK], out), live, !skip[t]);
+        const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &ns.s[t / L::BITS]);
+        const uint32_t j = D <= 8 ? jv[t % DJ] : packed_var<false>(ents[e0 + t], lane, a.z, &unused);
+        post_store<L>(app, j, L::update(v[t], pk[t % DK], mk[t % DK], out), 0xffffffffu);
     }
-    packed_store<SV>(st, old, ns, live);
+    packed_store<SV>(st, old, ns, 0xffffffffu);
 }
 
 /* packed_row_exact for the layer's degree d, 1 <= d <= DHI */
 template <class L, int SV, int DHI, int D = 1>
 __device__ __forceinline__ void packed_row_upto(const qc_args& a, uint32_t* app, const uint8_t* tab, const uint2* ents,
-                                                uint32_t e0, uint32_t d, uint32_t lane, uint32_t live, uint4* st)
+                                                uint32_t e0, uint32_t d, uint32_t lane, uint4* st)
 {
     if constexpr (D < DHI) {
         if (d != D)
-            return packed_row_upto<L, SV, DHI, D + 1>(a, app, tab, ents, e0, d, lane, live, st);
+            return packed_row_upto<L, SV, DHI, D + 1>(a, app, tab, ents, e0, d, lane, st);
     }
-    packed_row_exact<L, SV, D>(a, app, tab, ents, e0, lane, live, st);
+    packed_row_exact<L, SV, D>(a, app, tab, ents, e0, lane, st);
 }
 
-/* Longer rows: no per-edge registers; the second pass reloads each posterior (no other row of
- * the layer touches it) and recomputes its extrinsic word. Edges go by sign word (w, unrolled:
- * registers are not indexed at run time) and bit b within it. */
-template <class L, int SV>
+/* Longer rows, and rows of a layer where a lane may skip an edge (SK; ent_var): no per-edge
+ * registers; the second pass reloads each posterior (no other row of the layer touches it) and
+ * recomputes its extrinsic word. Edges go by sign word (w, unrolled: registers are not indexed
+ * at run time) and bit b within it; a skipped edge is not in the minima, the parity or the
+ * stores, which is the rule without it. */
+template <class L, int SV, bool SK>
 __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app, const uint8_t* tab,
-                                                 const uint2* ents, uint32_t e0, uint32_t d, uint32_t lane,
-                                                 uint32_t live, uint4* st)
+                                                 const uint2* ents, uint32_t e0, uint32_t d, uint32_t lane, uint4* st)
 {
     constexpr int SWN = SV > 1 ? 5 : 1;
     const packed_row old = packed_load<SV>(st);
@@ -454,7 +463,7 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
     for (int w = 0; w < SWN; w++)
         for (uint32_t b = 0, t = w * L::BITS; b < L::BITS && t < d; b++, t++) {
             bool skip;
-            const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
+            const uint32_t j = packed_var<SK>(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
             if (!skip)
                 c.push(L::ext(post_load<L>(app, j), packed_message<L>(old, old.s[w], b, T)), T);
         }
@@ -463,13 +472,13 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
     for (int w = 0; w < SWN; w++)
         for (uint32_t b = 0, t = w * L::BITS; b < L::BITS && t < d; b++, t++) {
             bool skip;
-            const uint32_t j = ent_var(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
+            const uint32_t j = packed_var<SK>(ents[e0 + t], lane, a.z, &skip), T = L::pos(t);
             if (skip)
                 continue;
             const uint32_t p = post_load<L>(app, j), msg = packed_message<L>(old, old.s[w], b, T), v = L::ext(p, msg);
-            post_store<L>(app, j, L::update(v, p, msg, packed_output<L>(c, ns, v, b, T, &ns.s[w])), live);
+            post_store<L>(app, j, L::update(v, p, msg, packed_output<L>(c, ns, v, b, T, &ns.s[w])), 0xffffffffu);
         }
-    packed_store<SV>(st, old, ns, live);
+    packed_store<SV>(st, old, ns, 0xffffffffu);
 }
 
 /* Lanes all ones for frames f < nf. */
@@ -753,13 +762,14 @@ __device__ __forceinline__ bool one_store_by_16(const qc_args& a, const uint32_t
     return true;
 }
 
-/* A group's end: each frame's output bits, iterations and flag (erased frames are never decoded). */
+/* Output bits of the group's frames f < nf whose bit f is set in `frames`. */
 template <class L, bool ONE = false>
-__device__ __forceinline__ void packed_group_store(const qc_args& a, const packed_mem& m, uint32_t f0, uint32_t nf,
-                                                   uint32_t ok, uint32_t has_info, const int (&iters)[L::FR],
-                                                   uint32_t tid, uint32_t nt)
+__device__ __forceinline__ void packed_frames_out(const qc_args& a, const packed_mem& m, uint32_t f0, uint32_t nf,
+                                                  uint32_t frames, uint32_t tid, uint32_t nt)
 {
     for (uint32_t f = 0; f < nf; f++) {
+        if (!((frames >> f) & 1u))
+            continue;
         uint8_t* out = a.out + (size_t)(f0 + f) * a.n_out;
         if constexpr (ONE && L::BITS == 16)
             if (one_store_by_16(a, m.app, out, tid, nt))
@@ -773,12 +783,51 @@ __device__ __forceinline__ void packed_group_store(const qc_args& a, const packe
             }
         });
     }
+}
+
+/* A group's end: the output bits of the frames in `frames` (bit f: frame f; the others' were
+ * stored when they froze), and every frame's iterations and flag (erased frames are never
+ * decoded). */
+template <class L, bool ONE = false>
+__device__ __forceinline__ void packed_group_store(const qc_args& a, const packed_mem& m, uint32_t f0, uint32_t nf,
+                                                   uint32_t ok, uint32_t has_info, const int (&iters)[L::FR],
+                                                   uint32_t tid, uint32_t nt, uint32_t frames = ~0u)
+{
+    packed_frames_out<L, ONE>(a, m, f0, nf, frames, tid, nt);
 #pragma unroll
     for (uint32_t f = 0; f < L::FR; f++)
         if (tid == f && f < nf) {
             a.iters[f0 + f] = iters[f];
             a.conv[f0 + f] = (uint8_t)(((ok >> (L::BITS * f)) & 1u) && ((has_info >> f) & 1u));
         }
+}
+
+/* Bit f for each frame f whose lanes are set in `lanes`. */
+template <class L> __device__ __forceinline__ uint32_t packed_frame_bits(uint32_t lanes)
+{
+    uint32_t b = 0;
+#pragma unroll
+    for (uint32_t f = 0; f < L::FR; f++)
+        b |= ((lanes >> (L::BITS * f)) & 1u) << f;
+    return b;
+}
+
+/* ncolor's top bit, set on chip (packed_mark_skips): some lane of the layer skips an edge, so
+ * its rows run packed_row_large's tests; every other layer runs rows without them. Only
+ * DVB-S2's staircase has a skipped edge, in one layer. A layer's colours stay below the bit
+ * (QV_MAX_COLOURS). */
+#define PACKED_SKIPS 0x80u
+static_assert(QV_MAX_COLOURS < PACKED_SKIPS, "colour counts leave the top bit free");
+__device__ __forceinline__ void packed_mark_skips(const packed_mem& m, uint32_t layers, uint32_t tid, uint32_t nt)
+{
+    for (uint32_t l = tid; l < layers; l += nt) {
+        uint32_t skips = 0;
+        for (uint32_t e = m.ent_ptr[l]; e < m.ent_ptr[l + 1]; e++)
+            skips |= m.ents[e].y >> 16; /* ent_var's skipped lane + 1 */
+        if (skips)
+            m.ncolor[l] |= (uint8_t)PACKED_SKIPS;
+    }
+    __syncthreads();
 }
 
 /* DMAX: the longest row the kernel is built for (8, 16 or PACKED_MAX_DEGREE), so that a code
@@ -796,6 +845,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
     uint4* state = reinterpret_cast<uint4*>(a.gstate) + (size_t)g * a.layers * SV * a.z;
     const uint32_t f0 = g * L::FR, nf = min(L::FR, a.nframes - f0);
     const uint32_t has_info = packed_group_load<L>(a, m, state, a.layers * SV * a.z, f0, nf, s_flags, tid, nt);
+    packed_mark_skips(m, a.layers, tid, nt);
 
     /* rows in registers: up to 8 edges, 16 and 20 (5G NR BG1's core rows: 19) in 16-bit lanes,
      * PACKED_BYTE_POST_DMAX with byte posteriors (one group per SM: registers to spare) */
@@ -812,7 +862,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
             const uint32_t e0 = m.ent_ptr[l], d = m.ent_ptr[l + 1] - e0;
-            const uint32_t colors = m.ncolor[l];
+            const uint32_t cflag = m.ncolor[l], colors = cflag & ~PACKED_SKIPS;
             for (uint32_t col = 0; col < colors; col++) {
                 const uint32_t lane = phase_lane(a, col, tid);
                 uint4 cur[SV];
@@ -826,10 +876,12 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
                         next[k] = state[((size_t)nl * SV + k) * a.z + nlane];
                 }
                 if (phase_active(a, colors, l, col, lane)) {
-                    if (DMAX <= 8 || d <= DREG)
-                        packed_row_upto<L, SV, DREG>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                    if (cflag & PACKED_SKIPS)
+                        packed_row_large<L, SV, true>(a, m.app, m.tab, m.ents, e0, d, lane, cur);
+                    else if (DMAX <= 8 || d <= DREG)
+                        packed_row_upto<L, SV, DREG>(a, m.app, m.tab, m.ents, e0, d, lane, cur);
                     else if constexpr (DMAX > 8)
-                        packed_row_large<L, SV>(a, m.app, m.tab, m.ents, e0, d, lane, live, cur);
+                        packed_row_large<L, SV, false>(a, m.app, m.tab, m.ents, e0, d, lane, cur);
 #pragma unroll
                     for (int k = 0; k < SV; k++)
                         state[((size_t)l * SV + k) * a.z + lane] = cur[k];
@@ -837,10 +889,17 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
                 __syncthreads();
             }
         }
-        if (packed_group_check<L>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt))
+        const uint32_t was = live;
+        const bool done = packed_group_check<L>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt);
+        if (was != live) { /* frames froze (early stopping; uniform): their decisions now */
+            packed_frames_out<L>(a, m, f0, nf, packed_frame_bits<L>(was & ~live), tid, nt);
+            if (!done)
+                __syncthreads(); /* before the next layer's rows change the posteriors read */
+        }
+        if (done)
             break;
     }
-    packed_group_store<L>(a, m, f0, nf, ok, has_info, iters, tid, nt);
+    packed_group_store<L>(a, m, f0, nf, ok, has_info, iters, tid, nt, packed_frame_bits<L>(live));
 }
 
 } // namespace

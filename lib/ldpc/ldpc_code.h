@@ -19,6 +19,10 @@ struct alt_plan;
 /* Work limit of the generic encoder's analysis, in 64-bit word operations (about 10 s). */
 #define GPUFEC_ENCODER_MAX_WORK (1ull << 34)
 
+/* The most colours a layer of the QC view runs in (qv_ncolor): a count below 128 leaves its top
+ * bit to the GPU's packed kernel (PACKED_SKIPS). Greedy colouring stays within 32. */
+#define QV_MAX_COLOURS 127u
+
 struct ldpc_code {
     uint32_t n, m, rank, edges;
     uint32_t max_var_degree, max_check_degree;
@@ -67,7 +71,8 @@ struct ldpc_code {
      * NULL: one colour everywhere); the code's layers are these (layer, colour) pairs. When
      * qv_slice > 0 the colours are slices of qv_slice consecutive lanes (lane i in colour
      * i / qv_slice, every layer in ceil(qv_z / qv_slice) colours), which a GPU thread block of
-     * qv_slice threads sweeps in turn without idle lanes. */
+     * qv_slice threads sweeps in turn without idle lanes. A layer has at most QV_MAX_COLOURS
+     * colours: the GPU's packed kernel keeps a flag of its own in the top bit of the count. */
     uint32_t qv_z, qv_layers, qv_max_entries, qv_slice;
     uint32_t* qv_ent_ptr;
     uint32_t* qv_col;

@@ -242,7 +242,7 @@ static gpufec_status qc_view_slice(ldpc_code* c)
     while (s >= 32 && !slices_independent(c, s, stamp))
         s -= 32;
     free(stamp);
-    if (s < 32 || (uint64_t)c->qv_layers * ((z + s - 1) / s) > 2ull * colours || (z + s - 1) / s > 255)
+    if (s < 32 || (uint64_t)c->qv_layers * ((z + s - 1) / s) > 2ull * colours || (z + s - 1) / s > QV_MAX_COLOURS)
         return GPUFEC_OK; /* more than twice the barriers (DVB-S2 short 3/4: 144 against 27) */
     for (uint32_t l = 0; l < c->qv_layers; l++) { /* qv_color exists: some layer has colours */
         c->qv_ncolor[l] = (uint8_t)((z + s - 1) / s);
