@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The twenty-second and twenty-third passes of docs/performance.md: the packed QC kernel (int8,
 # rows that are not whole layers: DVB-S2, CCSDS C2) with rows compiled without skip tests in the
-# layers that skip no edge, and without frozen-frame merges. The speed cases, kernel-only and with transfers, for the library LD_LIBRARY_PATH finds or
-# LIBDIR's; run once per library to compare (a lease carries one library). From the repository
+# layers that skip no edge, and without frozen-frame merges. The speed cases, kernel-only and with
+# transfers, for the library LD_LIBRARY_PATH finds or LIBDIR's; run once per library to compare (a
+# lease carries one library). From the repository
 # root on the GPU machine:
 #   bash benchmarks/packed_no_skip.sh BENCH [LIBDIR]
 # (BENCH: a gpufec-bench binary; LIBDIR: where its libgpufec.so.0 is)
