@@ -23,44 +23,6 @@ namespace {
  * a long code's many groups goes to DRAM (BG1 at rate 1/3: 46 layers of 384 rows per group), so
  * its size is the kernel's speed there. Converted to and from packed_row once per row. */
 #define PAIR_COMPACT_MAX_DEGREE 27u
-#define PAIR_NO_ARG 31u /* bytes: as a position, "none": beyond every row, it matches no edge */
-
-/* An edge's position as the pair rows compare it with a row's first minimum. 16-bit lanes: t + 1
- * as an integer in each lane (0: none), which binary16 instructions take as a subnormal, exactly
- * (no flush to zero without .ftz): HSET2 compares it, and HFMA2 (1.0 or 0.0 times it, plus the
- * position so far) records it on the FMA pipe; a stored position needs no conversion. Bytes:
- * L::pos(t), none PAIR_NO_ARG. */
-template <class L> __host__ __device__ constexpr uint32_t pair_pos(uint32_t t)
-{
-    return L::FR == 2 ? (t + 1u) * 0x00010001u : L::pos(t);
-}
-template <class L> __host__ __device__ constexpr uint32_t pair_none() { return L::FR == 2 ? 0u : L::pos(PAIR_NO_ARG); }
-
-/* The pair rows' per-edge choices on the FMA pipe (16-bit lanes). The kernel is bound by the
- * ALU pipe, which runs at half the issue rate on sm_90 (Nsight Compute: 82% of its peak with 67%
- * of issue slots used at rate 0.79), where the selects were bit operations (LOP3) on masks. Here
- * a comparison gives 1.0 or 0.0 per lane (HSET2.BF) and the choices are exact fused
- * multiply-adds: pair_pick is m2 where hit is 1.0, else m1 (int8: m1 + hit * (m2 - m1), the
- * difference taken once per row; both integers below 256, every step exact; float16: hit * m2 +
- * (m1 - hit * m1), exact for 0.0 and 1.0). */
-template <class L> __device__ __forceinline__ uint32_t pair_hit(uint32_t a, uint32_t b)
-{
-    return L::u(__heq2(L::h(a), L::h(b)));
-}
-template <class L> __device__ __forceinline__ uint32_t pair_pick(uint32_t hit, uint32_t m1, uint32_t m2, uint32_t d21)
-{
-    if constexpr (L::PREC == LDPC_PREC_I8)
-        return L::u(__hfma2(L::h(hit), L::h(d21), L::h(m1)));
-    else
-        return L::u(__hfma2(L::h(hit), L::h(m2), __hfma2(__hneg2(L::h(hit)), L::h(m1), L::h(m1))));
-}
-template <class L> __device__ __forceinline__ uint32_t pair_diff(uint32_t m1, uint32_t m2) /* pair_pick's d21 */
-{
-    if constexpr (L::FR == 2 && L::PREC == LDPC_PREC_I8)
-        return L::u(__hsub2(L::h(m2), L::h(m1)));
-    else
-        return 0u;
-}
 /* acc plus x shifted right by sh (1 to 31), as a multiply-add's high word (IMAD.HI on the FMA
  * pipe, not LEA.HI on the ALU) */
 __device__ __forceinline__ uint32_t pair_add_shr(uint32_t acc, uint32_t x, uint32_t sh)

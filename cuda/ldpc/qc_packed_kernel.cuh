@@ -307,6 +307,45 @@ struct lanes_f16 {
 __host__ __device__ constexpr int packed_sign_words(uint32_t bits, uint32_t maxd) { return (int)((maxd + bits - 1) / bits); }
 __host__ __device__ constexpr int packed_state_vec(int sw) { return sw <= 1 ? 1 : 2; }
 
+#define PAIR_NO_ARG 31u /* bytes: as a position, "none": beyond every row, it matches no edge */
+
+/* An edge's position as the pair rows compare it with a row's first minimum. 16-bit lanes: t + 1
+ * as an integer in each lane (0: none), which binary16 instructions take as a subnormal, exactly
+ * (no flush to zero without .ftz): HSET2 compares it, and HFMA2 (1.0 or 0.0 times it, plus the
+ * position so far) records it on the FMA pipe; a stored position needs no conversion. Bytes:
+ * L::pos(t), none PAIR_NO_ARG. */
+template <class L> __host__ __device__ constexpr uint32_t pair_pos(uint32_t t)
+{
+    return L::FR == 2 ? (t + 1u) * 0x00010001u : L::pos(t);
+}
+template <class L> __host__ __device__ constexpr uint32_t pair_none() { return L::FR == 2 ? 0u : L::pos(PAIR_NO_ARG); }
+
+/* The pair rows' per-edge choices on the FMA pipe (16-bit lanes). The kernel is bound by the
+ * ALU pipe, which runs at half the issue rate on sm_90 (Nsight Compute: 82% of its peak with 67%
+ * of issue slots used at rate 0.79), where the selects were bit operations (LOP3) on masks. Here
+ * a comparison gives 1.0 or 0.0 per lane (HSET2.BF) and the choices are exact fused
+ * multiply-adds: pair_pick is m2 where hit is 1.0, else m1 (int8: m1 + hit * (m2 - m1), the
+ * difference taken once per row; both integers below 256, every step exact; float16: hit * m2 +
+ * (m1 - hit * m1), exact for 0.0 and 1.0). */
+template <class L> __device__ __forceinline__ uint32_t pair_hit(uint32_t a, uint32_t b)
+{
+    return L::u(__heq2(L::h(a), L::h(b)));
+}
+template <class L> __device__ __forceinline__ uint32_t pair_pick(uint32_t hit, uint32_t m1, uint32_t m2, uint32_t d21)
+{
+    if constexpr (L::PREC == LDPC_PREC_I8)
+        return L::u(__hfma2(L::h(hit), L::h(d21), L::h(m1)));
+    else
+        return L::u(__hfma2(L::h(hit), L::h(m2), __hfma2(__hneg2(L::h(hit)), L::h(m1), L::h(m1))));
+}
+template <class L> __device__ __forceinline__ uint32_t pair_diff(uint32_t m1, uint32_t m2) /* pair_pick's d21 */
+{
+    if constexpr (L::FR == 2 && L::PREC == LDPC_PREC_I8)
+        return L::u(__hsub2(L::h(m2), L::h(m1)));
+    else
+        return 0u;
+}
+
 template <class L> struct packed_acc {
     uint32_t min1, min2, arg, parity;
     __device__ __forceinline__ void init()
@@ -322,6 +361,14 @@ template <class L> struct packed_acc {
         min2 = L::vmin(min2, L::vmax(min1, m));
         min1 = L::vmin(min1, m);
         arg = (arg & ~lower) | (T & lower);
+        parity ^= v;
+    }
+    /* the same without the position, which the second pass finds (pair_hit) */
+    __device__ __forceinline__ void push_min(uint32_t v)
+    {
+        const uint32_t m = L::mag(v);
+        min2 = L::vmin(min2, L::vmax(min1, m));
+        min1 = L::vmin(min1, m);
         parity ^= v;
     }
 };
@@ -412,22 +459,47 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
             jv[t % DJ] = j;
         v[t] = post_load<L>(app, j);
     }
+    /* PP (int8 in half2): the first minimum's position found in the second pass, as the pair
+     * rows do (pair_hit; positions pair_pos), two instructions per edge fewer in the first pass
+     * and one more in the second. A layer always runs the same body, so its stored positions
+     * keep one form. */
+    constexpr bool PP = L::FR == 2 && L::PREC == LDPC_PREC_I8;
+    const uint32_t d21 = pair_diff<L>(old.m1, old.m2);
     packed_acc<L> c;
     c.init();
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        const uint32_t T = L::pos((uint32_t)t), msg = packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, T);
+        uint32_t msg;
+        if constexpr (PP)
+            msg = L::apply_sign(pair_pick<L>(pair_hit<L>(old.arg, pair_pos<L>((uint32_t)t)), old.m1, old.m2, d21),
+                                old.s[t / L::BITS] << (L::BITS - 1 - t % L::BITS));
+        else
+            msg = packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, L::pos((uint32_t)t));
         if constexpr (L::KEEP) {
             pk[t % DK] = v[t];
             mk[t % DK] = msg;
         }
         v[t] = L::ext(v[t], msg);
-        c.push(v[t], T);
+        if constexpr (PP)
+            c.push_min(v[t]);
+        else
+            c.push(v[t], L::pos((uint32_t)t));
     }
     packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), c.arg, {0, 0, 0, 0, 0}};
+    const uint32_t n21 = pair_diff<L>(ns.m1, ns.m2);
+    if constexpr (PP)
+        ns.arg = pair_none<L>();
 #pragma unroll
     for (int t = 0; t < D; t++) {
-        const uint32_t out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &ns.s[t / L::BITS]);
+        uint32_t out;
+        if constexpr (PP) { /* tied edges' positions add up to a meaningless one, harmless as a tie makes M2 equal M1 */
+            const uint32_t hit = pair_hit<L>(L::mag(v[t]), c.min1), neg = (c.parity ^ v[t]) & L::SIGN;
+            ns.arg = L::u(__hfma2(L::h(hit), L::h(pair_pos<L>((uint32_t)t)), L::h(ns.arg)));
+            ns.s[t / L::BITS] |= neg >> (L::BITS - 1 - t % L::BITS);
+            out = L::apply_sign(pair_pick<L>(hit, ns.m1, ns.m2, n21), neg);
+        } else {
+            out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &ns.s[t / L::BITS]);
+        }
         const uint32_t j = D <= 8 ? jv[t % DJ] : packed_var<false>(ents[e0 + t], lane, a.z, &unused);
         post_store<L>(app, j, L::update(v[t], pk[t % DK], mk[t % DK], out), 0xffffffffu);
     }
