@@ -201,10 +201,9 @@ struct lanes_h2b : lanes_h2 {
 /* lanes_h2b's posteriors of n positions in shared memory */
 __host__ __device__ inline size_t byte_post_bytes(uint32_t n) { return ((size_t)n * 2 + 15) & ~(size_t)15; }
 
-/* A group's posterior words at position j (BYTE_POST: expanded from their bytes), and their store:
- * `live` (lanes all ones for the frames still running; all ones at a group's load) keeps the
- * frozen frames' posteriors; only where `write` (the rows' skipped edges: one predicated store,
- * no branch). */
+/* A group's posterior words at position j (BYTE_POST: expanded from their bytes), and their store.
+ * Every frame's lanes are stored, frozen frames' too: their output bits were written when they
+ * froze (k_qc_packed), so nothing keeps their posteriors. */
 template <class L> __device__ __forceinline__ uint32_t post_load(const uint32_t* app, uint32_t j)
 {
     if constexpr (L::BYTE_POST)
@@ -212,24 +211,12 @@ template <class L> __device__ __forceinline__ uint32_t post_load(const uint32_t*
     else
         return app[j];
 }
-template <class L>
-__device__ __forceinline__ void post_store(uint32_t* app, uint32_t j, uint32_t w, uint32_t live, bool write = true)
+template <class L> __device__ __forceinline__ void post_store(uint32_t* app, uint32_t j, uint32_t w)
 {
-    if constexpr (L::BYTE_POST) {
-        uint16_t* c = reinterpret_cast<uint16_t*>(app) + j;
-        uint32_t v = L::pack(w);
-        if (live != 0xffffffffu) {
-            const uint32_t keep = __byte_perm(live, 0u, 0x0020u); /* a byte of each lane */
-            v = (v & keep) | (*c & ~keep);
-        }
-        if (write)
-            *c = (uint16_t)v;
-    } else {
-        if (live != 0xffffffffu)
-            w = (w & live) | (app[j] & ~live);
-        if (write)
-            app[j] = w;
-    }
+    if constexpr (L::BYTE_POST)
+        reinterpret_cast<uint16_t*>(app)[j] = (uint16_t)L::pack(w);
+    else
+        app[j] = w;
 }
 
 /* Two float16-rule frames per word in half2. The rule's values are binary16 values, and each
@@ -501,7 +488,7 @@ __device__ __forceinline__ void packed_row_exact(const qc_args& a, uint32_t* app
             out = packed_output<L>(c, ns, v[t], t % L::BITS, L::pos((uint32_t)t), &ns.s[t / L::BITS]);
         }
         const uint32_t j = D <= 8 ? jv[t % DJ] : packed_var<false>(ents[e0 + t], lane, a.z, &unused);
-        post_store<L>(app, j, L::update(v[t], pk[t % DK], mk[t % DK], out), 0xffffffffu);
+        post_store<L>(app, j, L::update(v[t], pk[t % DK], mk[t % DK], out));
     }
     packed_store<SV>(st, old, ns, 0xffffffffu);
 }
@@ -548,7 +535,7 @@ __device__ __forceinline__ void packed_row_large(const qc_args& a, uint32_t* app
             if (skip)
                 continue;
             const uint32_t p = post_load<L>(app, j), msg = packed_message<L>(old, old.s[w], b, T), v = L::ext(p, msg);
-            post_store<L>(app, j, L::update(v, p, msg, packed_output<L>(c, ns, v, b, T, &ns.s[w])), 0xffffffffu);
+            post_store<L>(app, j, L::update(v, p, msg, packed_output<L>(c, ns, v, b, T, &ns.s[w])));
         }
     packed_store<SV>(st, old, ns, 0xffffffffu);
 }
@@ -647,15 +634,14 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
                 const uint32_t w = L::channel_bits2(v0, nf > 1 ? v1 : 0.0f, a.inv_step);
                 any |= w;
                 if (p >= 0)
-                    post_store<L>(m.app, (uint32_t)p, w, 0xffffffffu);
+                    post_store<L>(m.app, (uint32_t)p, w);
             } else {
                 const float x0 = soft_sanitize(v0), x1 = soft_sanitize(v1);
                 loaded |= (uint32_t)!ldpc_channel_says_nothing(x0, L::PREC, a.inv_step) |
                           (uint32_t)(nf > 1 && !ldpc_channel_says_nothing(x1, L::PREC, a.inv_step)) << 1;
                 if (p >= 0)
                     post_store<L>(m.app, (uint32_t)p,
-                                  L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f),
-                                  0xffffffffu);
+                                  L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f));
             }
         };
         if (quads)
