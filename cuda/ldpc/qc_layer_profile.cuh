@@ -78,6 +78,15 @@ template <int PROF, uint32_t MAXE = LAYER_PROFILE_MAX_EDGES> __host__ __device__
     return best;
 }
 
+/* The index of layer `layer`'s first entry in profile PROF: the degrees before it */
+template <int PROF> __host__ __device__ constexpr int layer_profile_first_edge(int layer)
+{
+    int e = 0;
+    for (int l = 0; l < layer; l++)
+        e += layer_profile<PROF>::deg[l];
+    return e;
+}
+
 /* The straight window of the rows that run one layer per step (ROW_PROFILE_MAX_EDGES). They
  * take no pair of layers, but their window ends as edge pairs' does, where it cuts no pair. */
 template <int PROF> __host__ __device__ constexpr int row_profile_end()

@@ -13,6 +13,7 @@
 
 #include "qc_layer_profile.cuh"
 #include "qc_lean_kernel.cuh"
+#include "qc_nr_z384.cuh"
 #include "qc_packed_kernel.cuh"
 
 namespace {
@@ -205,17 +206,36 @@ template <int D> __device__ __forceinline__ void edge_offsets(const uint2* row, 
     }
 }
 
+/* Edges T.. of a row whose entries are profile KP's from entry KE on, at Z = 384 (qc_nr_z384.cuh):
+ * each offset from the posteriors' start is constants and the lane's, so that an edge's address
+ * is an add and an add-min, the column block's part an immediate of the load, and no entry is
+ * read. */
+template <int KP, int KE, int T, int D> __device__ __forceinline__ void z384_offsets(uint32_t (&jv)[D], uint32_t lane4)
+{
+    if constexpr (T < D) {
+        using E = nr_z384_entries<KP>;
+        static_assert(KE + D <= (int)(sizeof E::col / sizeof E::col[0]), "entries of the base graph");
+        constexpr uint32_t Z4 = NR_Z384 * 4u, S = E::shift[KE + T] * 4u, C = E::col[KE + T] * Z4;
+        const uint32_t u = lane4 + S;
+        jv[T] = C + min(u, u - Z4); /* u - Z4 wraps to a huge value when u < Z4 */
+        z384_offsets<KP, KE, T + 1, D>(jv, lane4);
+    }
+}
+
 /* One row of exactly D edges (ents: the layer's entries, in bytes: x the column block's offset
  * from base, y the shift times 4; lane4 likewise, nz4 is -4z; TAB: the layer's edge offsets,
- * from the same base). SV: uint4 of row state per row, 0 for
- * the compact form; st: the row's state (loaded a layer ahead), its new one stored at the row's
- * lane of `region`. */
-template <class L, int SV, bool SHORT, int D, bool TAB>
+ * from the same base; KP > 0: neither, the entries compiled from profile KP's at Z = 384, the
+ * row's first being entry KE, z384_offsets, with base moved to the posteriors' start). SV: uint4
+ * of row state per row, 0 for the compact form; st: the row's state (loaded a layer ahead), its
+ * new one stored at the row's lane of `region`. */
+template <class L, int SV, bool SHORT, int D, bool TAB, int KP = 0, int KE = 0>
 __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
                                               uint32_t lane4, uint32_t nz4, uint32_t live, const uint4* st,
                                               unsigned char* region, uint32_t lane)
 {
     static_assert(D <= (SV == 0 ? (int)PAIR_COMPACT_MAX_DEGREE : (int)L::BITS * (SV > 1 ? 5 : 1)), "sign words");
+    if constexpr (KP != 0) /* the row's offsets count from the posteriors' start (a uniform add, once) */
+        base += qc_table_bytes(a.entries, a.layers) + PACKED_TABLE_BYTES;
     constexpr bool SR = pair_short<L, SHORT>(D);
     packed_row old;
     if constexpr (SR)
@@ -228,6 +248,9 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
     uint32_t jv[D], v[D], pk[DK] = {}, mk[DK] = {}; /* KEEP: each edge's posterior and old message */
     if constexpr (TAB) {
         edge_offsets<D>(ents + lane * edge_units(D), jv);
+    } else if constexpr (KP != 0) {
+        static_assert(L::FR == 2, "four bytes per position");
+        z384_offsets<KP, KE, 0, D>(jv, lane4);
     } else {
 #pragma unroll
         for (int t = 0; t < D; t++) {
@@ -765,7 +788,7 @@ __device__ __forceinline__ void pair_steps(const qc_args& a, unsigned char* base
  * (row_profile_end) or the code's: each layer's row code, and the form of the next layer's
  * state, compiled for its degree; no search and no loop (at rate 0.79 the loop's search and
  * table walk were about a tenth of a row's instructions). next as in pair_steps. */
-template <class L, int SV, bool SHORT, bool SSMEM, bool TAB, int PROF, int LAYER>
+template <class L, int SV, bool SHORT, bool SSMEM, bool TAB, int PROF, int LAYER, bool KZ>
 __device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char* base, unsigned char* smem,
                                                 const uint4* desc, unsigned char* st0, uint32_t tid, uint32_t lane4,
                                                 bool active, uint32_t live, uint4 (&next)[SV == 0 ? 1 : SV])
@@ -794,11 +817,13 @@ __device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char*
                 const uint4 d2 = desc[l2];
                 pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
             }
-            lean_pair_row<L, SV, SHORT, D, TAB>(a, base, smem + (dc.y >> 8), reinterpret_cast<const uint2*>(smem + dc.x),
-                                                lane4, dc.w, live, cur, st0 + dc.z, tid);
+            lean_pair_row<L, SV, SHORT, D, TAB, KZ ? PROF : 0, layer_profile_first_edge<PROF>(LAYER)>(
+                a, base, smem + (dc.y >> 8), reinterpret_cast<const uint2*>(smem + dc.x), lane4, dc.w, live, cur, st0 + dc.z,
+                tid);
         }
         __syncthreads();
-        pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, LAYER + 1>(a, base, smem, desc, st0, tid, lane4, active, live, next);
+        pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, LAYER + 1, KZ>(a, base, smem, desc, st0, tid, lane4, active, live,
+                                                                       next);
     }
 }
 
@@ -810,7 +835,8 @@ __device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char*
  * EP (the latency plan at int8 and float16): one frame per block, a row's edges two by two in
  * a thread's lanes (ep_row), the posteriors one binary16 per position (one_at), the row state
  * on chip in 8 bytes. */
-template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false, bool TAB = false, int PROF = 0>
+template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false, bool TAB = false, int PROF = 0,
+          bool KZ = false>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
     static_assert(!PROF || (EP ? EP_TWO<L, EP> && SV == 0 && !SHORT : L::FR == 2),
@@ -819,6 +845,8 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                   "a frame's edges in 16-bit lanes, its state on chip in the compact form");
     static_assert(!TAB || (SSMEM && !GPOST), "edge offsets after the layer table, the posteriors on chip");
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
+    static_assert(!KZ || (PROF && !EP && !TAB && !GPOST), "entries compiled (Z = 384): the pair rows on a profile, "
+                                                         "posteriors on chip, no edge offsets");
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ uint32_t s_flags[3];
     const uint32_t g = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
@@ -877,7 +905,8 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                                                       next);
         } else if constexpr (PROF != 0) { /* the pair rows on a profile: its window straight, the rest in the loop */
             constexpr uint32_t E = (uint32_t)row_profile_end<PROF>();
-            pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, 0>(a, m.base, smem, desc, st0, tid, lane4, active, live, next);
+            pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, 0, KZ>(a, m.base, smem, desc, st0, tid, lane4, active, live,
+                                                                   next);
             if (__builtin_expect(a.layers > E, 0))
                 pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
                                                                a.layers, next);

@@ -191,6 +191,25 @@ int layer_profile_of(const ldpc_code* c, const uint8_t* pair, bool rows_only = f
     return prof;
 }
 
+/* Whether the code's entries in profile P's window of the pair rows (row_profile_end) are the base
+ * graph's at Z = 384 as qc_nr_z384.cuh compiles them: column, shift and no skipped lane, entry
+ * for entry (the kernel then reads none of them) */
+template <int P> bool z384_entries_match(const ldpc_code* c)
+{
+    using E = nr_z384_entries<P>;
+    const uint32_t end = c->qv_layers < (uint32_t)row_profile_end<P>() ? c->qv_layers : (uint32_t)row_profile_end<P>();
+    const uint32_t e1 = c->qv_ent_ptr[end];
+    uint32_t deg_sum = 0; /* layer_profile_first_edge(end), on the host */
+    for (uint32_t l = 0; l < end; l++)
+        deg_sum += layer_profile<P>::deg[l];
+    if (c->qv_z != NR_Z384 || e1 > sizeof E::col / sizeof E::col[0] || e1 != deg_sum)
+        return false;
+    for (uint32_t t = 0; t < e1; t++)
+        if (c->qv_col[t] != E::col[t] || c->qv_shift[t] != E::shift[t] || c->qv_skip[t] != -1)
+            return false;
+    return true;
+}
+
 /* Profile prof's straight window (its head and end layers) and its base graph's name, as the
  * describe reports them; rows: the pair and lean rows' window (row_profile_end), else edge pairs' */
 struct profile_window {
@@ -500,6 +519,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
          * against 35.2, docs/performance.md) */
         if (p->prec == LDPC_PREC_F16 && p->pair_prof && c->qv_layers > (uint32_t)layer_profile_window(p->pair_prof, true).end)
             p->pair_prof = 0;
+        /* ... and its window's entries, where they are the base graph's at Z = 384: each edge's
+         * address then an add and an add-min, no entry read (H200, 2026-11-29, docs/performance.md) */
+        static_assert(LAYER_PROFILES == 2, "each profile's entries");
+        if (p->pair_prof && !(o->cuda_tuning & GPUFEC_CUDA_NO_CONST_ENTRIES))
+            p->pair_z384 = p->pair_prof == 1 ? z384_entries_match<1>(c) : z384_entries_match<2>(c);
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
     /* The latency plan in the one-frame layout; in global memory its row state uses the
@@ -718,6 +742,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         if (many || one)
             describe_profile(p, many && one ? "; groups: " : many ? "; many groups: " : "; one group per SM: ", p->pair_prof,
                              true, c->qv_layers);
+        if (many && p->pair_z384)
+            describe_add(p, "; many groups: entries compiled for Z=384");
     }
     if (p->ow_tab) {
         describe_add(p, "; one group per SM: edge offsets on chip");

@@ -54,7 +54,9 @@ struct qc_plan {
     int pair_compact;                    /* ... with two frames' row state in one uint4 */
     int pair_ssmem;                      /* ... with the row state on chip */
     int pair_short;                      /* ... int8, with 8 bytes of it for rows of at most 11 edges */
-    int pair_prof;                       /* ... the layer profile its rows are compiled for (0: none) */
+    int pair_prof;                       /* ... the layer profile its rows are compiled for (0: none), */
+    int pair_z384;                       /* ... and for many groups its window's entries too (Z = 384,
+                                            the code's entries equal to qc_nr_z384.cuh's) */
     uint32_t pair_one_wave;              /* ... chunks of at most this many groups (one per SM, two frames
                                             per word): the kernel built for one block per SM, */
     int ow_tab;                          /* ... with the rows' edge offsets on chip; ow_args and ow_smem:

@@ -53,6 +53,10 @@
 #define GPUFEC_CUDA_BYTE_POST 8388608u     /* QC kernel at int8, rows that are not whole layers: two frames per word
                                               with the posteriors on chip as a byte per frame wherever that fits
                                               (default: where four bytes per position do not fit on chip) */
-#define GPUFEC_CUDA_TUNING_ALL 16777215u   /* every switch defined */
+#define GPUFEC_CUDA_NO_CONST_ENTRIES 16777216u /* QC kernel at int8 and float16, two frames per word, many groups of a
+                                              5G NR code at Z = 384 on a layer profile: each edge's entry read from
+                                              shared memory (default: the base graph's entries compiled in,
+                                              qc_nr_z384.cuh) */
+#define GPUFEC_CUDA_TUNING_ALL 33554431u   /* every switch defined */
 
 #endif

@@ -473,9 +473,12 @@ static void packed_plan_cases(int quick)
      * float32 (the lean kernel, lean_prof_steps; few frames: the latency records below): the whole
      * window (state on chip at rate 0.79; BG2 with 17 layers, one sign word), a window and the
      * loop (BG1 whole, state in global memory; float16: the loop), BG2 beyond the window at
-     * float32 (the loop), and without (NO_LAYER_PROFILE) */
+     * float32 (the loop), and without (NO_LAYER_PROFILE). At Z = 384 the many-group kernels
+     * compile the window's entries too (z384_offsets); without (NO_CONST_ENTRIES), and at Z = 192,
+     * they read them. */
     const gpufec_precision I8 = GPUFEC_PRECISION_INT8, F16 = GPUFEC_PRECISION_FLOAT16, F32 = GPUFEC_PRECISION_FLOAT32;
     const char *R079 = "5gnr-bg1-z384:k=8448:e=10752:qm=2", *BG2_04 = "5gnr-bg2-z384:k=3840:e=9600:qm=4";
+    const char* Z384 = "; many groups: entries compiled for Z=384";
     const struct {
         const char* code;
         gpufec_algorithm alg;
@@ -484,13 +487,21 @@ static void packed_plan_cases(int quick)
         uint32_t tuning;
         const char *expect, *reject;
     } prof[] = {
-        {R079, GPUFEC_ALG_OMS, 3.2, I8, 0, "groups: layers compiled for 5G NR BG1", NULL},
+        {R079, GPUFEC_ALG_OMS, 3.2, I8, 0, "groups: layers compiled for 5G NR BG1; many groups: entries compiled for Z=384",
+         NULL},
         {"5gnr-bg1-z384", GPUFEC_ALG_NMS, 1.4, I8, 0,
-         "many groups: layers 1-10 compiled for 5G NR BG1, the others in the loop", NULL},
-        {BG2_04, GPUFEC_ALG_NMS, 1.4, I8, 0, "groups: layers compiled for 5G NR BG2", NULL},
-        {R079, GPUFEC_ALG_NMS, 3.2, F16, 0, "layers compiled for 5G NR BG1", NULL},
+         "many groups: layers 1-10 compiled for 5G NR BG1, the others in the loop; many groups: entries compiled for Z=384",
+         NULL},
+        {BG2_04, GPUFEC_ALG_NMS, 1.4, I8, 0, "groups: layers compiled for 5G NR BG2; many groups: entries compiled for Z=384",
+         NULL},
+        {R079, GPUFEC_ALG_NMS, 3.2, F16, 0, "layers compiled for 5G NR BG1; many groups: entries compiled for Z=384", NULL},
         {"5gnr-bg1-z384", GPUFEC_ALG_OMS, 1.4, F16, 0, "lean rows, float16 rule, 2 frames per word", "layers compiled for"},
-        {BG2_04, GPUFEC_ALG_OMS, 1.4, F16, 0, "layers compiled for 5G NR BG2", NULL},
+        {BG2_04, GPUFEC_ALG_OMS, 1.4, F16, 0, "layers compiled for 5G NR BG2; many groups: entries compiled for Z=384", NULL},
+        {R079, GPUFEC_ALG_NMS, 3.2, I8, GPUFEC_CUDA_NO_CONST_ENTRIES, "groups: layers compiled for 5G NR BG1", Z384},
+        {"5gnr-bg1-z384", GPUFEC_ALG_OMS, 1.4, I8, GPUFEC_CUDA_NO_CONST_ENTRIES,
+         "many groups: layers 1-10 compiled for 5G NR BG1, the others in the loop", Z384},
+        {BG2_04, GPUFEC_ALG_OMS, 1.4, F16, GPUFEC_CUDA_NO_CONST_ENTRIES, "layers compiled for 5G NR BG2", Z384},
+        {"5gnr-bg1-z192:k=4224:e=5376:qm=2", GPUFEC_ALG_NMS, 3.2, I8, 0, "groups: layers compiled for 5G NR BG1", Z384},
         {R079, GPUFEC_ALG_NMS, 3.2, F32, 0, "many frames: layers compiled for 5G NR BG1", NULL},
         {"5gnr-bg1-z384", GPUFEC_ALG_OMS, 1.4, F32, 0,
          "many frames: layers 1-10 compiled for 5G NR BG1, the others in the loop", NULL},
