@@ -173,6 +173,21 @@ struct lanes_h2 {
     }
 };
 
+/* lanes_h2 at int8p16 (LDPC_PREC_I8P16): the same messages and minima (PREC is their rule), the
+ * posteriors not clamped. The plan takes it only where no column has more than
+ * QC_I8P16_MAX_DEGREE edges, where no posterior reaches the rule's saturation (LDPC_I8P16_MAX)
+ * and every value stays an integer of at most 11 bits: HADD2 alone is then the rule's update. */
+#define QC_I8P16_MAX_DEGREE 30u
+static_assert(LDPC_I8_MAX + QC_I8P16_MAX_DEGREE * LDPC_I8_MIN_MAX <= LDPC_I8P16_MAX &&
+                  LDPC_I8P16_MAX <= 2048.0f, "int8p16 posteriors exact in binary16 and never saturated");
+struct lanes_h2w : lanes_h2 {
+    static constexpr bool WIDE = true;
+    static __device__ __forceinline__ uint32_t update(uint32_t v, uint32_t, uint32_t, uint32_t out)
+    {
+        return u(__hadd2(h(v), h(out)));
+    }
+};
+
 /* lanes_h2's arithmetic with each posterior kept in a byte per frame (a position's two frames in
  * 16 bits): a group's posteriors take half lanes_h2's shared memory, so that they fit on chip
  * where 4 bytes per position do not (a DVB-S2 normal frame pair: 130 KB, not 259 KB). The rule's

@@ -49,7 +49,9 @@ size_t pair_state_sum(const ldpc_code* c, uint32_t z, int sv, bool short_form, b
 /* The pair kernel on the plan's layer profile, by its precision, or NULL */
 qc_kernel_fn pick_pair_prof_of(const qc_plan* p, bool one)
 {
-    return p->prec == LDPC_PREC_F16 ? qc_pick_pair_f16_prof(p, one) : qc_pick_pair_h2_prof(p, one);
+    return p->prec == LDPC_PREC_F16 ? qc_pick_pair_f16_prof(p, one)
+           : p->i8p16               ? qc_pick_pair_h2w_prof(p, one)
+                                    : qc_pick_pair_h2_prof(p, one);
 }
 
 /* The pair kernel of the plan's lane policy. */
@@ -59,6 +61,7 @@ qc_kernel_fn pick_pair(const qc_plan* p, qc_pair_use use)
         if (qc_kernel_fn k = pick_pair_prof_of(p, use == QC_PAIR_ONE_WAVE))
             return k;
     return p->prec == LDPC_PREC_F16 ? qc_pick_pair_f16(p, use)
+           : p->i8p16               ? qc_pick_pair_h2w(p, use)
            : p->packed == 2         ? qc_pick_pair_h2(p, use)
                                     : qc_pick_pair_b4(p);
 }
@@ -380,7 +383,16 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         return NULL;
     }
     p->cfg = cfg;
-    p->prec = (int)lo.precision;
+    p->i8p16 = lo.precision == GPUFEC_PRECISION_INT8_P16;
+    p->prec = p->i8p16 ? LDPC_PREC_I8 : (int)lo.precision;
+    /* int8p16 runs the half2 kernels without the posterior clamp, which columns of more than
+     * QC_I8P16_MAX_DEGREE edges would need (ldpc_rules.h, LDPC_I8P16_MAX) */
+    if (p->i8p16 && c->max_var_degree > QC_I8P16_MAX_DEGREE) {
+        snprintf(why, why_len, "precision=int8p16: a column of %u edges (its kernels take at most %u)",
+                 c->max_var_degree, QC_I8P16_MAX_DEGREE);
+        free(p);
+        return NULL;
+    }
     p->words = state_words(p->prec, c->qv_max_entries);
     const int W = p->words;
     const size_t tables = qc_table_bytes(entries, c->qv_layers);
@@ -431,7 +443,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     /* For many frames too at float32 (H100, docs/performance.md: 1.3x to 1.9x the generic kernel
      * on 5G NR and Wi-Fi); int8 and float16 take the packed plan on the lean rows (two frames per
      * word, qc_lean_pair_kernel.cuh: 1.3x to 1.7x the lean kernel at the same precision). */
-    p->lean_tp = lean_ok && (p->prec == LDPC_PREC_F32 || (o->cuda_tuning & GPUFEC_CUDA_LEAN_THROUGHPUT) ||
+    p->lean_tp = lean_ok && !p->i8p16 && (p->prec == LDPC_PREC_F32 || (o->cuda_tuning & GPUFEC_CUDA_LEAN_THROUGHPUT) ||
                              (p->prec == LDPC_PREC_F16 && (o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8)));
     /* float32 lean rows: each layer's code compiled for its degree where the code's layers follow
      * a 5G NR base graph's (qc_pick_lean_prof has the builds) */
@@ -462,11 +474,11 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
          * PACKED_BYTE_POST_DMAX edges (kept in registers). H200, docs/performance.md: DVB-S2
          * normal 1/2 1.07x four per word (both on rows of exactly d edges), 3/5 to 9/10 (10 to 30
          * edges, which four per word take through the long-row path) 1.2x to 1.4x. */
-        const int bpost = (gpost || (o->cuda_tuning & GPUFEC_CUDA_BYTE_POST)) && !lean_ok && p->prec == LDPC_PREC_I8 &&
+        const int bpost = (gpost || (o->cuda_tuning & GPUFEC_CUDA_BYTE_POST)) && !lean_ok && p->prec == LDPC_PREC_I8 && !p->i8p16 &&
                           c->qv_max_entries <= PACKED_BYTE_POST_DMAX &&
                           tables + PACKED_TABLE_BYTES + byte_post_bytes(c->n) <= (size_t)optin &&
                           !(o->cuda_tuning & (GPUFEC_CUDA_PACKED_BYTES | GPUFEC_CUDA_PACKED_HALF2));
-        p->packed = p->prec == LDPC_PREC_F16                     ? 2
+        p->packed = p->prec == LDPC_PREC_F16 || p->i8p16         ? 2
                     : o->cuda_tuning & GPUFEC_CUDA_PACKED_BYTES   ? 4
                     : o->cuda_tuning & GPUFEC_CUDA_PACKED_HALF2 ? 2
                     : ((c->qv_max_entries <= 16 || lean_ok) && !gpost) || bpost ? 2
@@ -522,6 +534,13 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         if (p->pair_prof && !(o->cuda_tuning & GPUFEC_CUDA_NO_CONST_ENTRIES))
             p->pair_z384 = p->pair_prof == 1 ? z384_entries_match<1>(c) : z384_entries_match<2>(c);
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
+    }
+    if (p->i8p16 && !p->packed) {
+        snprintf(why, why_len, "precision=int8p16: needs the two-frames-per-word kernels (rows of at most %u edges, "
+                 "at most %u lanes%s)", PACKED_MAX_DEGREE, PACKED_MAX_THREADS,
+                 o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8 ? ", not disabled by cuda_tuning" : "");
+        free(p);
+        return NULL;
     }
     /* The latency plan in the one-frame layout; in global memory its row state uses the
      * throughput plan's (one-frame) workspace, so a packed plan needs it on chip. Two threads per
@@ -693,6 +712,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                                        (int)p->ep_smem);
         }
     }
+    /* int8p16: the latency plan only as edge pairs (lanes_h2w); otherwise few frames take the
+     * two-frames-per-word kernel too */
+    if (p->i8p16 && !p->ep)
+        p->lat_frames = 0;
     /* Four frames per word below one wave (a slot of 152 5G NR blocks is 38 groups of four on 132
      * SMs): the lean kernel, which fills the SMs with one frame per block (H100,
      * docs/performance.md). Two per word on the lean rows stay (the same slot at int8: 144 us
@@ -716,7 +739,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         snprintf(p->describe, sizeof p->describe,
                  "QC layered (%s), %s%s rule, %d frames per word (%s), posteriors in %s memory%s, "
                  "%d-byte row state per row%s in %s memory",
-                 layers, p->lean_pair ? "lean rows, " : "", p->prec == LDPC_PREC_F16 ? "float16" : "int8", p->packed,
+                 layers, p->lean_pair ? "lean rows, " : "",
+                 p->prec == LDPC_PREC_F16 ? "float16" : p->i8p16 ? "int8p16" : "int8", p->packed,
                  p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
                  p->packed_bpost ? " (a byte per frame)" : "",
                  p->packed_row_bytes, p->pair_short ? " (8 with at most 11 edges)" : "", p->pair_ssmem ? "shared" : "global");

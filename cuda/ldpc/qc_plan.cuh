@@ -48,6 +48,8 @@ struct qc_plan {
     const decoder_config* cfg;
     qc_args args; /* device tables filled; per-launch fields set by qc_launch */
     int prec, words, ssmem, half_post, spa, spa_split;
+    int i8p16; /* int8p16: prec is LDPC_PREC_I8 (its messages' rule), the posteriors unclamped in
+                  the half2 kernels (lanes_h2w); the plan takes nothing else */
     int packed, packed_sv, packed_gpost; /* int8, float16: frames per word (2 or 4, qc_packed_kernel.cuh) or 0 */
     int packed_bpost;                    /* int8 two per word: the posteriors on chip in a byte per frame (lanes_h2b) */
     int lean_pair;                       /* the packed plan on the lean kernel's rows (qc_lean_pair_kernel.cuh) */
@@ -108,15 +110,18 @@ qc_kernel_fn qc_pick_lean(const qc_plan* p, int minb, int split, bool sm);
 qc_kernel_fn qc_pick_lean_prof(const qc_plan* p, int minb, bool sm);
 /* k_qc_packed (qc_kernels_packed.cu): the packed plan on rows that are not the lean ones. */
 qc_kernel_fn qc_pick_packed(const qc_plan* p);
+qc_kernel_fn qc_pick_packed_h2w(const qc_plan* p); /* (qc_kernels_packed_h2w.cu) */
 /* k_qc_lean_pair (qc_kernels_pair_*.cu), by the plan's lane policy: for many groups, for a chunk
  * of at most one group per SM, or the latency plan's edge pairs (16-bit lanes only). */
 enum qc_pair_use { QC_PAIR_MANY, QC_PAIR_ONE_WAVE, QC_PAIR_EDGES };
 qc_kernel_fn qc_pick_pair_h2(const qc_plan* p, qc_pair_use use);
+qc_kernel_fn qc_pick_pair_h2w(const qc_plan* p, qc_pair_use use);
 qc_kernel_fn qc_pick_pair_f16(const qc_plan* p, qc_pair_use use);
 qc_kernel_fn qc_pick_pair_b4(const qc_plan* p);
-/* ... at int8 and float16 on the plan's layer profile (pair_prof) for many groups or one per SM
- * (qc_kernels_pair_{h2,f16}_prof.cu); NULL where none is built for its row state's place */
+/* ... at int8, int8p16 and float16 on the plan's layer profile (pair_prof) for many groups or one
+ * per SM (qc_kernels_pair_{h2,h2w,f16}_prof.cu); NULL where none is built for its row state's place */
 qc_kernel_fn qc_pick_pair_h2_prof(const qc_plan* p, bool one);
+qc_kernel_fn qc_pick_pair_h2w_prof(const qc_plan* p, bool one);
 qc_kernel_fn qc_pick_pair_f16_prof(const qc_plan* p, bool one);
 
 #endif

@@ -44,16 +44,20 @@ typedef enum {
     GPUFEC_PRECISION_FLOAT32 = 0, /* default. The GPU may still keep DVB-S2 normal-frame
                                      posteriors in float16 when float32 does not fit on chip */
     GPUFEC_PRECISION_FLOAT16 = 1, /* messages and posteriors rounded to IEEE binary16 */
-    GPUFEC_PRECISION_INT8 = 2     /* fixed point: soft values in units of quant_step, at most
+    GPUFEC_PRECISION_INT8 = 2,    /* fixed point: soft values in units of quant_step, at most
                                      +-32 (known bits +-127), posteriors saturating at +-127
-                                     (8 bits), a row's minima at most 64 */
+                                     (8 bits), a row's minima at most 63 */
+    GPUFEC_PRECISION_INT8_P16 = 3 /* int8's channel values and messages, posteriors in 16 bits
+                                     (saturating at +-2047, which no column of degree <= 30
+                                     reaches): no posterior rounding at a strong signal, and
+                                     the GPU's two-frames-per-word kernels skip the clamp */
 } gpufec_precision;
 
 /* The option table's names of each value ("nms", "int8", ...); the parsers return
  * GPUFEC_ERR_INVALID_ARGUMENT for unknown names. */
 GPUFEC_API const char* gpufec_algorithm_name(gpufec_algorithm algorithm);
 GPUFEC_API gpufec_status gpufec_algorithm_from_name(const char* name, gpufec_algorithm* algorithm);
-/* "float32", "float16", "int8". */
+/* "float32", "float16", "int8", "int8p16". */
 GPUFEC_API const char* gpufec_precision_name(gpufec_precision precision);
 GPUFEC_API gpufec_status gpufec_precision_from_name(const char* name, gpufec_precision* precision);
 

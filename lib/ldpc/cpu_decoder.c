@@ -78,9 +78,9 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
         else if (lo.precision == GPUFEC_PRECISION_INT8 && ms && layered)
             s->simd8 = cpu_simd_i8_create(c, lo.cpu_simd == 1);
     }
-    /* The erased-frame rule (the front applies it) at int8 storage: values below half a step
+    /* The erased-frame rule (the front applies it) at fixed point: values below half a step
      * round to nothing (ldpc_channel_says_nothing). */
-    caps->erasure_inv_step = lo.precision == GPUFEC_PRECISION_INT8 ? decoder_inv_step(&lo) : 0.0f;
+    caps->erasure_inv_step = ldpc_precision_fixed(lo.precision) ? decoder_inv_step(&lo) : 0.0f;
     if (s->simd8)
         snprintf(caps->variant, sizeof caps->variant, "%s int8, %d lanes",
                  cpu_simd_i8_lanes(s->simd8) == 64 ? "AVX-512BW" : "AVX2", cpu_simd_i8_lanes(s->simd8));

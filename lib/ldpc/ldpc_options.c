@@ -14,8 +14,9 @@ static const char* const alg_labels[] = {"Sum-product (tanh)", "Min-sum", "Norma
                                          "Probabilistic Gallager-B (hard)"};
 static const char* const schedule_names[] = {"auto", "flooding", "layered"};
 static const char* const schedule_labels[] = {"Auto (layered where available)", "Flooding", "Layered"};
-static const char* const precision_names[] = {"float32", "float16", "int8"};
-static const char* const precision_labels[] = {"Float32", "Float16", "Int8 (fixed point)"};
+static const char* const precision_names[] = {"float32", "float16", "int8", "int8p16"};
+static const char* const precision_labels[] = {"Float32", "Float16", "Int8 (fixed point)",
+                                               "Int8 messages, 16-bit posteriors (fixed point)"};
 
 PARAM_NAMED_ENUM(gpufec_algorithm, gpufec_algorithm_name, gpufec_algorithm_from_name, alg_names)
 PARAM_NAMED_ENUM(gpufec_schedule, gpufec_schedule_name, gpufec_schedule_from_name, schedule_names)
@@ -45,10 +46,10 @@ static const param_desc PARAMS[] = {
     PARAM_ENUM_AT("precision", LOFF(precision), precision_names, precision_labels,
                   "message storage (reduced: min-sum family, layered)", "algorithm=ms|nms|oms&schedule=auto|layered"),
     PARAM_NUM_AT("quant_step", P_FLOAT, LOFF(quant_step), 0, 1e3,
-                 "int8 storage: LLR of one step, 1e-3..1e3; 0: the default, 0.25", "precision=int8"),
+                 "int8 storage: LLR of one step, 1e-3..1e3; 0: the default, 0.25", "precision=int8|int8p16"),
     PARAM_NUM_AT("norm_offset", P_FLOAT, LOFF(norm_offset), -1, 999.999,
                  "int8 normalised min-sum: LLR subtracted after the factor (0: none); -1: by code and rate",
-                 "algorithm=nms&precision=int8"),
+                 "algorithm=nms&precision=int8|int8p16"),
 };
 
 const param_desc* ldpc_params(size_t* count)
@@ -116,7 +117,7 @@ static float default_normalization(const gpufec_code* code, gpufec_precision pre
 {
     const ldpc_code* c = code ? ldpc_of(code) : NULL;
     const float rate = code ? (float)code->k / (float)code->tx.n_tx : 0.5f;
-    const int i8 = prec == GPUFEC_PRECISION_INT8;
+    const int i8 = ldpc_precision_fixed(prec); /* int8p16: int8's messages */
     if (c && c->nr_bg == 1)
         return rate < 0.4f ? (i8 ? 0.6875f : 0.625f) : 0.6875f;
     if (c && c->nr_bg == 2) /* int8 below rate 0.4: with norm_offset, default_norm_offset */
@@ -141,7 +142,7 @@ static float default_norm_offset(const gpufec_code* code, gpufec_precision prec,
 {
     const ldpc_code* c = code ? ldpc_of(code) : NULL;
     const float rate = code ? (float)code->k / (float)code->tx.n_tx : 0.5f;
-    return c && c->nr_bg == 2 && prec == GPUFEC_PRECISION_INT8 && rate < 0.4f ? 0.5f * step : 0.0f;
+    return c && c->nr_bg == 2 && ldpc_precision_fixed(prec) && rate < 0.4f ? 0.5f * step : 0.0f;
 }
 
 void ldpc_resolve_opts(gpufec_decoder_opts* common, const gpufec_code* code)

@@ -45,9 +45,14 @@ static inline void ldpc_opts_put(gpufec_decoder_opts* o, const ldpc_opts* t)
 /* Reduced-precision parameters shared by the backends: 1 / quant_step (int8), and the OMS offset
  * in the units the messages are stored in (steps for int8, LLRs otherwise). */
 static inline float decoder_inv_step(const ldpc_opts* o) { return 1.0f / o->quant_step; }
+/* The fixed-point precisions (int8, int8p16): soft values and messages in whole steps. */
+static inline int ldpc_precision_fixed(gpufec_precision p)
+{
+    return p == GPUFEC_PRECISION_INT8 || p == GPUFEC_PRECISION_INT8_P16;
+}
 static inline float decoder_offset_steps(const ldpc_opts* o)
 {
-    return o->precision == GPUFEC_PRECISION_INT8 ? o->offset * decoder_inv_step(o) : o->offset;
+    return ldpc_precision_fixed(o->precision) ? o->offset * decoder_inv_step(o) : o->offset;
 }
 
 /* The min-sum rule's mode and offset as the storage sees them (ms_magnitude): normalised
@@ -55,7 +60,7 @@ static inline float decoder_offset_steps(const ldpc_opts* o)
 static inline int ldpc_rule_mode(const ldpc_opts* o)
 {
     const int mode = ldpc_ms_mode(o->algorithm);
-    return mode == 1 && o->precision == GPUFEC_PRECISION_INT8 && o->norm_offset > 0.0f ? 3 : mode;
+    return mode == 1 && ldpc_precision_fixed(o->precision) && o->norm_offset > 0.0f ? 3 : mode;
 }
 static inline float ldpc_rule_offset(const ldpc_opts* o)
 {

@@ -96,8 +96,21 @@ GPUFEC_HD float ms_output(const ms_acc* a, float v, uint32_t pos, int mode, floa
 #define LDPC_PREC_F32 0
 #define LDPC_PREC_F16 1
 #define LDPC_PREC_I8 2
+#define LDPC_PREC_I8P16 3
 #define LDPC_I8_MAX 127.0f
 #define LDPC_F16_MAX 65504.0f
+/* int8p16 (GPUFEC_PRECISION_INT8_P16): int8's channel values, minima and messages, with
+ * posteriors that saturate only at +-2047. A posterior is its channel value (at most 127 steps)
+ * plus its column's messages (at most 63 each), so on a column of degree d <= 30 it stays within
+ * 127 + 63 d <= 2017 and never saturates: every value the rule forms (posterior, app - old,
+ * app - old + new) is an integer of at most 11 bits, exact in binary16, and two frames per
+ * half2 word compute the rule without a clamp. int8's posteriors saturate at 127, which a
+ * column of degree 2 can reach; their clamp was 5-9% of the GPU's 5G NR and DVB-S2 kernels
+ * (docs/performance.md, twenty-fourth pass). */
+#define LDPC_I8P16_MAX 2047.0f
+
+/* The fixed-point precisions: channel values, minima and messages in whole steps of quant_step. */
+GPUFEC_HD int ldpc_prec_fixed(int prec) { return prec == LDPC_PREC_I8 || prec == LDPC_PREC_I8P16; }
 
 #if defined(__CUDA_ARCH__)
 #define LDPC_MUL(a, b) __fmul_rn(a, b) /* never fused into a following add */
@@ -138,6 +151,8 @@ GPUFEC_HD float ldpc_store(float x, int prec)
 {
     if (prec == LDPC_PREC_I8)
         return ldpc_i8_sat(x);
+    if (prec == LDPC_PREC_I8P16)
+        return fminf(fmaxf(x, -LDPC_I8P16_MAX), LDPC_I8P16_MAX);
     if (prec == LDPC_PREC_F16)
         return ldpc_round_half(x);
     return x;
@@ -162,7 +177,7 @@ GPUFEC_HD float ldpc_store(float x, int prec)
 GPUFEC_HD void ms_init_prec(ms_acc* a, int prec)
 {
     ms_init(a);
-    if (prec == LDPC_PREC_I8)
+    if (ldpc_prec_fixed(prec))
         a->min1 = a->min2 = LDPC_I8_MIN_MAX;
 }
 
@@ -191,7 +206,7 @@ GPUFEC_HD float ldpc_extrinsic(float app, float msg, int prec)
  * or the caller's +-Inf) keeps the whole range, +-127. */
 GPUFEC_HD float ldpc_channel(float llr, int prec, float inv_step)
 {
-    if (prec == LDPC_PREC_I8) {
+    if (ldpc_prec_fixed(prec)) {
         if (fabsf(llr) >= GPUFEC_LLR_LIMIT)
             return llr < 0.0f ? -LDPC_I8_MAX : LDPC_I8_MAX;
         return fminf(fmaxf(rintf(LDPC_MUL(llr, inv_step)), -LDPC_I8_CHANNEL_MAX), LDPC_I8_CHANNEL_MAX);
@@ -205,7 +220,7 @@ GPUFEC_HD float ldpc_channel(float llr, int prec, float inv_step)
  * "converge" on the all-zero word (soft bits scaled by 0.01 at quant_step 0.25 did). */
 GPUFEC_HD int ldpc_channel_says_nothing(float llr, int prec, float inv_step)
 {
-    return prec == LDPC_PREC_I8 ? ldpc_channel(llr, prec, inv_step) == 0.0f : soft_is_erasure(llr);
+    return ldpc_prec_fixed(prec) ? ldpc_channel(llr, prec, inv_step) == 0.0f : soft_is_erasure(llr);
 }
 
 /* Magnitude of an outgoing min-sum message from the minimum m it is based on, as stored:
@@ -218,7 +233,7 @@ GPUFEC_HD float ms_magnitude(float m, int mode, float scale, float offset, int p
         m = LDPC_MUL(m, scale);
     if (mode == 2 || mode == 3)
         m = fmaxf(m - offset, 0.0f);
-    if (prec == LDPC_PREC_I8)
+    if (ldpc_prec_fixed(prec))
         return fminf(floorf(m + 0.5f), LDPC_I8_MAX);
     if (prec == LDPC_PREC_F16)
         return ldpc_round_half(m);

@@ -404,6 +404,57 @@ typedef struct {
     gpufec_precision prec;
 } kernel_variant;
 
+/* int8p16 (16-bit posteriors): the half2 kernels without the posterior clamp (lanes_h2w) in each
+ * place the plan takes them: the packed kernel (DVB-S2 short, colours; CCSDS C2, lane slices and
+ * rows of 32 edges; DVB-S2 normal with its posteriors in global memory, no byte form), the pair
+ * kernel on whole layers (Wi-Fi; 5G NR many groups with the rows compiled for the base graph and
+ * its entries at Z = 384, state on chip at rate 0.79, short state in global memory on BG1's whole
+ * code; one group per SM for a slot; mode 3 on BG2), the edge pairs for one frame, and a strong
+ * signal at which posteriors pass int8's 127 by far (the values the clamp-free update must keep
+ * exact). */
+static void i8p16_cases(int quick)
+{
+    const gpufec_schedule L = GPUFEC_SCHEDULE_LAYERED;
+    const gpufec_precision W = GPUFEC_PRECISION_INT8_P16;
+    const uint32_t saved_plan = plan;
+    tuning = 0;
+    reject_variant = NULL;
+    chunk_frames = 96;
+    expect_variant = "int8p16 rule, 2 frames per word (half2), posteriors in shared memory";
+    compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.6, quick ? 31 : 203, 0.0, W);
+    compare_p("ccsds-c2", GPUFEC_ALG_NMS, L, 3.6, quick ? 9 : 101, 0.0, W);
+    compare_p("dvbs2-short-8_9", GPUFEC_ALG_OMS, L, 6.0, quick ? 9 : 101, 0.0, W); /* strong: posteriors past 127 */
+    expect_variant = "lean rows, int8p16 rule, 2 frames per word";
+    compare_p("wifi-1944-5_6", GPUFEC_ALG_MS, L, 4.0, quick ? 41 : 301, 0.0, W);
+    compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 19 : 97, 0.0, W);
+    expect_variant = "int8p16 rule, 2 frames per word (half2), posteriors in global memory";
+    compare_p("dvbs2-normal-1_2", GPUFEC_ALG_NMS, L, 1.2, quick ? 5 : 41, 0.0, W);
+    chunk_frames = 600;
+    expect_variant = "; many groups: entries compiled for Z=384";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, W);
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 7.0, quick ? 601 : 1201, 0.0, W); /* strong */
+    compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_NMS, L, 1.4, quick ? 601 : 1201, 0.0, W);
+    expect_variant = "lean rows, int8p16 rule, 2 frames per word (half2), posteriors in shared memory, "
+                     "16-byte row state per row (8 with at most 11 edges) in global memory";
+    compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, W);
+    chunk_frames = 152; /* a slot: one group per SM, edge offsets on chip */
+    expect_variant = "; one group per SM: edge offsets on chip";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, W);
+    plan = 0; /* one frame: edge pairs */
+    chunk_frames = 96;
+    expect_variant = "one per block, lean rows, a row's edges two by two in half2";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 3 : 40, 0.0, W);
+    compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 6.0, quick ? 3 : 40, 0.0, W); /* strong, degree 30 */
+    compare_p("5gnr-bg2:k=1500:e=2400:rv=2:qm=4", GPUFEC_ALG_OMS, L, 2.2, quick ? 3 : 60, 0.0, W);
+    /* few frames where edge pairs do not apply: the packed kernel, not the int8 latency plan */
+    expect_variant = "int8p16";
+    reject_variant = "one per block";
+    compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.8, quick ? 3 : 20, 0.0, W);
+    reject_variant = NULL;
+    expect_variant = NULL;
+    plan = saved_plan;
+}
+
 /* Several frames per word; "packed" as the argument runs these alone (compute-sanitizer). */
 static void packed_plan_cases(int quick)
 {
@@ -540,6 +591,7 @@ static void packed_plan_cases(int quick)
     compare_p("dvbs2-normal-9_10", GPUFEC_ALG_OMS, L, 3.7, quick ? 5 : 41, 0.0, GPUFEC_PRECISION_INT8);
     tuning = 0;
     expect_variant = NULL;
+    i8p16_cases(quick);
 }
 
 /* Optional argument: one family ("ldpc", "turbo", "nbldpc", "conv") to compare; none: all; or
@@ -571,7 +623,7 @@ static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision
     const uint8_t* x = t.x;
     float* llr = t.llr;
     const size_t nf = info.n_full;
-    const float wrong = prec == GPUFEC_PRECISION_INT8 ? INFINITY : 100.0f; /* int8: a known bit, 127 steps */
+    const float wrong = prec == GPUFEC_PRECISION_INT8 || prec == GPUFEC_PRECISION_INT8_P16 ? INFINITY : 100.0f; /* int8: a known bit, 127 steps */
     test_out ca = test_out_alloc(frames, nf), cb = test_out_alloc(frames, nf);
     uint8_t *a = ca.bits, *b = cb.bits, *oa = ca.ok, *ob = cb.ok;
     int32_t *ia = ca.its, *ib = cb.its;
@@ -658,6 +710,12 @@ static void syndrome_gate_cases(void)
     syndrome_gate_case("5gnr-bg1-z96", 1, I8, 0, INFINITY);                       /* edge pairs */
     syndrome_gate_case("5gnr-bg1-z384", 601, I8, MANY, INFINITY);                 /* two frames per word */
     syndrome_gate_case("5gnr-bg1-z96", 301, I8, MANY | GPUFEC_CUDA_PACKED_BYTES, INFINITY); /* four */
+    /* int8p16, every value a known bit (127 steps): posteriors up to 127 + 63 d without a clamp */
+    const gpufec_precision W = GPUFEC_PRECISION_INT8_P16;
+    syndrome_gate_case("5gnr-bg1-z384", 1, W, 0, INFINITY);    /* edge pairs, columns of 30 edges */
+    syndrome_gate_case("5gnr-bg1-z384", 601, W, MANY, INFINITY); /* two frames per word */
+    syndrome_gate_case("dvbs2-short-1_2", 50, W, MANY, INFINITY); /* the packed kernel */
+    syndrome_gate_case("dvbs2-normal-1_2", 5, W, MANY, 8.0f);   /* ... its posteriors in global memory */
 }
 
 static void latency_plan_cases(int quick)

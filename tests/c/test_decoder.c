@@ -555,6 +555,43 @@ static void test_i8_update(void)
               "int8 messages within the minima's start (mode %d)", mode);
 }
 
+/* int8p16: int8's channel values, minima and messages; posteriors exact up to +-2047, where they
+ * saturate; on columns of up to 30 edges (QC_I8P16_MAX_DEGREE) no posterior reaches that. */
+static void test_i8p16_rule(void)
+{
+    const int W = LDPC_PREC_I8P16, I8 = LDPC_PREC_I8;
+    int bad = 0;
+    for (int i = 0; i < 20000; i++) {
+        const float llr = (float)((test_uniform() - 0.5) * 80.0), inv = (float)(0.5 + 8.0 * test_uniform());
+        bad += ldpc_channel(llr, W, inv) != ldpc_channel(llr, I8, inv) ||
+               ldpc_channel_says_nothing(llr, W, inv) != ldpc_channel_says_nothing(llr, I8, inv);
+        const float m = (float)(test_rand() % 200);
+        for (int mode = 0; mode < 4; mode++)
+            bad += ms_magnitude(m, mode, 0.6875f, 1.0f, W) != ms_magnitude(m, mode, 0.6875f, 1.0f, I8);
+    }
+    CHECK(bad == 0, "%d int8p16 channel values or magnitudes differ from int8's", bad);
+    ms_acc a, b;
+    ms_init_prec(&a, W);
+    ms_init_prec(&b, I8);
+    CHECK(a.min1 == b.min1 && a.min2 == b.min2 && a.min1 == LDPC_I8_MIN_MAX, "int8p16 minima start at 63");
+    CHECK(ldpc_channel(GPUFEC_LLR_LIMIT, W, 4.0f) == 127.0f, "int8p16: a known bit is 127 steps");
+    CHECK(ldpc_store(2017.0f, W) == 2017.0f && ldpc_store(-2017.0f, W) == -2017.0f && ldpc_store(3000.0f, W) == 2047.0f &&
+              ldpc_store(-1e6f, W) == -2047.0f && ldpc_store(130.0f, W) == 130.0f,
+          "int8p16 posteriors: exact to +-2047, saturating there");
+    CHECK(ldpc_extrinsic(2017.0f, -63.0f, W) == 2080.0f, "int8p16 extrinsic exact");
+    CHECK(ldpc_prec_fixed(W) && ldpc_prec_fixed(I8) && !ldpc_prec_fixed(LDPC_PREC_F16), "fixed-point precisions");
+    /* The largest posterior of a column of 30 edges, all messages at 63 and a known bit: below the
+     * saturation, so the GPU's clamp-free update is the rule. */
+    float app = ldpc_channel(GPUFEC_LLR_LIMIT, W, 4.0f);
+    for (int e = 0; e < 30; e++)
+        app = ldpc_store(ldpc_extrinsic(app, 0.0f, W) + ms_magnitude(LDPC_I8_MIN_MAX, 0, 1.0f, 0.0f, W), W);
+    CHECK(app == 127.0f + 30.0f * 63.0f && app <= 2048.0f, "int8p16 column of 30 edges: %g", (double)app);
+    gpufec_precision pr;
+    CHECK(gpufec_precision_from_name("int8p16", &pr) == GPUFEC_OK && pr == GPUFEC_PRECISION_INT8_P16 &&
+              strcmp(gpufec_precision_name(GPUFEC_PRECISION_INT8_P16), "int8p16") == 0,
+          "int8p16 by name");
+}
+
 /* One SPA row through the rule: every edge's message. */
 static void spa_row_messages(const float* v, uint32_t d, float* out)
 {
@@ -621,7 +658,7 @@ static void test_spa_rule(void)
  * log line) for SPA and flooding, where it is not defined. */
 static void test_precision(void)
 {
-    const gpufec_precision precs[] = {GPUFEC_PRECISION_FLOAT16, GPUFEC_PRECISION_INT8};
+    const gpufec_precision precs[] = {GPUFEC_PRECISION_FLOAT16, GPUFEC_PRECISION_INT8, GPUFEC_PRECISION_INT8_P16};
     gpufec_code* c = open_test_code("wimax-576-1_2");
     gpufec_code_info info;
     gpufec_code_get_info(c, &info);
@@ -631,7 +668,7 @@ static void test_precision(void)
     uint8_t* out = malloc(frames * info.k);
     float* llr = malloc(frames * info.n * sizeof *llr);
     make_frames(c, frames, 4.0, u, x, llr);
-    for (int p = 0; p < 2; p++) {
+    for (int p = 0; p < 3; p++) {
         gpufec_decoder_opts o;
         gpufec_decoder_opts_default(&o);
         o.backend = GPUFEC_BACKEND_CPU;
@@ -1382,6 +1419,7 @@ int main(int argc, char** argv)
     test_round_half();
     test_f16_extrinsic();
     test_i8_update();
+    test_i8p16_rule();
     test_preferred_batch();
     test_precision();
     test_layer_view();

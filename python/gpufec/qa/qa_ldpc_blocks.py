@@ -59,7 +59,7 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         np.testing.assert_array_equal(out, cw)
 
     def test_reduced_precision_decodes(self):
-        """float16 and int8 message storage decode noisy frames of a QC code like float32 does
+        """float16, int8 and int8p16 message storage decode noisy frames of a QC code like float32 does
         at a comfortable SNR, 6 dB (the CPU reference and the GPU store the same values). int8
         once had a floor here that grew with the signal (FER 7.5e-6 at 6 dB) until its channel
         values stopped at 32 steps and a row's minima at 64 (docs/codes.md); a frame reported
@@ -72,7 +72,7 @@ class qa_ldpc_blocks(gr_unittest.TestCase):
         sigma = 0.5
         y = np.where(cw == 1, 1.0, -1.0) + sigma * np.random.default_rng().standard_normal(len(cw))
         soft = 2.0 * y / sigma**2  # positive means 1, true LLR magnitude
-        for precision in ("float32", "float16", "int8"):
+        for precision in ("float32", "float16", "int8", "int8p16"):
             out, dec = decode(soft, code=code, precision=precision)
             self.assertEqual(len(out), len(bits), precision)
             wrong = int(np.any(out.reshape(frames, -1) != bits.reshape(frames, -1), axis=1).sum())
