@@ -152,7 +152,7 @@ int main(int argc, char** argv)
         case 'D': a.o.device = (int)parse_long(optarg, "--device", 0, 64); break;
         case 'h':
             puts("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"
-                 "       [--backend auto|cpu|cuda] [--frames N] [--precision float32|float16|int8]\n"
+                 "       [--backend auto|cpu|cuda] [--frames N] [--precision float32|float16|int8|int8p16]\n"
                  "       [--quant-step F] [--threads N] [--cuda-tuning FLAGS (lib/core/cuda_tuning.h)]\n"
                  "       [--input float32|float16|int8 (soft-bit type copied to the decoder)]\n"
                  "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"

@@ -94,7 +94,7 @@ static void usage(FILE* f)
           "       (--ebn0 START:STOP:STEP | --esn0 START:STOP:STEP (awgn) | --p START:STOP:STEP (bsc, bec))\n"
           "       [--min-frame-errors N] [--max-frames N] [--backend auto|cpu|cuda]\n"
           "       [--seed N] [--threads N] [--batch N] [--no-early-stop] [--syndrome-interval N]\n"
-          "       [--precision float32|float16|int8] [--quant-step F] [--json FILE]\n"
+          "       [--precision float32|float16|int8|int8p16] [--quant-step F] [--json FILE]\n"
           "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"
           "       [--max-time-per-point SECONDS] [--keep-going] [--resume FILE] [--no-progress]\n"
           "       [--plot FILE.png (redrawn by gpufec-plot after every point; needs --json)]\n"
@@ -555,10 +555,12 @@ int main(int argc, char** argv)
     gpufec_decoder_backend(probe, &used);
     if (prm.all_zero) {
         /* The all-zero word stands for every codeword only when the decoder treats +x and -x
-         * alike; saturating two's complement (int8 -128..127, int16) does not. */
+         * alike; saturating two's complement (int8 -128..127, int16) does not. int8p16 saturates
+         * symmetrically (+-2047) and may. */
         char variant[96] = "", prec[32] = "";
         gpufec_decoder_variant(probe, variant, sizeof variant);
-        if (strstr(variant, "int8") || strstr(variant, "int16") ||
+        const int symmetric = strstr(variant, "int8p16") != NULL;
+        if ((strstr(variant, "int8") && !symmetric) || strstr(variant, "int16") ||
             (info.family == GPUFEC_FAMILY_LDPC && strcmp(opt_text(&prm.dec, "precision", prec, sizeof prec), "int8") == 0)) {
             gpufec_decoder_destroy(probe); /* (the sanitizer suite runs this refusal and counts leaks) */
             gpufec_code_destroy(code);

@@ -29,21 +29,23 @@ if [ "$mode" = speed ]; then
   exit 0
 fi
 sim=$2
-max=${3:-60000}
+max=${3:-1000000}
 curve() { # code range
   for p in float32 int8 int8p16; do
     echo "== $1 $p $2"
     rm -f /tmp/int8p16_fer.json
-    timeout "${FER_TIMEOUT:-150}" "$sim" --code "$1" --decoder nms --iterations 10 --precision "$p" --ebn0 "$2" \
-      --min-frame-errors 200 --max-frames "$max" --backend cuda --keep-going --no-progress --seed 1 \
+    timeout -s INT "${FER_TIMEOUT:-150}" "$sim" --code "$1" --decoder nms --iterations 10 --precision "$p" --ebn0 "$2" \
+      --min-frame-errors 300 --max-frames "$max" --backend cuda --keep-going --no-progress --seed 1 \
       --json /tmp/int8p16_fer.json > /dev/null 2>&1 || echo "(stopped: $?)"
-    python3 -c '
+    python3 - /tmp/int8p16_fer.json <<'PY' || echo "(no result)"
 import json, sys
-j = json.load(open("/tmp/int8p16_fer.json"))
-print(", ".join(f"{p[\"ebn0\"]:.2f} dB: {p[\"fer\"]:.2e} ({p[\"frames\"]})" for p in j["points"]))' 2>/dev/null
+j = json.load(open(sys.argv[1]))
+print(", ".join("%.2f dB: %.2e (%d)" % (p["ebn0"], p["fer"], p["frames"]) for p in j["points"]))
+PY
   done
 }
 curve 5gnr-bg1-z384 1.0:1.3:0.1
 curve $R079 2.8:3.4:0.2
 curve 5gnr-bg2-z384:k=3840:e=11520 1.1:1.7:0.2
 curve dvbs2-short-1_2 2.5:7.0:1.5
+curve wifi-1944-5_6 4.0:5.0:0.5
