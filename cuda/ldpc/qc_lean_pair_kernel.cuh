@@ -225,7 +225,7 @@ template <int KP, int KE, int T, int D> __device__ __forceinline__ void z384_off
 /* One row of exactly D edges (ents: the layer's entries, in bytes: x the column block's offset
  * from base, y the shift times 4; lane4 likewise, nz4 is -4z; TAB: the layer's edge offsets,
  * from the same base; KP > 0: neither, the entries compiled from profile KP's at Z = 384, the
- * row's first being entry KE, z384_offsets, with base moved to the posteriors' start). SV: uint4
+ * row's first being entry KE, z384_offsets, base the posteriors' start: pair_layout_app_first). SV: uint4
  * of row state per row, 0 for the compact form; st: the row's state (loaded a layer ahead), its
  * new one stored at the row's lane of `region`. */
 template <class L, int SV, bool SHORT, int D, bool TAB, int KP = 0, int KE = 0>
@@ -234,8 +234,8 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
                                               unsigned char* region, uint32_t lane)
 {
     static_assert(D <= (SV == 0 ? (int)PAIR_COMPACT_MAX_DEGREE : (int)L::BITS * (SV > 1 ? 5 : 1)), "sign words");
-    if constexpr (KP != 0) /* the row's offsets count from the posteriors' start (a uniform add, once) */
-        base += qc_table_bytes(a.entries, a.layers) + PACKED_TABLE_BYTES;
+    /* KP != 0: the row's offsets count from the posteriors' start, which is base in the compiled
+     * entries' layout (pair_layout_app_first) */
     constexpr bool SR = pair_short<L, SHORT>(D);
     packed_row old;
     if constexpr (SR)
@@ -598,6 +598,23 @@ __device__ __forceinline__ uint32_t edge_syndrome_bad(const unsigned char* base,
  * when it is on chip. */
 __host__ __device__ inline size_t pair_post_bytes(uint32_t n) { return ((size_t)n * 4 + 15) & ~(size_t)15; }
 
+/* The layout of the kernels with compiled entries (KZ): packed_layout's regions with the
+ * posteriors first, so that an edge's address needs no offset known only at run time (the column
+ * block's part is the load's immediate); then the entries, the magnitude table and the row state,
+ * which starts where packed_layout's does (the same bytes in another order, so the plan's sizes
+ * and its layer table's place hold). */
+__device__ __forceinline__ packed_mem pair_layout_app_first(const qc_args& a, unsigned char* smem)
+{
+    packed_mem m;
+    m.base = smem;
+    m.app = reinterpret_cast<uint32_t*>(smem);
+    m.ents = reinterpret_cast<uint2*>(smem + pair_post_bytes(a.n));
+    m.ent_ptr = reinterpret_cast<uint32_t*>(m.ents + a.entries);
+    m.ncolor = reinterpret_cast<uint8_t*>(m.ent_ptr + a.layers + 1);
+    m.tab = reinterpret_cast<unsigned char*>(m.ents) + qc_table_bytes(a.entries, a.layers);
+    return m;
+}
+
 /* Bytes of a layer's row state per lane (8 for the short int8 form, else 16 per uint4 of it),
  * and of its region: z lanes rounded to 16 bytes, so that every region's uint4 stay aligned
  * (the plan sums the regions with the same function). */
@@ -851,9 +868,10 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     __shared__ uint32_t s_flags[3];
     const uint32_t g = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     constexpr int SW = SV == 0 ? 1 : SV; /* uint4 per row */
-    const packed_mem m = packed_layout<GPOST>(a, smem, g);
-    unsigned char* state = SSMEM ? reinterpret_cast<unsigned char*>(m.app) + pair_post_bytes(EP ? (a.n + 1) / 2 : a.n)
-                                 : reinterpret_cast<unsigned char*>(a.gstate) + (size_t)g * a.pair_state_bytes;
+    const packed_mem m = KZ ? pair_layout_app_first(a, smem) : packed_layout<GPOST>(a, smem, g);
+    unsigned char* state = !SSMEM ? reinterpret_cast<unsigned char*>(a.gstate) + (size_t)g * a.pair_state_bytes
+                           : KZ   ? m.tab + PACKED_TABLE_BYTES
+                                  : reinterpret_cast<unsigned char*>(m.app) + pair_post_bytes(EP ? (a.n + 1) / 2 : a.n);
     unsigned char* st0 = SSMEM ? smem : state; /* what the layer table's regions count from */
     uint4* desc = reinterpret_cast<uint4*>(smem + a.pair_desc);
     if constexpr (TAB) /* the rows' edge offsets, in the background */
