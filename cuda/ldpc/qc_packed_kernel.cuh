@@ -181,7 +181,6 @@ struct lanes_h2 {
 static_assert(LDPC_I8_MAX + QC_I8P16_MAX_DEGREE * LDPC_I8_MIN_MAX <= LDPC_I8P16_MAX &&
                   LDPC_I8P16_MAX <= 2048.0f, "int8p16 posteriors exact in binary16 and never saturated");
 struct lanes_h2w : lanes_h2 {
-    static constexpr bool WIDE = true;
     static __device__ __forceinline__ uint32_t update(uint32_t v, uint32_t, uint32_t, uint32_t out)
     {
         return u(__hadd2(h(v), h(out)));

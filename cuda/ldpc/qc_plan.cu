@@ -388,7 +388,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     /* int8p16 runs the half2 kernels without the posterior clamp, which columns of more than
      * QC_I8P16_MAX_DEGREE edges would need (ldpc_rules.h, LDPC_I8P16_MAX) */
     if (p->i8p16 && c->max_var_degree > QC_I8P16_MAX_DEGREE) {
-        snprintf(why, why_len, "precision=int8p16: a column of %u edges (its kernels take at most %u)",
+        snprintf(why, why_len, "a column of %u edges (the int8p16 kernels take at most %u)",
                  c->max_var_degree, QC_I8P16_MAX_DEGREE);
         free(p);
         return NULL;
@@ -536,8 +536,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
     if (p->i8p16 && !p->packed) {
-        snprintf(why, why_len, "precision=int8p16: needs the two-frames-per-word kernels (rows of at most %u edges, "
-                 "at most %u lanes%s)", PACKED_MAX_DEGREE, PACKED_MAX_THREADS,
+        snprintf(why, why_len, "it needs the two-frames-per-word kernels (rows of at most %u edges, at most %u lanes%s)",
+                 PACKED_MAX_DEGREE, PACKED_MAX_THREADS,
                  o->cuda_tuning & GPUFEC_CUDA_NO_PACKED_I8 ? ", not disabled by cuda_tuning" : "");
         free(p);
         return NULL;

@@ -172,6 +172,39 @@ static void refuse_non_qc(void)
     gpufec_code_destroy(c);
 }
 
+/* int8p16 runs only on the half2 kernels: where the plan cannot take them (here turned off by
+ * cuda_tuning) the CUDA backend refuses, and AUTO decodes on the CPU, with the reason logged. */
+static int refuse_logs;
+static void refuse_log(void* user, gpufec_log_level level, const char* msg)
+{
+    (void)user;
+    (void)level;
+    refuse_logs += strstr(msg, "int8p16") != NULL && strstr(msg, "two-frames-per-word") != NULL;
+}
+static void refuse_i8p16_without_half2(void)
+{
+    gpufec_code* c = open_test_code("wifi-648-1_2");
+    gpufec_decoder_opts o;
+    gpufec_decoder_opts_default(&o);
+    o.backend = GPUFEC_BACKEND_CUDA;
+    o.cuda_tuning = GPUFEC_CUDA_NO_PACKED_I8;
+    o.log_fn = refuse_log;
+    test_set_prec(&o, GPUFEC_PRECISION_INT8_P16);
+    gpufec_decoder* d = NULL;
+    refuse_logs = 0;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_UNSUPPORTED && refuse_logs > 0,
+          "int8p16 without the half2 kernels: CUDA refuses, saying why (%d log lines)", refuse_logs);
+    gpufec_decoder_destroy(d);
+    d = NULL;
+    o.backend = GPUFEC_BACKEND_AUTO;
+    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "int8p16, AUTO: created");
+    gpufec_backend used = GPUFEC_BACKEND_CUDA;
+    gpufec_decoder_backend(d, &used);
+    CHECK(used == GPUFEC_BACKEND_CPU, "int8p16 without the half2 kernels, AUTO: the CPU (got %s)", gpufec_backend_name(used));
+    gpufec_decoder_destroy(d);
+    gpufec_code_destroy(c);
+}
+
 /* Kernel time is read from each backend's own state: a hard-decision context once read the
  * soft decoder's struct out of bounds (issue 8). Every CUDA kind reports a small positive time. */
 static void kernel_seconds_per_backend(void)
@@ -710,6 +743,7 @@ static void syndrome_gate_cases(void)
     syndrome_gate_case("5gnr-bg1-z96", 1, I8, 0, INFINITY);                       /* edge pairs */
     syndrome_gate_case("5gnr-bg1-z384", 601, I8, MANY, INFINITY);                 /* two frames per word */
     syndrome_gate_case("5gnr-bg1-z96", 301, I8, MANY | GPUFEC_CUDA_PACKED_BYTES, INFINITY); /* four */
+    refuse_i8p16_without_half2();
     /* int8p16, every value a known bit (127 steps): posteriors up to 127 + 63 d without a clamp */
     const gpufec_precision W = GPUFEC_PRECISION_INT8_P16;
     syndrome_gate_case("5gnr-bg1-z384", 1, W, 0, INFINITY);    /* edge pairs, columns of 30 edges */
