@@ -555,13 +555,15 @@ int main(int argc, char** argv)
     gpufec_decoder_backend(probe, &used);
     if (prm.all_zero) {
         /* The all-zero word stands for every codeword only when the decoder treats +x and -x
-         * alike; saturating two's complement (int8 -128..127, int16) does not. int8p16 saturates
-         * symmetrically (+-2047) and may. */
+         * alike; saturating two's complement (int8 -128..127, int16) does not. LDPC: its
+         * precision decides (int8p16 saturates symmetrically, at +-2047, and may); the other
+         * families: their fixed-point variants (turbo's int16 and int8). */
         char variant[96] = "", prec[32] = "";
         gpufec_decoder_variant(probe, variant, sizeof variant);
-        const int symmetric = strstr(variant, "int8p16") != NULL;
-        if ((strstr(variant, "int8") && !symmetric) || strstr(variant, "int16") ||
-            (info.family == GPUFEC_FAMILY_LDPC && strcmp(opt_text(&prm.dec, "precision", prec, sizeof prec), "int8") == 0)) {
+        const int asymmetric = info.family == GPUFEC_FAMILY_LDPC
+                                   ? strcmp(opt_text(&prm.dec, "precision", prec, sizeof prec), "int8") == 0
+                                   : strstr(variant, "int8") != NULL || strstr(variant, "int16") != NULL;
+        if (asymmetric) {
             gpufec_decoder_destroy(probe); /* (the sanitizer suite runs this refusal and counts leaks) */
             gpufec_code_destroy(code);
             die("--all-zero: the decoder in use (%s%s) saturates asymmetrically, so the all-zero codeword does "

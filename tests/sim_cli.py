@@ -236,6 +236,10 @@ def main():
                        (sweep[:6] + ["--ebn0", "1:1:1", "--precision", "int8", "--backend", "cpu"], "int8")):
         r = run([a.sim] + args + ["--all-zero"])
         check(r.returncode == 2 and "--all-zero" in r.stderr and word in r.stderr, f"--all-zero {args}: {r.stderr!r}")
+    # int8p16 saturates symmetrically (+-2047): taken, by its precision, not its variant's text
+    r = run([a.sim] + sweep[:6] + ["--ebn0", "2:2:1", "--precision", "int8p16", "--backend", "cpu", "--all-zero",
+                                   "--max-frames", "20", "--no-progress"])
+    check(r.returncode == 0, f"--all-zero at int8p16: {r.returncode} {r.stderr!r}")
     az = {}
     for t in ("1", "3"):
         out = os.path.join(tmp, f"az{t}.json")

@@ -65,6 +65,17 @@ template <class L> __device__ __forceinline__ uint4 pair_compact_store(const pac
 #undef PC_SEL
 }
 
+/* Rows of at most 16 edges in the compact form's 16 bytes, unpacked: the two magnitude words, the
+ * sign word (edge t at bit t of each frame's half) and the first minimum's position (pair_pos),
+ * each as the row computes it. The compact form packs 27 signs and the position into two words,
+ * about ten instructions per row (a fifth of a 5G NR extension row's own), which a row of at most
+ * 16 edges, one sign word, does not need. */
+#define PAIR_PLAIN_MAX_DEGREE 16
+template <class L, int SV, bool SR, int D> __host__ __device__ constexpr bool pair_plain()
+{
+    return SV == 0 && !SR && L::FR == 2 && L::BITS == 16 && D <= PAIR_PLAIN_MAX_DEGREE;
+}
+
 /* The minima of a row without the first minimum's position: which edge has it is found in the
  * second pass (pair_is_min), three instructions per edge fewer than packed_acc's push. */
 template <class L> struct pair_acc {
@@ -158,11 +169,16 @@ __device__ __forceinline__ uint2 pair_short_store(const packed_row& o, const pac
 /* A row's new state where `live`, the old one elsewhere, stored in its form (SR: the short one)
  * at lane `lane` of its layer's region (laid out as pair_state_get reads it). Here, where the
  * row's degree is a constant, the form needs no test. */
-template <class L, int SV, bool SR>
+template <class L, int SV, bool SR, bool PLAIN = false>
 __device__ __forceinline__ void pair_row_store(const packed_row& old, const packed_row& ns, uint32_t live,
                                                unsigned char* region, uint32_t lane, uint32_t z)
 {
-    if constexpr (SR) {
+    if constexpr (PLAIN) {
+#define PP_SEL(x, y) (((x) & live) | ((y) & ~live))
+        reinterpret_cast<uint4*>(region)[lane] =
+            make_uint4(PP_SEL(ns.m1, old.m1), PP_SEL(ns.m2, old.m2), PP_SEL(ns.s[0], old.s[0]), PP_SEL(ns.arg, old.arg));
+#undef PP_SEL
+    } else if constexpr (SR) {
         reinterpret_cast<uint2*>(region)[lane] = pair_short_store(old, ns, live);
     } else if constexpr (SV == 0) {
         reinterpret_cast<uint4*>(region)[lane] = pair_compact_store<L>(old, ns, live);
@@ -228,7 +244,7 @@ template <int KP, int KE, int T, int D> __device__ __forceinline__ void z384_off
  * row's first being entry KE, z384_offsets, base the posteriors' start: pair_layout_app_first). SV: uint4
  * of row state per row, 0 for the compact form; st: the row's state (loaded a layer ahead), its
  * new one stored at the row's lane of `region`. */
-template <class L, int SV, bool SHORT, int D, bool TAB, int KP = 0, int KE = 0>
+template <class L, int SV, bool SHORT, int D, bool TAB, int KP = 0, int KE = 0, bool MA = KP != 0>
 __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* base, const uint8_t* tab, const uint2* ents,
                                               uint32_t lane4, uint32_t nz4, uint32_t live, const uint4* st,
                                               unsigned char* region, uint32_t lane)
@@ -237,8 +253,11 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
     /* KP != 0: the row's offsets count from the posteriors' start, which is base in the compiled
      * entries' layout (pair_layout_app_first) */
     constexpr bool SR = pair_short<L, SHORT>(D);
+    constexpr bool PLAIN = pair_plain<L, SV, SR, D>();
     packed_row old;
-    if constexpr (SR)
+    if constexpr (PLAIN)
+        old = {st[0].x, st[0].y, st[0].w, {st[0].z, 0, 0, 0, 0}};
+    else if constexpr (SR)
         old = pair_short_load(make_uint2(st[0].x, st[0].y));
     else if constexpr (SV == 0)
         old = pair_compact_load<L>(st[0]);
@@ -279,13 +298,16 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
         v[t] = L::ext(v[t], msg);
         c.push(v[t]);
     }
-    packed_row ns = {L::magnitude(a, tab, c.min1), L::magnitude(a, tab, c.min2), 0u, {0, 0, 0, 0, 0}};
+    /* MA: a kernel with compiled entries, which the plan takes at int8 only with the magnitudes'
+     * arithmetic (its rows after the window too) */
+    packed_row ns = {0u, 0u, 0u, {0, 0, 0, 0, 0}};
+    row_magnitudes<L, MA>(a, tab, c.min1, c.min2, ns.m1, ns.m2);
     if (live == 0xffffffffu) { /* no frame frozen: the masks fold away */
         pair_row_out<L, D, false>(base, jv, v, pk, mk, c, &ns, 0xffffffffu);
-        pair_row_store<L, SV, SR>(old, ns, 0xffffffffu, region, lane, a.z);
+        pair_row_store<L, SV, SR, PLAIN>(old, ns, 0xffffffffu, region, lane, a.z);
     } else {
         pair_row_out<L, D, true>(base, jv, v, pk, mk, c, &ns, live);
-        pair_row_store<L, SV, SR>(old, ns, live, region, lane, a.z);
+        pair_row_store<L, SV, SR, PLAIN>(old, ns, live, region, lane, a.z);
     }
 }
 
@@ -497,7 +519,7 @@ __device__ __forceinline__ void ep_two_any(const qc_args& a, unsigned char* base
 }
 
 /* The row code for degree d in [LO, HI], by binary search on d (a few uniform branches per row). */
-template <class L, int SV, bool SHORT, bool EP, bool TAB, int LO, int HI>
+template <class L, int SV, bool SHORT, bool EP, bool TAB, int LO, int HI, bool MA = false>
 __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned char* base, const uint8_t* tab,
                                                   const uint2* ents, uint32_t d, uint32_t lane4, uint32_t nz4,
                                                   uint32_t live, const uint4* st, unsigned char* region, uint32_t lane)
@@ -506,13 +528,13 @@ __device__ __forceinline__ void lean_pair_row_any(const qc_args& a, unsigned cha
         if constexpr (EP)
             ep_row<L, LO, TAB>(a, base, tab, ents, lane4, nz4, st, region, lane);
         else
-            lean_pair_row<L, SV, SHORT, LO, TAB>(a, base, tab, ents, lane4, nz4, live, st, region, lane);
+            lean_pair_row<L, SV, SHORT, LO, TAB, 0, 0, MA>(a, base, tab, ents, lane4, nz4, live, st, region, lane);
     } else {
         constexpr int MID = (LO + HI) / 2;
         if (d <= MID)
-            lean_pair_row_any<L, SV, SHORT, EP, TAB, LO, MID>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
+            lean_pair_row_any<L, SV, SHORT, EP, TAB, LO, MID, MA>(a, base, tab, ents, d, lane4, nz4, live, st, region, lane);
         else
-            lean_pair_row_any<L, SV, SHORT, EP, TAB, MID + 1, HI>(a, base, tab, ents, d, lane4, nz4, live, st, region,
+            lean_pair_row_any<L, SV, SHORT, EP, TAB, MID + 1, HI, MA>(a, base, tab, ents, d, lane4, nz4, live, st, region,
                                                                   lane);
     }
 }
@@ -608,10 +630,7 @@ __device__ __forceinline__ packed_mem pair_layout_app_first(const qc_args& a, un
     packed_mem m;
     m.base = smem;
     m.app = reinterpret_cast<uint32_t*>(smem);
-    m.ents = reinterpret_cast<uint2*>(smem + pair_post_bytes(a.n));
-    m.ent_ptr = reinterpret_cast<uint32_t*>(m.ents + a.entries);
-    m.ncolor = reinterpret_cast<uint8_t*>(m.ent_ptr + a.layers + 1);
-    m.tab = reinterpret_cast<unsigned char*>(m.ents) + qc_table_bytes(a.entries, a.layers);
+    packed_tables_at(a, smem + pair_post_bytes(a.n), m);
     return m;
 }
 
@@ -771,7 +790,7 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
 /* Layers l0 to l1 - 1 of the pair rows (not edge pairs' two-row steps) in the loop, each row's
  * code found by its degree (lean_pair_row_any). next: layer l0's row state on entry, the following
  * layer's (l1, or the first) on exit. */
-template <class L, int SV, bool SHORT, bool EP, bool SSMEM, bool TAB, int DMAX>
+template <class L, int SV, bool SHORT, bool EP, bool SSMEM, bool TAB, int DMAX, bool MA = false>
 __device__ __forceinline__ void pair_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
                                            unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint32_t live,
                                            uint32_t l0, uint32_t l1, uint4 (&next)[SV == 0 ? 1 : SV])
@@ -792,7 +811,7 @@ __device__ __forceinline__ void pair_steps(const qc_args& a, unsigned char* base
                 const uint4 d2 = desc[l2];
                 pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
             }
-            lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX>(a, base, smem + (dc.y >> 8),
+            lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX, MA>(a, base, smem + (dc.y >> 8),
                                                               reinterpret_cast<const uint2*>(smem + dc.x), d, lane4, dc.w,
                                                               live, cur, st0 + dc.z, tid);
         }
@@ -926,7 +945,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
             pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, 0, KZ>(a, m.base, smem, desc, st0, tid, lane4, active, live,
                                                                    next);
             if (__builtin_expect(a.layers > E, 0))
-                pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
+                pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX, KZ>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
                                                                a.layers, next);
         } else {
             pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,

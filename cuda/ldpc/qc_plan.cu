@@ -29,6 +29,59 @@ bool f16_mag_exact(int mode, float scale, float offset)
     return mode == 0 || (mode == 1 && s_ok) || (mode == 2 && o_ok);
 }
 
+/* Whether the int8 rule's magnitudes of the minima, tab[m] = ms_magnitude(m) for the integers m
+ * in [0, LDPC_I8_MIN_MAX], equal relu(fma(m, S, B) - 1024) in binary16 arithmetic for some S near
+ * the factor and B near 1024 less the offset (both binary16), and which (bits). fma rounds once,
+ * and in [1024, 2048) binary16's unit is 1: z is 1024 plus the magnitude rounded to nearest, ties
+ * to even, where the rule takes floor(x + 0.5) of a float32 product; a nudged S or B settles such
+ * ties the rule's way, and each candidate is checked on every m (exact in double: at most 40
+ * significant bits), so the result holds bit for bit or the table stays. */
+bool i8_mag_arith(const uint8_t* tab, int mode, float scale, float offset, uint16_t* s_bits, uint16_t* b_bits)
+{
+    const float factor = mode == 1 || mode == 3 ? scale : 1.0f, off = mode == 2 || mode == 3 ? offset : 0.0f;
+    if (!(factor > 0.0f && factor <= 1.0f && off >= 0.0f && off < 64.0f))
+        return false;
+    const uint16_t s0 = __half_as_ushort(__float2half(factor));
+    for (int k = 0; k <= 48; k++) {
+        const int ds = k % 2 ? -(k + 1) / 2 : k / 2; /* 0, -1, +1, -2, ... ulps */
+        const uint16_t sb = (uint16_t)(s0 + ds);
+        const double S = (double)__half2float(__ushort_as_half(sb));
+        if (!(S > 0.0))
+            continue;
+        /* B: the binary16 values within 2 of 1024 - off (halves below 1024, integers from it) */
+        for (double B = floor((1024.0 - off - 2.0) * 2.0) / 2.0; B <= 1024.0 - off + 2.0; B += 0.5) {
+            if (B >= 1024.0 && B != floor(B))
+                continue;
+            int ok = 1;
+            for (int m = 0; m <= (int)LDPC_I8_MIN_MAX && ok; m++) {
+                const double x = (double)m * S + B; /* exact */
+                const double z = x >= 1024.0 ? rint(x) : rint(2.0 * x) / 2.0; /* binary16 round to nearest even */
+                const double q = z > 1024.0 ? z - 1024.0 : 0.0;
+                ok = q == (double)tab[m];
+            }
+            if (ok) {
+                *s_bits = sb;
+                *b_bits = __half_as_ushort(__float2half((float)B));
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The packed kernels' magnitude tables: ms_magnitude of 0..127 at int8 in a byte, then as
+ * binary16 bits (the rule's own function) */
+void packed_mag_table(const ldpc_opts* lo, uint8_t* tab)
+{
+    const float off = ldpc_rule_offset(lo);
+    for (uint32_t m = 0; m < 128; m++) {
+        const uint32_t q = (uint32_t)ms_magnitude((float)m, ldpc_rule_mode(lo), lo->normalization, off, LDPC_PREC_I8);
+        const uint16_t hb = (uint16_t)lanes_h2::half_bits(q);
+        tab[m] = (uint8_t)q;
+        memcpy(tab + 128 + 2 * m, &hb, 2);
+    }
+}
+
 /* Words per row for a precision and a maximum row degree (int8 in 1 word: degree <= 14;
  * float16 in 2 words: degree <= 27). */
 int state_words(int prec, uint32_t maxd)
@@ -393,6 +446,18 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         free(p);
         return NULL;
     }
+    /* int8's magnitudes in two half2 instructions where that is exact (i8_mag_arith) */
+    uint8_t mag_tab[PACKED_TABLE_BYTES];
+    packed_mag_table(&lo, mag_tab);
+    {
+        uint16_t sb, bb;
+        if (p->prec == LDPC_PREC_I8 && !(o->cuda_tuning & GPUFEC_CUDA_I8_MAG_TABLE) &&
+            i8_mag_arith(mag_tab, ldpc_rule_mode(&lo), lo.normalization, ldpc_rule_offset(&lo), &sb, &bb)) {
+            p->args.i8_mag = 1;
+            p->args.i8_mag_s2 = sb * 0x00010001u;
+            p->args.i8_mag_b2 = bb * 0x00010001u;
+        }
+    }
     p->words = state_words(p->prec, c->qv_max_entries);
     const int W = p->words;
     const size_t tables = qc_table_bytes(entries, c->qv_layers);
@@ -531,7 +596,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         /* ... and its window's entries, where they are the base graph's at Z = 384: each edge's
          * address then an add and an add-min, no entry read (H200, 2026-11-29, docs/performance.md) */
         static_assert(LAYER_PROFILES == 2, "each profile's entries");
-        if (p->pair_prof && !(o->cuda_tuning & GPUFEC_CUDA_NO_CONST_ENTRIES))
+        if (p->pair_prof && !(o->cuda_tuning & GPUFEC_CUDA_NO_CONST_ENTRIES) &&
+            (p->prec == LDPC_PREC_F16 || p->args.i8_mag)) /* (their int8 rows take the magnitudes' arithmetic) */
             p->pair_z384 = p->pair_prof == 1 ? z384_entries_match<1>(c) : z384_entries_match<2>(c);
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
@@ -604,19 +670,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         (err = upload(&p->dev[6], out_int, n_out)) != cudaSuccess ||
         (err = upload(&p->dev[7], rep, n_rep)) != cudaSuccess || (err = tx_map_upload(map, &p->map)) != cudaSuccess)
         goto done;
-    if (p->packed) { /* the outgoing magnitudes by the rule's own function: int8, binary16 */
-        uint8_t tab[PACKED_TABLE_BYTES];
-        const float off = ldpc_rule_offset(&lo);
-        for (uint32_t m = 0; m < 128; m++) {
-            const uint32_t q =
-                (uint32_t)ms_magnitude((float)m, ldpc_rule_mode(&lo), lo.normalization, off, LDPC_PREC_I8);
-            const uint16_t hb = (uint16_t)lanes_h2::half_bits(q);
-            tab[m] = (uint8_t)q;
-            memcpy(tab + 128 + 2 * m, &hb, 2);
-        }
-        if ((err = upload(&p->dev[8], tab, PACKED_TABLE_BYTES)) != cudaSuccess)
-            goto done;
-    }
+    /* the outgoing magnitudes by the rule's own function: int8, binary16 */
+    if (p->packed && (err = upload(&p->dev[8], mag_tab, PACKED_TABLE_BYTES)) != cudaSuccess)
+        goto done;
     {
         qc_args& a = p->args;
         a.ents = (const uint2*)p->dev[0];
@@ -669,8 +725,6 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_ONE_WAVE), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)p->ow_smem);
     }
-    if (err == cudaSuccess && p->lat_frames)
-        err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
     /* A few frames at int8 and float16 on the lean rows: a row's edges two by two in 16-bit lanes
      * (ep_row), one binary16 per position, the row state on chip in 8 bytes per row. */
     if (err == cudaSuccess && p->lat_frames && p->lean_pair && p->packed == 2 && !p->packed_gpost &&
@@ -716,6 +770,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
      * two-frames-per-word kernel too */
     if (p->i8p16 && !p->ep)
         p->lat_frames = 0;
+    /* edge pairs replace the latency kernel where they run */
+    if (err == cudaSuccess && p->lat_frames && !p->ep)
+        err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
     /* Four frames per word below one wave (a slot of 152 5G NR blocks is 38 groups of four on 132
      * SMs): the lean kernel, which fills the SMs with one frame per block (H100,
      * docs/performance.md). Two per word on the lean rows stay (the same slot at int8: 144 us
@@ -738,12 +795,13 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     else if (p->packed)
         snprintf(p->describe, sizeof p->describe,
                  "QC layered (%s), %s%s rule, %d frames per word (%s), posteriors in %s memory%s, "
-                 "%d-byte row state per row%s in %s memory",
+                 "%d-byte row state per row%s in %s memory%s",
                  layers, p->lean_pair ? "lean rows, " : "",
                  p->prec == LDPC_PREC_F16 ? "float16" : p->i8p16 ? "int8p16" : "int8", p->packed,
                  p->packed == 2 ? "half2" : "bytes", p->packed_gpost ? "global" : "shared",
                  p->packed_bpost ? " (a byte per frame)" : "",
-                 p->packed_row_bytes, p->pair_short ? " (8 with at most 11 edges)" : "", p->pair_ssmem ? "shared" : "global");
+                 p->packed_row_bytes, p->pair_short ? " (8 with at most 11 edges)" : "", p->pair_ssmem ? "shared" : "global",
+                 p->packed == 2 && p->prec == LDPC_PREC_I8 ? (p->args.i8_mag ? ", magnitudes in half2" : ", magnitudes by table") : "");
     else if (p->spa)
         snprintf(p->describe, sizeof p->describe, "QC layered SPA, fast instructions (%s), %s posteriors, a message per edge in %s memory",
                  layers, p->half_post ? "fp16" : "fp32", p->ssmem ? "shared" : "global");
@@ -783,6 +841,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         }
         if (p->ep_prof)
             describe_profile(p, ", ", p->ep_prof, false, c->qv_layers);
+        if (p->ep && p->prec == LDPC_PREC_I8) /* (one lookup for both lanes: magnitude_both) */
+            describe_add(p, ", magnitudes by table");
     }
 done:
     free(ents);

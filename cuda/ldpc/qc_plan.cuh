@@ -42,6 +42,10 @@ struct qc_args {
     /* float16 lanes: ms_magnitude in half2 arithmetic where that is exact (f16_mag_exact),
      * with the factor and the offset as binary16 in both halves */
     uint32_t f16_mag, f16_scale2, f16_offset2;
+    /* int8 half2 lanes: ms_magnitude of an integer m in [0, 63] as relu(fma(m, S, B) - 1024) in
+     * half2 arithmetic where the plan found that exact for every m (i8_mag_arith); S and B as
+     * binary16 in both halves */
+    uint32_t i8_mag, i8_mag_s2, i8_mag_b2;
 };
 
 struct qc_plan {

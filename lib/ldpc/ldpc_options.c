@@ -27,6 +27,10 @@ static_assert((LDPC_OPTS_SLOT * sizeof(uint64_t) + sizeof(ldpc_opts)) <= sizeof(
               "ldpc_opts outside family_options");
 static_assert(sizeof(gpufec_algorithm) == sizeof(int) && sizeof(gpufec_precision) == sizeof(int),
               "enum options are set as int");
+/* the rules take the public precision as their own code (ldpc_precision_fixed, (int)precision) */
+static_assert(GPUFEC_PRECISION_FLOAT32 == LDPC_PREC_F32 && GPUFEC_PRECISION_FLOAT16 == LDPC_PREC_F16 &&
+                  GPUFEC_PRECISION_INT8 == LDPC_PREC_I8 && GPUFEC_PRECISION_INT8_P16 == LDPC_PREC_I8P16,
+              "rule precision codes are the enum's values");
 
 static const param_desc PARAMS[] = {
     PARAM_ENUM_AT("algorithm", LOFF(algorithm), alg_names, alg_labels, "decoding algorithm", ""),

@@ -45,11 +45,9 @@ static inline void ldpc_opts_put(gpufec_decoder_opts* o, const ldpc_opts* t)
 /* Reduced-precision parameters shared by the backends: 1 / quant_step (int8), and the OMS offset
  * in the units the messages are stored in (steps for int8, LLRs otherwise). */
 static inline float decoder_inv_step(const ldpc_opts* o) { return 1.0f / o->quant_step; }
-/* The fixed-point precisions (int8, int8p16): soft values and messages in whole steps. */
-static inline int ldpc_precision_fixed(gpufec_precision p)
-{
-    return p == GPUFEC_PRECISION_INT8 || p == GPUFEC_PRECISION_INT8_P16;
-}
+/* The rules' precision codes are the public enum's values (ldpc_options.c checks), so the
+ * options ask the rules which precisions are fixed point. */
+static inline int ldpc_precision_fixed(gpufec_precision p) { return ldpc_prec_fixed((int)p); }
 static inline float decoder_offset_steps(const ldpc_opts* o)
 {
     return ldpc_precision_fixed(o->precision) ? o->offset * decoder_inv_step(o) : o->offset;

@@ -17,6 +17,8 @@ static uint32_t tuning = 0, plan = GPUFEC_CUDA_NO_LATENCY_PLAN;
 static const char* expect_variant = NULL;
 static const char* reject_variant = NULL; /* ... and, when set, one not containing this */
 static uint32_t chunk_frames = 96; /* frames per launch (max_batch) */
+/* When set (> 0), the normalised min-sum factor and norm_offset both decoders use */
+static double set_norm = 0.0, set_norm_offset = 0.0;
 
 static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
                       size_t frames, double max_frame_share, gpufec_precision prec)
@@ -48,6 +50,10 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     o.max_iterations = 25;
     o.output = GPUFEC_OUTPUT_FULL_CODEWORD;
     test_set_prec(&o, prec);
+    if (set_norm > 0.0)
+        test_set_float(&o, "norm", set_norm);
+    if (set_norm_offset > 0.0)
+        test_set_float(&o, "norm_offset", set_norm_offset);
     gpufec_decoder *cpu = NULL, *gpu = NULL;
     o.backend = GPUFEC_BACKEND_CPU;
     CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
@@ -601,6 +607,38 @@ static void packed_plan_cases(int quick)
         reject_variant = prof[k].reject;
         compare_p(prof[k].code, prof[k].alg, L, prof[k].ebn0, quick ? 601 : 1201, 0.0, prof[k].prec);
     }
+    /* int8's outgoing magnitudes: two half2 instructions where the plan found them exact (the
+     * defaults above; the compiled entries take them only then), else the rule's table: forced
+     * (I8_MAG_TABLE), and where no exact pair exists (a factor and offset of 0.625 and 0.0625
+     * LLR, a quarter step: i8_mag_arith's search fails), on the many groups, one group per SM,
+     * edge pairs, and the packed kernel */
+    const char* TABLE = "magnitudes by table";
+    tuning = GPUFEC_CUDA_I8_MAG_TABLE;
+    expect_variant = TABLE;
+    reject_variant = Z384;
+    compare_p(R079, GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, I8);
+    compare_p(R079, GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, GPUFEC_PRECISION_INT8_P16);
+    tuning = 0;
+    set_norm = 0.625;
+    set_norm_offset = 0.0625;
+    compare_p(R079, GPUFEC_ALG_NMS, L, 3.2, quick ? 601 : 1201, 0.0, I8);
+    compare_p("5gnr-bg2-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 601 : 1201, 0.0, I8);
+    reject_variant = NULL;
+    chunk_frames = 152;
+    compare_p(R079, GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, I8);
+    chunk_frames = 96;
+    compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.6, quick ? 31 : 203, 0.0, I8);
+    const uint32_t saved_plan = plan;
+    plan = 0; /* one frame: edge pairs */
+    expect_variant = "a row's edges two by two in half2";
+    compare_p(R079, GPUFEC_ALG_NMS, L, 3.2, quick ? 3 : 20, 0.0, I8);
+    compare_p("5gnr-bg1-z384", GPUFEC_ALG_NMS, L, 1.4, quick ? 3 : 20, 0.0, I8);
+    plan = saved_plan;
+    set_norm = set_norm_offset = 0.0;
+    chunk_frames = 600;
+    expect_variant = "magnitudes in half2";
+    compare_p(R079, GPUFEC_ALG_OMS, L, 3.2, quick ? 601 : 1201, 0.0, I8);
+    compare_p("5gnr-bg2:k=1500:e=4500:qm=2", GPUFEC_ALG_NMS, L, 1.4, quick ? 601 : 1201, 0.0, I8); /* mode 3 */
     tuning = 0;
     reject_variant = NULL;
     /* int8 groups whose posteriors fit on chip only as bytes (DVB-S2 normal): two frames per word,
