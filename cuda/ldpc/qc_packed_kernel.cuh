@@ -126,8 +126,8 @@ struct lanes_h2 {
     static __device__ __forceinline__ uint32_t apply_sign(uint32_t mag, uint32_t neg) { return mag ^ (neg & SIGN); }
     /* ms_magnitude of the minima (integers in [0, 63]) where the plan found two half2
      * instructions exact for every one (i8_mag_arith): z = fma(m, S, B) rounds once, to 1024 plus
-     * an integer, and relu(z - 1024) is exact, +0 below. Sixteen instructions fewer per row than
-     * the table's two lookups per frame. */
+     * an integer, and relu(z - 1024) is exact, +0 below: four instructions per row for both
+     * minima, where the table's two lookups per word took about sixteen. */
     static __device__ __forceinline__ uint32_t magnitude_arith(const qc_args& a, uint32_t m)
     {
         const __half2 z = __hfma2(h(m), h(a.i8_mag_s2), h(a.i8_mag_b2));
