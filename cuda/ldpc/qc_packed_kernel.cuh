@@ -125,7 +125,7 @@ struct lanes_h2 {
     static __device__ __forceinline__ uint32_t vmax(uint32_t a, uint32_t b) { return u(__hmax2(h(a), h(b))); }
     static __device__ __forceinline__ uint32_t apply_sign(uint32_t mag, uint32_t neg) { return mag ^ (neg & SIGN); }
     /* ms_magnitude of the minima (integers in [0, 63]) where the plan found two half2
-     * instructions exact for every one (i8_mag_arith): z = fma(m, S, B) rounds once, to 1024 plus
+     * instructions exact for every one (ldpc_i8_mag.h): z = fma(m, S, B) rounds once, to 1024 plus
      * an integer, and relu(z - 1024) is exact, +0 below: four instructions per row for both
      * minima, where the table's two lookups per word took about sixteen. */
     static __device__ __forceinline__ uint32_t magnitude_arith(const qc_args& a, uint32_t m)
@@ -145,10 +145,6 @@ struct lanes_h2 {
         const uint32_t i = u(__hadd2(h(m), h(P1024))) & 0x03ff03ffu;
         const uint16_t* t16 = reinterpret_cast<const uint16_t*>(tab + 128);
         return (uint32_t)t16[i & 0xffffu] | (uint32_t)t16[i >> 16] << 16;
-    }
-    static __device__ __forceinline__ uint32_t magnitude(const qc_args& a, const uint8_t* tab, uint32_t m)
-    {
-        return a.i8_mag ? magnitude_arith(a, m) : magnitude_table(tab, m);
     }
     /* ... of m with the same value in both lanes (edge pairs' merged minima): one lookup, four
      * instructions, which the arithmetic's branch would not shorten (one 5G NR block at rate
@@ -322,8 +318,9 @@ struct lanes_f16 {
     }
 };
 
-/* A row's two outgoing magnitude words, of its minima m1 and m2. int8 in half2: with one branch
- * for both, and none where ARITH (the plan runs such a kernel only where i8_mag_arith holds). */
+/* A row's two outgoing magnitude words, of its minima m1 and m2. int8 in half2 (lanes_h2 and
+ * its kinds, which have no magnitude of their own): with one branch for both, and none where
+ * ARITH (the plan runs such a kernel only where the search found S and B: qc_pair_kz). */
 template <class L, bool ARITH = false>
 __device__ __forceinline__ void row_magnitudes(const qc_args& a, const uint8_t* tab, uint32_t m1, uint32_t m2, uint32_t& o1,
                                                uint32_t& o2)

@@ -60,18 +60,19 @@ template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p, qc_pair_use use
  * chip or in global memory (int8: in the short form) and for one group per SM with the state and
  * the edge offsets on chip; NULL where none is built for the plan's row state. SV: the plan's,
  * each profile's own (BG1's rows of 19 edges: the compact state; BG2's: one sign word). Many
- * groups at Z = 384 (pair_z384): the window's entries compiled (z384_offsets). */
+ * groups at Z = 384 (qc_pair_kz): the window's entries compiled (z384_offsets). */
 template <class L, int PROF, int SV> qc_kernel_fn pick_pair_prof_mem(const qc_plan* p, bool one)
 {
     constexpr bool SHORT = L::PREC == LDPC_PREC_I8; /* the int8 plan's state in global memory */
+    const bool kz = qc_pair_kz(p);
     if (p->pair_ssmem && !one)
-        return p->pair_z384 ? k_qc_lean_pair<L, SV, false, true, false, 2, false, false, PROF, true>
-                            : k_qc_lean_pair<L, SV, false, true, false, 2, false, false, PROF>;
+        return kz ? k_qc_lean_pair<L, SV, false, true, false, 2, false, false, PROF, true>
+                  : k_qc_lean_pair<L, SV, false, true, false, 2, false, false, PROF>;
     if (p->pair_ssmem)
         return p->ow_tab ? k_qc_lean_pair<L, SV, false, true, false, 1, false, true, PROF> : nullptr;
     if (!one && (p->pair_short != 0) == SHORT)
-        return p->pair_z384 ? k_qc_lean_pair<L, SV, false, false, SHORT, 2, false, false, PROF, true>
-                            : k_qc_lean_pair<L, SV, false, false, SHORT, 2, false, false, PROF>;
+        return kz ? k_qc_lean_pair<L, SV, false, false, SHORT, 2, false, false, PROF, true>
+                  : k_qc_lean_pair<L, SV, false, false, SHORT, 2, false, false, PROF>;
     return nullptr;
 }
 

@@ -6,6 +6,7 @@
  * entries; storage precision float32, float16 or int8 (gpufec_precision); results equal the
  * CPU's layered decoder at the same precision. */
 #include "cuda_tuning.h"
+#include "ldpc_i8_mag.h"
 #include "pos_run.h"
 #include "qc_lean_pair_kernel.cuh"
 
@@ -27,46 +28,6 @@ bool f16_mag_exact(int mode, float scale, float offset)
     const bool s_ok = (float)__float2half(scale) == scale && scale > 0.0f && GPUFEC_LLR_LIMIT * scale <= 65504.0f;
     const bool o_ok = (float)__float2half(offset) == offset && offset >= 0.0f && offset <= 65504.0f;
     return mode == 0 || (mode == 1 && s_ok) || (mode == 2 && o_ok);
-}
-
-/* Whether the int8 rule's magnitudes of the minima, tab[m] = ms_magnitude(m) for the integers m
- * in [0, LDPC_I8_MIN_MAX], equal relu(fma(m, S, B) - 1024) in binary16 arithmetic for some S near
- * the factor and B near 1024 less the offset (both binary16), and which (bits). fma rounds once,
- * and in [1024, 2048) binary16's unit is 1: z is 1024 plus the magnitude rounded to nearest, ties
- * to even, where the rule takes floor(x + 0.5) of a float32 product; a nudged S or B settles such
- * ties the rule's way, and each candidate is checked on every m (exact in double: at most 40
- * significant bits), so the result holds bit for bit or the table stays. */
-bool i8_mag_arith(const uint8_t* tab, int mode, float scale, float offset, uint16_t* s_bits, uint16_t* b_bits)
-{
-    const float factor = mode == 1 || mode == 3 ? scale : 1.0f, off = mode == 2 || mode == 3 ? offset : 0.0f;
-    if (!(factor > 0.0f && factor <= 1.0f && off >= 0.0f && off < 64.0f))
-        return false;
-    const uint16_t s0 = __half_as_ushort(__float2half(factor));
-    for (int k = 0; k <= 48; k++) {
-        const int ds = k % 2 ? -(k + 1) / 2 : k / 2; /* 0, -1, +1, -2, ... ulps */
-        const uint16_t sb = (uint16_t)(s0 + ds);
-        const double S = (double)__half2float(__ushort_as_half(sb));
-        if (!(S > 0.0))
-            continue;
-        /* B: the binary16 values within 2 of 1024 - off (halves below 1024, integers from it) */
-        for (double B = floor((1024.0 - off - 2.0) * 2.0) / 2.0; B <= 1024.0 - off + 2.0; B += 0.5) {
-            if (B >= 1024.0 && B != floor(B))
-                continue;
-            int ok = 1;
-            for (int m = 0; m <= (int)LDPC_I8_MIN_MAX && ok; m++) {
-                const double x = (double)m * S + B; /* exact */
-                const double z = x >= 1024.0 ? rint(x) : rint(2.0 * x) / 2.0; /* binary16 round to nearest even */
-                const double q = z > 1024.0 ? z - 1024.0 : 0.0;
-                ok = q == (double)tab[m];
-            }
-            if (ok) {
-                *s_bits = sb;
-                *b_bits = __half_as_ushort(__float2half((float)B));
-                return true;
-            }
-        }
-    }
-    return false;
 }
 
 /* The packed kernels' magnitude tables: ms_magnitude of 0..127 at int8 in a byte, then as
@@ -446,13 +407,13 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         free(p);
         return NULL;
     }
-    /* int8's magnitudes in two half2 instructions where that is exact (i8_mag_arith) */
+    /* int8's magnitudes in two half2 instructions where that is exact (ldpc_i8_mag.h) */
     uint8_t mag_tab[PACKED_TABLE_BYTES];
     packed_mag_table(&lo, mag_tab);
     {
         uint16_t sb, bb;
         if (p->prec == LDPC_PREC_I8 && !(o->cuda_tuning & GPUFEC_CUDA_I8_MAG_TABLE) &&
-            i8_mag_arith(mag_tab, ldpc_rule_mode(&lo), lo.normalization, ldpc_rule_offset(&lo), &sb, &bb)) {
+            ldpc_i8_mag_arith(ldpc_rule_mode(&lo), lo.normalization, ldpc_rule_offset(&lo), &sb, &bb)) {
             p->args.i8_mag = 1;
             p->args.i8_mag_s2 = sb * 0x00010001u;
             p->args.i8_mag_b2 = bb * 0x00010001u;
@@ -596,8 +557,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         /* ... and its window's entries, where they are the base graph's at Z = 384: each edge's
          * address then an add and an add-min, no entry read (H200, 2026-11-29, docs/performance.md) */
         static_assert(LAYER_PROFILES == 2, "each profile's entries");
-        if (p->pair_prof && !(o->cuda_tuning & GPUFEC_CUDA_NO_CONST_ENTRIES) &&
-            (p->prec == LDPC_PREC_F16 || p->args.i8_mag)) /* (their int8 rows take the magnitudes' arithmetic) */
+        if (p->pair_prof && !(o->cuda_tuning & GPUFEC_CUDA_NO_CONST_ENTRIES)) /* (run where qc_pair_kz) */
             p->pair_z384 = p->pair_prof == 1 ? z384_entries_match<1>(c) : z384_entries_match<2>(c);
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
@@ -821,7 +781,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         if (many || one)
             describe_profile(p, many && one ? "; groups: " : many ? "; many groups: " : "; one group per SM: ", p->pair_prof,
                              true, c->qv_layers);
-        if (many && p->pair_z384)
+        if (many && qc_pair_kz(p))
             describe_add(p, "; many groups: entries compiled for Z=384");
     }
     if (p->ow_tab) {

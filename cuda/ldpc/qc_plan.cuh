@@ -43,7 +43,7 @@ struct qc_args {
      * with the factor and the offset as binary16 in both halves */
     uint32_t f16_mag, f16_scale2, f16_offset2;
     /* int8 half2 lanes: ms_magnitude of an integer m in [0, 63] as relu(fma(m, S, B) - 1024) in
-     * half2 arithmetic where the plan found that exact for every m (i8_mag_arith); S and B as
+     * half2 arithmetic where the plan found that exact for every m (ldpc_i8_mag_arith); S and B as
      * binary16 in both halves */
     uint32_t i8_mag, i8_mag_s2, i8_mag_b2;
 };
@@ -100,6 +100,14 @@ struct qc_plan {
     void* dev[12];
     tx_map_dev map;
 };
+
+/* Whether the kernels with the window's entries compiled in (pair_z384) run: their int8 rows take
+ * the magnitudes' arithmetic (row_magnitudes<L, true>) with no check, so at int8 only where the
+ * plan found it exact (args.i8_mag); the one predicate for the pick and the description. */
+inline bool qc_pair_kz(const qc_plan* p)
+{
+    return p->pair_z384 && (p->prec == LDPC_PREC_F16 || (p->prec == LDPC_PREC_I8 && p->args.i8_mag));
+}
 
 typedef void (*qc_kernel_fn)(qc_args);
 

@@ -60,7 +60,7 @@
 #define GPUFEC_CUDA_I8_MAG_TABLE 33554432u /* QC kernel at int8 and int8p16, two frames per word: each outgoing
                                               magnitude from the rule's table in shared memory (default: two half2
                                               instructions for both frames where the plan found them exact,
-                                              i8_mag_arith) */
+                                              ldpc_i8_mag_arith) */
 #define GPUFEC_CUDA_TUNING_ALL 67108863u   /* every switch defined */
 
 #endif

@@ -610,7 +610,7 @@ static void packed_plan_cases(int quick)
     /* int8's outgoing magnitudes: two half2 instructions where the plan found them exact (the
      * defaults above; the compiled entries take them only then), else the rule's table: forced
      * (I8_MAG_TABLE), and where no exact pair exists (a factor and offset of 0.625 and 0.0625
-     * LLR, a quarter step: i8_mag_arith's search fails), on the many groups, one group per SM,
+     * LLR, a quarter step: ldpc_i8_mag_arith's search fails), on the many groups, one group per SM,
      * edge pairs, and the packed kernel */
     const char* TABLE = "magnitudes by table";
     tuning = GPUFEC_CUDA_I8_MAG_TABLE;
