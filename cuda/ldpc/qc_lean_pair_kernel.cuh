@@ -16,6 +16,8 @@
 #include "qc_nr_z384.cuh"
 #include "qc_packed_kernel.cuh"
 
+#include <type_traits>
+
 namespace {
 
 /* The row state of two frames (16-bit lanes) in one uint4 for rows of at most 27 edges, half
@@ -645,7 +647,33 @@ template <class L, int SV, bool SHORT, bool EP = false> __device__ __forceinline
 {
     return pair_row_bytes_of(d, SV, pair_short<L, SHORT>(d), EP);
 }
-__host__ __device__ inline uint32_t pair_region_bytes(uint32_t row_bytes, uint32_t z) { return (row_bytes * z + 15u) & ~15u; }
+__host__ __device__ constexpr uint32_t pair_region_bytes(uint32_t row_bytes, uint32_t z) { return (row_bytes * z + 15u) & ~15u; }
+
+/* With compiled entries (KZ, Z = 384): the byte offset of layer `layer`'s row-state region from
+ * the group's state, the regions before it summed as pair_layers_build sums them for the layer
+ * table (whose z is this plus the state's own offset): a constant of the code, so that a row's
+ * state is at the lane's base plus an immediate, with no layer table read. */
+template <class L, int SV, bool SHORT, int PROF> __host__ __device__ constexpr uint32_t kz_region_off(int layer)
+{
+    uint32_t o = 0;
+    for (int k = 0; k < layer; k++) {
+        const uint32_t d = layer_profile<PROF>::deg[k];
+        o += pair_region_bytes(pair_row_bytes_of(d, SV, pair_short<L, SHORT>(d), false), NR_Z384);
+    }
+    return o;
+}
+
+/* Whether the compiled-entry kernels (KZ) also take each layer's row-state region at its
+ * constant offset (kz_region_off) rather than from the layer table. Measured per kernel, not
+ * derived: the static count falls by 14 to 21 instructions per layer in every one, but the
+ * schedule ptxas (CUDA 13.0) makes of it differs. H200, 2026-11-30, 8192 blocks, 10 iterations,
+ * A/B in one lease (docs/performance.md, twenty-seventh pass): BG2 R = 0.4 int8p16 40.8 -> 42.3
+ * Gb/s, int8 38.1 -> 39.2; BG1 R = 1/3 int8 27.0 -> 28.1; BG1 R = 0.79 unchanged; but BG1 R = 1/3
+ * int8p16 (lanes_h2w on BG1's profile, the short state in global memory) 30.8 -> 29.7, where
+ * ptxas sank the next layer's load a third of a long row down: that kernel keeps the table, as
+ * float16's do (not measured). */
+template <class L, bool SHORT, int PROF>
+constexpr bool KZ_REGIONS = L::PREC == LDPC_PREC_I8 && !(SHORT && PROF == 1 && std::is_same<L, lanes_h2w>::value);
 
 /* One lane's row state of a layer (region at byte offset o, degree d) into uint4 registers
  * (the short form in the first's x and y; pair_row_store writes it back). The regions are
@@ -826,12 +854,41 @@ __device__ __forceinline__ void pair_steps(const qc_args& a, unsigned char* base
  * table walk were about a tenth of a row's instructions). next as in pair_steps. */
 template <class L, int SV, bool SHORT, bool SSMEM, bool TAB, int PROF, int LAYER, bool KZ>
 __device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char* base, unsigned char* smem,
-                                                const uint4* desc, unsigned char* st0, uint32_t tid, uint32_t lane4,
-                                                bool active, uint32_t live, uint4 (&next)[SV == 0 ? 1 : SV])
+                                                const uint4* desc, unsigned char* st0, unsigned char* state,
+                                                uint32_t tid, uint32_t lane4, bool active, uint32_t live,
+                                                uint4 (&next)[SV == 0 ? 1 : SV])
 {
     using P = layer_profile<PROF>;
     constexpr int SW = SV == 0 ? 1 : SV;
-    if constexpr (LAYER < row_profile_end<PROF>()) {
+    if constexpr (LAYER < row_profile_end<PROF>() && KZ && KZ_REGIONS<L, SHORT, PROF>) {
+        /* compiled entries: no layer table read (the entries, the regions' offsets and -4z are
+         * constants; the magnitudes need no table: row_magnitudes with MA, lanes_f16's own) */
+        if (LAYER >= a.layers)
+            return;
+        constexpr int D = P::deg[LAYER];
+        const bool last = LAYER + 1 >= a.layers; /* the next layer is the first */
+        if (active) {
+            uint4 cur[SW];
+#pragma unroll
+            for (int k = 0; k < SW; k++)
+                cur[k] = next[k];
+            constexpr uint32_t DN = LAYER + 1 < P::layers ? P::deg[LAYER + 1] : P::deg[0], D0 = P::deg[0];
+            if (!last)
+                pair_state_get<L, SV, SHORT>(state, kz_region_off<L, SV, SHORT, PROF>(LAYER + 1), DN, tid, NR_Z384, next);
+            else
+                pair_state_get<L, SV, SHORT>(state, 0u, D0, tid, NR_Z384, next);
+            if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) {
+                const uint32_t l2 = LAYER + 2 < a.layers ? LAYER + 2 : LAYER + 2 - a.layers;
+                const uint4 d2 = desc[l2];
+                pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
+            }
+            lean_pair_row<L, SV, SHORT, D, TAB, PROF, layer_profile_first_edge<PROF>(LAYER)>(
+                a, base, nullptr, nullptr, lane4, 0u, live, cur, state + kz_region_off<L, SV, SHORT, PROF>(LAYER), tid);
+        }
+        __syncthreads();
+        pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, LAYER + 1, KZ>(a, base, smem, desc, st0, state, tid, lane4, active,
+                                                                       live, next);
+    } else if constexpr (LAYER < row_profile_end<PROF>()) {
         if (LAYER >= a.layers)
             return;
         constexpr int D = P::deg[LAYER];
@@ -858,8 +915,8 @@ __device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char*
                 tid);
         }
         __syncthreads();
-        pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, LAYER + 1, KZ>(a, base, smem, desc, st0, tid, lane4, active, live,
-                                                                       next);
+        pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, LAYER + 1, KZ>(a, base, smem, desc, st0, state, tid, lane4, active,
+                                                                       live, next);
     }
 }
 
@@ -942,8 +999,8 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                                                       next);
         } else if constexpr (PROF != 0) { /* the pair rows on a profile: its window straight, the rest in the loop */
             constexpr uint32_t E = (uint32_t)row_profile_end<PROF>();
-            pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, 0, KZ>(a, m.base, smem, desc, st0, tid, lane4, active, live,
-                                                                   next);
+            pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, 0, KZ>(a, m.base, smem, desc, st0, state, tid, lane4, active,
+                                                                   live, next);
             if (__builtin_expect(a.layers > E, 0))
                 pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX, KZ>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
                                                                a.layers, next);
