@@ -860,59 +860,44 @@ __device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char*
 {
     using P = layer_profile<PROF>;
     constexpr int SW = SV == 0 ? 1 : SV;
-    if constexpr (LAYER < row_profile_end<PROF>() && KZ && KZ_REGIONS<L, SHORT, PROF>) {
-        /* compiled entries: no layer table read (the entries, the regions' offsets and -4z are
-         * constants; the magnitudes need no table: row_magnitudes with MA, lanes_f16's own) */
+    if constexpr (LAYER < row_profile_end<PROF>()) {
+        /* R: the regions at their constant offsets from the group's state (KZ_REGIONS), so no
+         * layer table read (the entries and -4z are constants too; the magnitudes need no table:
+         * row_magnitudes with MA, lanes_f16's own); else the layer table's */
+        constexpr bool R = KZ && KZ_REGIONS<L, SHORT, PROF>;
         if (LAYER >= a.layers)
             return;
         constexpr int D = P::deg[LAYER];
         const bool last = LAYER + 1 >= a.layers; /* the next layer is the first */
-        if (active) {
-            uint4 cur[SW];
-#pragma unroll
-            for (int k = 0; k < SW; k++)
-                cur[k] = next[k];
-            constexpr uint32_t DN = LAYER + 1 < P::layers ? P::deg[LAYER + 1] : P::deg[0], D0 = P::deg[0];
-            if (!last)
-                pair_state_get<L, SV, SHORT>(state, kz_region_off<L, SV, SHORT, PROF>(LAYER + 1), DN, tid, NR_Z384, next);
-            else
-                pair_state_get<L, SV, SHORT>(state, 0u, D0, tid, NR_Z384, next);
-            if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) {
-                const uint32_t l2 = LAYER + 2 < a.layers ? LAYER + 2 : LAYER + 2 - a.layers;
-                const uint4 d2 = desc[l2];
-                pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
-            }
-            lean_pair_row<L, SV, SHORT, D, TAB, PROF, layer_profile_first_edge<PROF>(LAYER)>(
-                a, base, nullptr, nullptr, lane4, 0u, live, cur, state + kz_region_off<L, SV, SHORT, PROF>(LAYER), tid);
+        uint4 dc = {}, dn = {};
+        if constexpr (!R) {
+            dc = desc[LAYER];
+            dn = desc[last ? 0 : LAYER + 1];
         }
-        __syncthreads();
-        pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, LAYER + 1, KZ>(a, base, smem, desc, st0, state, tid, lane4, active,
-                                                                       live, next);
-    } else if constexpr (LAYER < row_profile_end<PROF>()) {
-        if (LAYER >= a.layers)
-            return;
-        constexpr int D = P::deg[LAYER];
-        const uint4 dc = desc[LAYER];
-        const bool last = LAYER + 1 >= a.layers; /* the next layer is the first */
-        const uint4 dn = desc[last ? 0 : LAYER + 1];
         if (active) {
             uint4 cur[SW];
 #pragma unroll
             for (int k = 0; k < SW; k++)
                 cur[k] = next[k];
             constexpr uint32_t DN = LAYER + 1 < P::layers ? P::deg[LAYER + 1] : P::deg[0], D0 = P::deg[0];
+            const unsigned char* sb = R ? state : st0;
+            const uint32_t zz = R ? NR_Z384 : a.z;
             if (!last)
-                pair_state_get<L, SV, SHORT>(st0, dn.z, DN, tid, a.z, next);
+                pair_state_get<L, SV, SHORT>(sb, R ? kz_region_off<L, SV, SHORT, PROF>(LAYER + 1) : dn.z, DN, tid, zz, next);
             else
-                pair_state_get<L, SV, SHORT>(st0, dn.z, D0, tid, a.z, next);
+                pair_state_get<L, SV, SHORT>(sb, R ? 0u : dn.z, D0, tid, zz, next);
             if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) {
                 const uint32_t l2 = LAYER + 2 < a.layers ? LAYER + 2 : LAYER + 2 - a.layers;
                 const uint4 d2 = desc[l2];
                 pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
             }
-            lean_pair_row<L, SV, SHORT, D, TAB, KZ ? PROF : 0, layer_profile_first_edge<PROF>(LAYER)>(
-                a, base, smem + (dc.y >> 8), reinterpret_cast<const uint2*>(smem + dc.x), lane4, dc.w, live, cur, st0 + dc.z,
-                tid);
+            if constexpr (R)
+                lean_pair_row<L, SV, SHORT, D, TAB, PROF, layer_profile_first_edge<PROF>(LAYER)>(
+                    a, base, nullptr, nullptr, lane4, 0u, live, cur, state + kz_region_off<L, SV, SHORT, PROF>(LAYER), tid);
+            else
+                lean_pair_row<L, SV, SHORT, D, TAB, KZ ? PROF : 0, layer_profile_first_edge<PROF>(LAYER)>(
+                    a, base, smem + (dc.y >> 8), reinterpret_cast<const uint2*>(smem + dc.x), lane4, dc.w, live, cur,
+                    st0 + dc.z, tid);
         }
         __syncthreads();
         pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, LAYER + 1, KZ>(a, base, smem, desc, st0, state, tid, lane4, active,
