@@ -684,6 +684,15 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             goto done;
         err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_ONE_WAVE), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)p->ow_smem);
+        /* ... but where the one-wave build has no code on the layer profile (the row state in
+         * global memory, or no room for the edge offsets) and the many groups' build has, that
+         * one at int8p16, and at int8 on BG2: compiled layers beat uncapped registers there (H200,
+         * 152 and 264 blocks: int8p16 1.04x to 1.23x, int8 on BG2 1.2x; int8 on BG1 at rate 0.42
+         * 0.96x, at rate 1/3 1.03x; float16 keeps its own; docs/performance.md, twenty-eighth pass) */
+        const bool many_wins = p->i8p16 || (p->prec == LDPC_PREC_I8 && p->pair_prof == 2);
+        if (many_wins && p->pair_prof && !(o->cuda_tuning & GPUFEC_CUDA_ONE_WAVE_LOOP) && !pick_pair_prof_of(p, true) &&
+            pick_pair_prof_of(p, false))
+            p->pair_one_wave = 0;
     }
     /* A few frames at int8 and float16 on the lean rows: a row's edges two by two in 16-bit lanes
      * (ep_row), one binary16 per position, the row state on chip in 8 bytes per row. */
@@ -787,6 +796,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if (p->ow_tab) {
         describe_add(p, "; one group per SM: edge offsets on chip");
     }
+    if (p->lean_pair && p->packed == 2 && !p->packed_gpost && !p->pair_one_wave) /* (the rule above) */
+        describe_add(p, "; one group per SM: the many groups' build");
     if (p->lean_small_frames) {
         describe_add(p, "; below %u frames: lean rows, one frame per block", p->lean_small_frames);
     }

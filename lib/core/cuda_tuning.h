@@ -61,6 +61,10 @@
                                               magnitude from the rule's table in shared memory (default: two half2
                                               instructions for both frames where the plan found them exact,
                                               ldpc_i8_mag_arith) */
-#define GPUFEC_CUDA_TUNING_ALL 67108863u   /* every switch defined */
+#define GPUFEC_CUDA_ONE_WAVE_LOOP 67108864u /* QC kernel, two frames per word on a layer profile: a chunk of at most
+                                              one group per SM on the one-wave build in the loop over layers where
+                                              that build has no profile (default at int8p16, and at int8 on BG2: the
+                                              many groups' build, its layers compiled) */
+#define GPUFEC_CUDA_TUNING_ALL 134217727u  /* every switch defined */
 
 #endif

@@ -479,6 +479,18 @@ static void i8p16_cases(int quick)
     chunk_frames = 152; /* a slot: one group per SM, edge offsets on chip */
     expect_variant = "; one group per SM: edge offsets on chip";
     compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, W);
+    /* ... at rate 1/3 (row state in global memory) and on BG2 at rate 0.4 (no room for the edge
+     * offsets): the many groups' build, its layers compiled; the one-wave build in the loop by its
+     * switch */
+    expect_variant = "; one group per SM: the many groups' build";
+    compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, 152, 0.0, W);
+    compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_NMS, L, 1.4, 152, 0.0, GPUFEC_PRECISION_INT8);
+    tuning = GPUFEC_CUDA_ONE_WAVE_LOOP;
+    expect_variant = "int8p16";
+    reject_variant = "the many groups' build";
+    compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, 152, 0.0, W);
+    reject_variant = NULL;
+    tuning = 0;
     plan = 0; /* one frame: edge pairs */
     chunk_frames = 96;
     expect_variant = "one per block, lean rows, a row's edges two by two in half2";
