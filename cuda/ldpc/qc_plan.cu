@@ -685,12 +685,14 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_ONE_WAVE), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)p->ow_smem);
         /* ... but where the one-wave build has no code on the layer profile (the row state in
-         * global memory, or no room for the edge offsets) and the many groups' build has, that
-         * one at int8p16, and at int8 on BG2: compiled layers beat uncapped registers there (H200,
-         * 152 and 264 blocks: int8p16 1.04x to 1.23x, int8 on BG2 1.2x; int8 on BG1 at rate 0.42
-         * 0.96x, at rate 1/3 1.03x; float16 keeps its own; docs/performance.md, twenty-eighth pass) */
-        const bool many_wins = p->i8p16 || (p->prec == LDPC_PREC_I8 && p->pair_prof == 2);
-        if (many_wins && p->pair_prof && !(o->cuda_tuning & GPUFEC_CUDA_ONE_WAVE_LOOP) && !pick_pair_prof_of(p, true) &&
+         * global memory, or no room for the edge offsets) and the many groups' build has its
+         * layers and the base graph's entries compiled (qc_pair_kz, Z = 384), that one at
+         * int8p16, and at int8 on BG2, where it measured faster (H200, 152 and 264 blocks:
+         * int8p16 1.03x to 1.23x, int8 on BG2 1.2x; int8 on BG1 0.96x to 1.03x, and below
+         * Z = 384, entries read from memory, int8p16 0.85x to 1.0x; float16 keeps its own;
+         * docs/performance.md, twenty-eighth pass) */
+        const bool many_wins = qc_pair_kz(p) && (p->i8p16 || (p->prec == LDPC_PREC_I8 && p->pair_prof == 2));
+        if (many_wins && !(o->cuda_tuning & GPUFEC_CUDA_ONE_WAVE_LOOP) && !pick_pair_prof_of(p, true) &&
             pick_pair_prof_of(p, false))
             p->pair_one_wave = 0;
     }

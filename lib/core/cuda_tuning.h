@@ -63,8 +63,8 @@
                                               ldpc_i8_mag_arith) */
 #define GPUFEC_CUDA_ONE_WAVE_LOOP 67108864u /* QC kernel, two frames per word on a layer profile: a chunk of at most
                                               one group per SM on the one-wave build in the loop over layers where
-                                              that build has no profile (default at int8p16, and at int8 on BG2: the
-                                              many groups' build, its layers compiled) */
+                                              that build has no profile (default at Z = 384, int8p16, and int8 on BG2:
+                                              the many groups' build, its layers and entries compiled) */
 #define GPUFEC_CUDA_TUNING_ALL 134217727u  /* every switch defined */
 
 #endif
