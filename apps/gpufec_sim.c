@@ -555,20 +555,20 @@ int main(int argc, char** argv)
     gpufec_decoder_backend(probe, &used);
     if (prm.all_zero) {
         /* The all-zero word stands for every codeword only when the decoder treats +x and -x
-         * alike; saturating two's complement (int8 -128..127, int16) does not. LDPC: its
-         * precision decides (int8p16 saturates symmetrically, at +-2047, and may); the other
-         * families: their fixed-point variants (turbo's int16 and int8). */
-        char variant[96] = "", prec[32] = "";
-        gpufec_decoder_variant(probe, variant, sizeof variant);
-        const int asymmetric = info.family == GPUFEC_FAMILY_LDPC
-                                   ? strcmp(opt_text(&prm.dec, "precision", prec, sizeof prec), "int8") == 0
-                                   : strstr(variant, "int8") != NULL || strstr(variant, "int16") != NULL;
-        if (asymmetric) {
+         * alike (gpufec_decoder_symmetric); saturating two's complement (LDPC int8, turbo int16
+         * and int8) does not, LDPC int8p16 (+-2047) does. */
+        int symmetric = 1;
+        gpufec_decoder_symmetric(probe, &symmetric);
+        if (!symmetric) {
+            char variant[96] = "", prec[32] = "";
+            gpufec_decoder_variant(probe, variant, sizeof variant);
+            if (info.family == GPUFEC_FAMILY_LDPC)
+                opt_text(&prm.dec, "precision", prec, sizeof prec);
             gpufec_decoder_destroy(probe); /* (the sanitizer suite runs this refusal and counts leaks) */
             gpufec_code_destroy(code);
-            die("--all-zero: the decoder in use (%s%s) saturates asymmetrically, so the all-zero codeword does "
+            die("--all-zero: the decoder in use (%s%s%s) saturates asymmetrically, so the all-zero codeword does "
                 "not stand for the others; simulate random codewords (drop --all-zero) or choose float arithmetic",
-                variant, strcmp(prec, "int8") == 0 ? ", precision int8" : "");
+                variant, prec[0] ? ", precision " : "", prec);
         }
     }
     gpufec_schedule sched;

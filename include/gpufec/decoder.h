@@ -166,6 +166,13 @@ GPUFEC_API gpufec_status gpufec_decoder_set_max_iterations(gpufec_decoder* dec, 
 /* The schedule in use (AUTO resolved). */
 GPUFEC_API gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* schedule);
 
+/* Whether the implementation in use treats a soft value and its negation alike (1): float
+ * arithmetic, and fixed point that saturates symmetrically (LDPC int8p16, at +-2047). Then the
+ * all-zero codeword stands for every codeword on a symmetric channel, as a simulator may assume.
+ * 0 where two's complement saturation is not symmetric (LDPC int8, [-128, 127]; the turbo
+ * decoder's int16 and int8 vector paths, which arithmetic=auto may choose on the CPU). */
+GPUFEC_API gpufec_status gpufec_decoder_symmetric(const gpufec_decoder* dec, int* symmetric);
+
 /* Options by name. The library lists every option (the common ones, then each family's) with
  * its type, range, choices and default; the tools (--param NAME=VALUE, gpufec-info --params) and the GRC drop-downs are
  * generated from it. Enum options take their names ("nms", "layered", "int8", ...). */

@@ -559,6 +559,14 @@ gpufec_status gpufec_decoder_synchronize(gpufec_decoder* dec)
     return dec->ops->synchronize ? dec->ops->synchronize(dec->state) : GPUFEC_OK;
 }
 
+gpufec_status gpufec_decoder_symmetric(const gpufec_decoder* dec, int* symmetric)
+{
+    if (!dec || !symmetric)
+        return GPUFEC_ERR_INVALID_ARGUMENT;
+    *symmetric = !dec->caps.asymmetric;
+    return GPUFEC_OK;
+}
+
 gpufec_status gpufec_decoder_schedule(const gpufec_decoder* dec, gpufec_schedule* s)
 {
     if (!dec || !s)

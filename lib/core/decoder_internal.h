@@ -42,6 +42,9 @@ typedef struct impl_caps {
                                  long for the layered kernels): what gpufec_decoder_schedule says */
     char variant[680];        /* the variant it runs ("scalar", "AVX2 int16", a CUDA plan's
                                  description, ...); "" if one */
+    int asymmetric;           /* its arithmetic saturates asymmetrically (two's complement fixed
+                                 point: LDPC int8, turbo int16 and int8), so that a soft value and
+                                 its negation are not treated alike; 0: symmetric */
     float erasure_inv_step;   /* the erased-frame rule at its storage step (host implementations):
                                  a soft value says nothing when rintf(v * this) is 0 (LDPC int8:
                                  1 / quant_step); 0: when it is an erasure (0, -0, NaN) */

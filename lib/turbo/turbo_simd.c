@@ -264,6 +264,7 @@ static gpufec_status create(const decoder_config* dec, void** state, impl_caps* 
     g->ext_limit = s->isa->ext_limit;
     caps->preferred_batch = (size_t)s->isa->lanes;
     caps->writes_output = 1;
+    caps->asymmetric = 1; /* int16 and int8 saturate in two's complement */
     snprintf(caps->variant, sizeof caps->variant, "%s", s->isa->name);
     decoder_log(dec, GPUFEC_LOG_INFO, "CPU turbo decoder: fixed-point Max-Log-MAP, %s, %d frames per vector",
                 s->isa->name, s->isa->lanes);

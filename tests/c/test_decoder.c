@@ -991,6 +991,55 @@ static void test_int8_zero_step_frames(void)
     }
 }
 
+/* gpufec_decoder_symmetric: 0 where the arithmetic saturates asymmetrically (LDPC int8, the
+ * turbo decoder's int16 vector path), 1 for float and LDPC int8p16 (+-2047), on the CPU and,
+ * where one is present, the GPU; the variant that ran is named on failure. */
+static void test_symmetric(void)
+{
+    const struct {
+        const char* code;
+        const char* options;
+        int cuda;
+        int symmetric;
+    } cases[] = {
+        {"wifi-648-1_2", "", 0, 1},
+        {"wifi-648-1_2", "precision=int8", 0, 0},
+        {"wifi-648-1_2", "precision=int8p16", 0, 1},
+        {"lte-turbo-1024", "turbo_algorithm=maxlogmap arithmetic=int16", 0, 0},
+        {"lte-turbo-1024", "turbo_algorithm=maxlogmap arithmetic=float", 0, 1},
+        {"wifi-648-1_2", "precision=int8", 1, 0},
+        {"wifi-648-1_2", "precision=int8p16", 1, 1},
+        {"wifi-648-1_2", "", 1, 1},
+    };
+    int tried = 0;
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        if (cases[ci].cuda && !gpufec_cuda_available())
+            continue;
+        gpufec_code* c = open_test_code(cases[ci].code);
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        o.backend = cases[ci].cuda ? GPUFEC_BACKEND_CUDA : GPUFEC_BACKEND_CPU;
+        CHECK(gpufec_decoder_opts_set_text(&o, cases[ci].options, c, NULL) == GPUFEC_OK, "%s", cases[ci].options);
+        gpufec_decoder* d = NULL;
+        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "%s [%s] create", cases[ci].code, cases[ci].options);
+        if (d) {
+            char variant[128] = "";
+            gpufec_decoder_variant(d, variant, sizeof variant);
+            int sym = -1;
+            CHECK(gpufec_decoder_symmetric(d, &sym) == GPUFEC_OK && sym == cases[ci].symmetric,
+                  "%s [%s] (%s): symmetric %d, expected %d", cases[ci].code, cases[ci].options, variant, sym,
+                  cases[ci].symmetric);
+            CHECK(gpufec_decoder_symmetric(d, NULL) == GPUFEC_ERR_INVALID_ARGUMENT, "symmetric(NULL)");
+            tried++;
+            gpufec_decoder_destroy(d);
+        }
+        gpufec_code_destroy(c);
+    }
+    int sym = 0;
+    CHECK(gpufec_decoder_symmetric(NULL, &sym) == GPUFEC_ERR_INVALID_ARGUMENT, "symmetric of no decoder");
+    CHECK(tried >= 5, "symmetric: %d decoders compared", tried);
+}
+
 /* Error messages name the parameter and the reason (issue 8), through opts_check's diag and the
  * log callback of create; hard-decision decoders refuse punctured codes with the reason. */
 static char last_log[512];
@@ -1437,6 +1486,7 @@ int main(int argc, char** argv)
     test_decline_messages();
     test_erased_frames();
     test_int8_zero_step_frames();
+    test_symmetric();
     test_option_messages();
     test_typed_input();
     test_params();
