@@ -693,8 +693,10 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
          * docs/performance.md, twenty-eighth pass) */
         const bool many_wins = qc_pair_kz(p) && (p->i8p16 || (p->prec == LDPC_PREC_I8 && p->pair_prof == 2));
         if (many_wins && !(o->cuda_tuning & GPUFEC_CUDA_ONE_WAVE_LOOP) && !pick_pair_prof_of(p, true) &&
-            pick_pair_prof_of(p, false))
+            pick_pair_prof_of(p, false)) {
             p->pair_one_wave = 0;
+            p->ow_many = 1;
+        }
     }
     /* A few frames at int8 and float16 on the lean rows: a row's edges two by two in 16-bit lanes
      * (ep_row), one binary16 per position, the row state on chip in 8 bytes per row. */
@@ -798,7 +800,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if (p->ow_tab) {
         describe_add(p, "; one group per SM: edge offsets on chip");
     }
-    if (p->lean_pair && p->packed == 2 && !p->packed_gpost && !p->pair_one_wave) /* (the rule above) */
+    if (p->ow_many)
         describe_add(p, "; one group per SM: the many groups' build");
     if (p->lean_small_frames) {
         describe_add(p, "; below %u frames: lean rows, one frame per block", p->lean_small_frames);

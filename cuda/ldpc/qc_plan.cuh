@@ -67,6 +67,7 @@ struct qc_plan {
                                             per word): the kernel built for one block per SM, */
     int ow_tab;                          /* ... with the rows' edge offsets on chip; ow_args and ow_smem:
                                             its arguments and shared bytes, with or without them */
+    int ow_many;                         /* ... or none: such chunks take the many groups' build (pair_one_wave 0) */
     qc_args ow_args;
     size_t ow_smem;
     size_t pair_state_bytes;             /* ... its bytes per group */
