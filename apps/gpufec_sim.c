@@ -562,7 +562,7 @@ int main(int argc, char** argv)
         if (!symmetric) {
             char variant[96] = "", prec[32] = "";
             gpufec_decoder_variant(probe, variant, sizeof variant);
-            if (info.family == GPUFEC_FAMILY_LDPC)
+            if (gpufec_family_reads_option(info.family, "precision")) /* the family's records say, not its name */
                 opt_text(&prm.dec, "precision", prec, sizeof prec);
             gpufec_decoder_destroy(probe); /* (the sanitizer suite runs this refusal and counts leaks) */
             gpufec_code_destroy(code);

@@ -71,7 +71,7 @@ gpufec_status start_engine(const decoder_config* cfg, const engine_plan_ops* ops
 gpufec_status soft_create(const decoder_config* cfg, void** state, impl_caps* caps)
 {
     ENGINE_CHECK(cfg, cudaSetDevice(cfg->opts.device), "cudaSetDevice");
-    caps->asymmetric = ldpc_opts_of(&cfg->opts).precision == GPUFEC_PRECISION_INT8; /* (int8p16: +-2047) */
+    caps->asymmetric = ldpc_precision_asymmetric(ldpc_opts_of(&cfg->opts).precision);
     const uint32_t B = choose_batch(cfg, 0, 0);
     char why[160] = "";
     gpufec_status st = GPUFEC_OK;

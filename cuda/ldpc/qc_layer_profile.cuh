@@ -94,6 +94,18 @@ template <int PROF> __host__ __device__ constexpr int row_profile_end()
     return layer_profile_end<PROF, ROW_PROFILE_MAX_EDGES>();
 }
 
+/* The least (or, with most, the greatest) degree of profile PROF's layers after the window of the
+ * rows that run one layer per step (those the loop runs); 0 where the window is the whole profile. */
+template <int PROF> __host__ __device__ constexpr int row_profile_loop_degree(bool most)
+{
+    using P = layer_profile<PROF>;
+    int d = 0;
+    for (int l = row_profile_end<PROF>(); l < P::layers; l++)
+        if (d == 0 || (most ? P::deg[l] > d : P::deg[l] < d))
+            d = P::deg[l];
+    return d;
+}
+
 /* Whether layers 0..layers-1 of degrees deg[] (and pair flags pair[]: 1 on a pair's first layer)
  * are a prefix of profile PROF that cuts no pair: its layers from layer_profile_head() to
  * layer_profile_end() run straight, the others in the loop. rows_only: degree for degree alone

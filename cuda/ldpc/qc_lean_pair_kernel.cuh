@@ -815,6 +815,42 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
     }
 }
 
+/* Layers l0 to l1 - 1 of a layer profile's pair rows after its window (pair_steps' loop), where
+ * those layers are all in the short form (pair_short; degrees DMIN to DMAX) and the first layer,
+ * which follows the last, has degree D0. The next layer's state is one 8-byte load with no test
+ * of its form, from a pointer to this lane's state (one 64-bit add per address), and the first
+ * layer's, whose form D0 gives, loads after the loop: pair_steps' head had both forms' loads
+ * under predicates and two 64-bit address computations per step (H200, 8192 BG1 R = 1/3 blocks:
+ * int8p16 30.7 -> 31.8 Gb/s, int8 28.0 -> 30.5; docs/performance.md, thirtieth pass). */
+template <class L, int SV, bool SHORT, bool MA, int DMIN, int DMAX, int D0>
+__device__ __forceinline__ void pair_short_steps(const qc_args& a, unsigned char* base, unsigned char* smem,
+                                                 const uint4* desc, unsigned char* st0, uint32_t tid, uint32_t lane4,
+                                                 bool active, uint32_t live, uint32_t l0, uint32_t l1,
+                                                 uint4 (&next)[SV == 0 ? 1 : SV])
+{
+    static_assert(pair_short<L, SHORT>((uint32_t)DMAX), "the loop's rows all short (a short row's code is the same for every SV)");
+    unsigned char* stl = st0 + (size_t)tid * 8u; /* this lane's short state in a layer's region */
+    uint4 dc = desc[l0];
+    for (uint32_t l = l0; l < l1; l++) {
+        const bool more = l + 1 < a.layers;
+        const uint4 dn = desc[more ? l + 1 : 0];
+        if (active) {
+            const uint4 cur = next[0];
+            if (more) {
+                const uint2 w = *reinterpret_cast<const uint2*>(stl + dn.z);
+                next[0] = make_uint4(w.x, w.y, 0u, 0u);
+            }
+            lean_pair_row_any<L, SV, SHORT, false, false, DMIN, DMAX, MA>(a, base, smem + (dc.y >> 8),
+                                                                     reinterpret_cast<const uint2*>(smem + dc.x),
+                                                                     dc.y & 0xffu, lane4, dc.w, live, &cur, stl + dc.z, 0u);
+        }
+        dc = dn;
+        __syncthreads();
+    }
+    if (active && l1 == a.layers) /* the first layer's state, for the next iteration */
+        pair_state_get<L, SV, SHORT>(st0, desc[0].z, (uint32_t)D0, tid, a.z, next);
+}
+
 /* Layers l0 to l1 - 1 of the pair rows (not edge pairs' two-row steps) in the loop, each row's
  * code found by its degree (lean_pair_row_any). next: layer l0's row state on entry, the following
  * layer's (l1, or the first) on exit. */
@@ -986,9 +1022,18 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
             constexpr uint32_t E = (uint32_t)row_profile_end<PROF>();
             pair_prof_steps<L, SV, SHORT, SSMEM, TAB, PROF, 0, KZ>(a, m.base, smem, desc, st0, state, tid, lane4, active,
                                                                    live, next);
-            if (__builtin_expect(a.layers > E, 0))
-                pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX, KZ>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
-                                                               a.layers, next);
+            /* the loop's degrees: the profile's after the window (the plan took the profile for a
+             * prefix of it), all in the short form where they are at most PAIR_SHORT_MAX_DEGREE */
+            constexpr int LO = row_profile_loop_degree<PROF>(false), HI = row_profile_loop_degree<PROF>(true);
+            constexpr bool LOOP_SHORT = HI > 0 && HI <= DMAX && pair_short<L, SHORT>((uint32_t)HI);
+            if (__builtin_expect(a.layers > E, 0)) {
+                if constexpr (LOOP_SHORT)
+                    pair_short_steps<L, SV, SHORT, KZ, LO, HI, layer_profile<PROF>::deg[0]>(
+                        a, m.base, smem, desc, st0, tid, lane4, active, live, E, a.layers, next);
+                else
+                    pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX, KZ>(a, m.base, smem, desc, st0, tid, lane4, active, live,
+                                                                   E, a.layers, next);
+            }
         } else {
             pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
                                                            a.layers, next);

@@ -81,7 +81,7 @@ static gpufec_status cpu_create(const decoder_config* dec, void** state, impl_ca
     /* The erased-frame rule (the front applies it) at fixed point: values below half a step
      * round to nothing (ldpc_channel_says_nothing). */
     caps->erasure_inv_step = ldpc_precision_fixed(lo.precision) ? decoder_inv_step(&lo) : 0.0f;
-    caps->asymmetric = lo.precision == GPUFEC_PRECISION_INT8; /* (int8p16 saturates at +-2047) */
+    caps->asymmetric = ldpc_precision_asymmetric(lo.precision);
     if (s->simd8)
         snprintf(caps->variant, sizeof caps->variant, "%s int8, %d lanes",
                  cpu_simd_i8_lanes(s->simd8) == 64 ? "AVX-512BW" : "AVX2", cpu_simd_i8_lanes(s->simd8));
