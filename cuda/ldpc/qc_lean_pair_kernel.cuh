@@ -815,11 +815,30 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
     }
 }
 
-/* Layers l0 to l1 - 1 of a layer profile's pair rows after its window (pair_steps' loop), where
+/* The pair rows' loop over layers l0 to l1 - 1: a step is given its layer's entry of the layer
+ * table, the next layer's (the first's after the last layer) and whether one follows, then the
+ * barrier. The steps (pair_steps, pair_short_steps) differ in how they load the next layer's row
+ * state. */
+template <class Step>
+__device__ __forceinline__ void pair_loop(const qc_args& a, const uint4* desc, bool active, uint32_t l0, uint32_t l1,
+                                          Step&& step)
+{
+    uint4 dc = desc[l0];
+    for (uint32_t l = l0; l < l1; l++) {
+        const bool more = l + 1 < a.layers;
+        const uint4 dn = desc[more ? l + 1 : 0];
+        if (active)
+            step(l, dc, dn, more);
+        dc = dn;
+        __syncthreads();
+    }
+}
+
+/* Layers l0 to l1 - 1 of a layer profile's pair rows after its window (pair_loop), where
  * those layers are all in the short form (pair_short; degrees DMIN to DMAX) and the first layer,
  * which follows the last, has degree D0. The next layer's state is one 8-byte load with no test
  * of its form, from a pointer to this lane's state (one 64-bit add per address), and the first
- * layer's, whose form D0 gives, loads after the loop: pair_steps' head had both forms' loads
+ * layer's, whose form D0 gives, loads after the loop: pair_steps had both forms' loads
  * under predicates and two 64-bit address computations per step (H200, 8192 BG1 R = 1/3 blocks:
  * int8p16 30.7 -> 31.8 Gb/s, int8 28.0 -> 30.5; docs/performance.md, thirtieth pass). */
 template <class L, int SV, bool SHORT, bool MA, int DMIN, int DMAX, int D0>
@@ -830,58 +849,44 @@ __device__ __forceinline__ void pair_short_steps(const qc_args& a, unsigned char
 {
     static_assert(pair_short<L, SHORT>((uint32_t)DMAX), "the loop's rows all short (a short row's code is the same for every SV)");
     unsigned char* stl = st0 + (size_t)tid * 8u; /* this lane's short state in a layer's region */
-    uint4 dc = desc[l0];
-    for (uint32_t l = l0; l < l1; l++) {
-        const bool more = l + 1 < a.layers;
-        const uint4 dn = desc[more ? l + 1 : 0];
-        if (active) {
-            const uint4 cur = next[0];
-            if (more) {
-                const uint2 w = *reinterpret_cast<const uint2*>(stl + dn.z);
-                next[0] = make_uint4(w.x, w.y, 0u, 0u);
-            }
-            lean_pair_row_any<L, SV, SHORT, false, false, DMIN, DMAX, MA>(a, base, smem + (dc.y >> 8),
-                                                                     reinterpret_cast<const uint2*>(smem + dc.x),
-                                                                     dc.y & 0xffu, lane4, dc.w, live, &cur, stl + dc.z, 0u);
+    pair_loop(a, desc, active, l0, l1, [&](uint32_t, const uint4& dc, const uint4& dn, bool more) {
+        const uint4 cur = next[0];
+        if (more) {
+            const uint2 w = *reinterpret_cast<const uint2*>(stl + dn.z);
+            next[0] = make_uint4(w.x, w.y, 0u, 0u);
         }
-        dc = dn;
-        __syncthreads();
-    }
+        lean_pair_row_any<L, SV, SHORT, false, false, DMIN, DMAX, MA>(a, base, smem + (dc.y >> 8),
+                                                                 reinterpret_cast<const uint2*>(smem + dc.x),
+                                                                 dc.y & 0xffu, lane4, dc.w, live, &cur, stl + dc.z, 0u);
+    });
     if (active && l1 == a.layers) /* the first layer's state, for the next iteration */
         pair_state_get<L, SV, SHORT>(st0, desc[0].z, (uint32_t)D0, tid, a.z, next);
 }
 
-/* Layers l0 to l1 - 1 of the pair rows (not edge pairs' two-row steps) in the loop, each row's
- * code found by its degree (lean_pair_row_any). next: layer l0's row state on entry, the following
- * layer's (l1, or the first) on exit. */
+/* Layers l0 to l1 - 1 of the pair rows (not edge pairs' two-row steps) in the loop (pair_loop),
+ * each row's code found by its degree (lean_pair_row_any). next: layer l0's row state on entry,
+ * the following layer's (l1, or the first) on exit. */
 template <class L, int SV, bool SHORT, bool EP, bool SSMEM, bool TAB, int DMAX, bool MA = false>
 __device__ __forceinline__ void pair_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
                                            unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint32_t live,
                                            uint32_t l0, uint32_t l1, uint4 (&next)[SV == 0 ? 1 : SV])
 {
     constexpr int SW = SV == 0 ? 1 : SV;
-    uint4 dc = desc[l0];
-    for (uint32_t l = l0; l < l1; l++) {
-        const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
-        if (active) {
-            uint4 cur[SW];
+    pair_loop(a, desc, active, l0, l1, [&](uint32_t l, const uint4& dc, const uint4& dn, bool) {
+        uint4 cur[SW];
 #pragma unroll
-            for (int k = 0; k < SW; k++)
-                cur[k] = next[k];
-            const uint32_t d = dc.y & 0xffu;
-            pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-            if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) { /* (l + 2 wraps to 0 or 1) */
-                const uint32_t l2 = l + 2 < a.layers ? l + 2 : l + 2 - a.layers;
-                const uint4 d2 = desc[l2];
-                pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
-            }
-            lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX, MA>(a, base, smem + (dc.y >> 8),
-                                                              reinterpret_cast<const uint2*>(smem + dc.x), d, lane4, dc.w,
-                                                              live, cur, st0 + dc.z, tid);
+        for (int k = 0; k < SW; k++)
+            cur[k] = next[k];
+        pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+        if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) { /* (l + 2 wraps to 0 or 1) */
+            const uint32_t l2 = l + 2 < a.layers ? l + 2 : l + 2 - a.layers;
+            const uint4 d2 = desc[l2];
+            pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
         }
-        dc = dn;
-        __syncthreads();
-    }
+        lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX, MA>(a, base, smem + (dc.y >> 8),
+                                                          reinterpret_cast<const uint2*>(smem + dc.x), dc.y & 0xffu,
+                                                          lane4, dc.w, live, cur, st0 + dc.z, tid);
+    });
 }
 
 /* One iteration of the pair rows on a layer profile, from layer LAYER to the window's end
@@ -1025,7 +1030,8 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
             /* the loop's degrees: the profile's after the window (the plan took the profile for a
              * prefix of it), all in the short form where they are at most PAIR_SHORT_MAX_DEGREE */
             constexpr int LO = row_profile_loop_degree<PROF>(false), HI = row_profile_loop_degree<PROF>(true);
-            constexpr bool LOOP_SHORT = HI > 0 && HI <= DMAX && pair_short<L, SHORT>((uint32_t)HI);
+            constexpr bool LOOP_SHORT = HI > 0 && pair_short<L, SHORT>((uint32_t)HI);
+            static_assert(!LOOP_SHORT || HI <= DMAX, "a short row within the rows' degree limit");
             if (__builtin_expect(a.layers > E, 0)) {
                 if constexpr (LOOP_SHORT)
                     pair_short_steps<L, SV, SHORT, KZ, LO, HI, layer_profile<PROF>::deg[0]>(

@@ -48,10 +48,9 @@ static inline float decoder_inv_step(const ldpc_opts* o) { return 1.0f / o->quan
 /* The rules' precision codes are the public enum's values (ldpc_options.c checks), so the
  * options ask the rules which precisions are fixed point. */
 static inline int ldpc_precision_fixed(gpufec_precision p) { return ldpc_prec_fixed((int)p); }
-/* Whether a precision's arithmetic saturates asymmetrically (impl_caps.asymmetric, what
- * gpufec_decoder_symmetric reports): int8's two's complement [-128, 127]; int8p16 saturates at
- * +-2047 and the float rules not at all. Every backend's caps come from here. */
-static inline int ldpc_precision_asymmetric(gpufec_precision p) { return p == GPUFEC_PRECISION_INT8; }
+/* ... and whose stored values saturate asymmetrically (impl_caps.asymmetric): every backend's
+ * caps come from here. */
+static inline int ldpc_precision_asymmetric(gpufec_precision p) { return ldpc_prec_asymmetric((int)p); }
 static inline float decoder_offset_steps(const ldpc_opts* o)
 {
     return ldpc_precision_fixed(o->precision) ? o->offset * decoder_inv_step(o) : o->offset;

@@ -158,6 +158,11 @@ GPUFEC_HD float ldpc_store(float x, int prec)
     return x;
 }
 
+/* Whether a precision's stored values saturate asymmetrically: int8's at [-128, 127]
+ * (ldpc_i8_sat); int8p16's at +-LDPC_I8P16_MAX, float16's at +-LDPC_F16_MAX, float32's not at
+ * all. What gpufec_decoder_symmetric reports, through each backend's caps. */
+GPUFEC_HD int ldpc_prec_asymmetric(int prec) { return prec == LDPC_PREC_I8; }
+
 /* int8: the largest magnitude a row's minima take, so that messages stay well inside the
  * posteriors' range. A posterior that saturated at 127 has lost what its other messages said; a
  * single message near 127 of the wrong sign then flips it, and frames that decode at float32

@@ -580,6 +580,8 @@ static void test_i8p16_rule(void)
           "int8p16 posteriors: exact to +-2047, saturating there");
     CHECK(ldpc_extrinsic(2017.0f, -63.0f, W) == 2080.0f, "int8p16 extrinsic exact");
     CHECK(ldpc_prec_fixed(W) && ldpc_prec_fixed(I8) && !ldpc_prec_fixed(LDPC_PREC_F16), "fixed-point precisions");
+    for (int p = LDPC_PREC_F32; p <= LDPC_PREC_I8P16; p++) /* what the caps report, against the rule's own range */
+        CHECK(ldpc_prec_asymmetric(p) == (ldpc_store(-1e6f, p) != -ldpc_store(1e6f, p)), "asymmetric saturation");
     /* The largest posterior of a column of 30 edges, all messages at 63 and a known bit: below the
      * saturation, so the GPU's clamp-free update is the rule. */
     float app = ldpc_channel(GPUFEC_LLR_LIMIT, W, 4.0f);
