@@ -36,12 +36,12 @@ __device__ __forceinline__ uint32_t pair_add_shr(uint32_t acc, uint32_t x, uint3
 }
 
 /* Integers below 1024 go to and from binary16 exactly by way of 1024 + m, whose low ten bits are
- * m: two of them (one per 16-bit lane) in one half2 instruction and a mask (the short state's
- * magnitudes). */
+ * m: two of them (one per 16-bit lane) in one half2 instruction (the short state's magnitudes,
+ * pair_short_load). */
 #define PAIR_1024 0x64006400u
-__device__ __forceinline__ uint32_t pair_int_half(uint32_t bits) /* lane integers (below 1024) as binary16 */
+__device__ __forceinline__ uint32_t pair_biased_half(uint32_t h) /* lanes 1024 + m (binary16) as m */
 {
-    return lanes_h2::u(__hsub2(lanes_h2::h(bits | PAIR_1024), lanes_h2::h(PAIR_1024)));
+    return lanes_h2::u(__hsub2(lanes_h2::h(h), lanes_h2::h(PAIR_1024)));
 }
 __device__ __forceinline__ uint32_t pair_half_int(uint32_t h) /* the reverse: each lane's integer in its low bits */
 {
@@ -139,12 +139,14 @@ __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t
 }
 
 /* int8 pairs (lanes_h2) on rows of at most 11 edges (BG1's extension rows, all of BG2, Wi-Fi)
- * with the row state in DRAM: two frames' state in 8 bytes, a word of magnitudes (M1 in bits 0-6
- * and 16-22, M2 in 7-13 and 23-29; the int8 rule's are at most 127) and a word of positions (bits
- * 0-3 and 16-19, pair_pos: 1 to 11, 0 none) and signs (bits 4-14 and 20-30), each
- * frame in its own 16-bit half as in the words it converts to. Half the compact form's bytes: at
- * rate 1/3 the row state is the kernel's DRAM traffic. (A 12-byte float16 form, the magnitudes as
- * half2, measured +0.8% on BG1 at rate 1/3 and -2.8% on BG2 on the H100: not kept.) */
+ * with the row state in DRAM: two frames' state in 8 bytes, a word of magnitudes (a byte each:
+ * M1 of frame 0 and 1, then M2 of frame 0 and 1; the int8 rule's are at most 127), each pair to
+ * and from its binary16 lanes by one byte permutation beside the 0x64 of 1024 + m
+ * (pair_biased_half), and a word of positions (bits 0-3 and 16-19, pair_pos: 1 to 11, 0 none)
+ * and signs (bits 4-14 and 20-30), each frame in its own 16-bit half as in the words it converts
+ * to. Half the compact form's bytes: at rate 1/3 the row state is the kernel's DRAM traffic. (A
+ * 12-byte float16 form, the magnitudes as half2, measured +0.8% on BG1 at rate 1/3 and -2.8% on
+ * BG2 on the H100: not kept.) */
 #define PAIR_SHORT_MAX_DEGREE 11
 
 template <class L, bool SHORT> __host__ __device__ constexpr bool pair_short(uint32_t d)
@@ -154,7 +156,8 @@ template <class L, bool SHORT> __host__ __device__ constexpr bool pair_short(uin
 
 __device__ __forceinline__ packed_row pair_short_load(uint2 w)
 {
-    return {pair_int_half(w.x & 0x007f007fu), pair_int_half((w.x >> 7) & 0x007f007fu), w.y & 0x000f000fu,
+    const uint32_t b = PAIR_1024 >> 8; /* the byte 0x64 */
+    return {pair_biased_half(__byte_perm(w.x, b, 0x4140)), pair_biased_half(__byte_perm(w.x, b, 0x4342)), w.y & 0x000f000fu,
             {(w.y >> 4) & 0x07ff07ffu, 0, 0, 0, 0}};
 }
 
@@ -165,7 +168,7 @@ __device__ __forceinline__ uint2 pair_short_store(const packed_row& o, const pac
     const uint32_t m1 = pair_half_int(PS_SEL(n.m1, o.m1)), m2 = pair_half_int(PS_SEL(n.m2, o.m2));
     const uint32_t pw = (PS_SEL(n.arg, o.arg) & 0x000f000fu) | (PS_SEL(n.s[0], o.s[0]) & 0x07ff07ffu) << 4;
 #undef PS_SEL
-    return make_uint2((m1 & 0x007f007fu) | (m2 & 0x007f007fu) << 7, pw);
+    return make_uint2(__byte_perm(m1, m2, 0x6420), pw); /* each lane's low byte: m (below 128) */
 }
 
 /* A row's new state where `live`, the old one elsewhere, stored in its form (SR: the short one)
