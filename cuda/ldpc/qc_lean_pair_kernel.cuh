@@ -154,11 +154,15 @@ template <class L, bool SHORT> __host__ __device__ constexpr bool pair_short(uin
     return SHORT && L::PREC == LDPC_PREC_I8 && L::FR == 2 && d <= (uint32_t)PAIR_SHORT_MAX_DEGREE;
 }
 
+/* The short form's sign word is its second word as stored: edge t's sign at bit
+ * PAIR_SHORT_SIGN_AT + t of each half, which a row's messages read by a shift that much shorter
+ * (lean_pair_row; below the sign bit, the positions' bits never reach it). */
+#define PAIR_SHORT_SIGN_AT 4
 __device__ __forceinline__ packed_row pair_short_load(uint2 w)
 {
     const uint32_t b = PAIR_1024 >> 8; /* the byte 0x64 */
     return {pair_biased_half(__byte_perm(w.x, b, 0x4140)), pair_biased_half(__byte_perm(w.x, b, 0x4342)), w.y & 0x000f000fu,
-            {(w.y >> 4) & 0x07ff07ffu, 0, 0, 0, 0}};
+            {w.y, 0, 0, 0, 0}};
 }
 
 /* The new state where `live`, the old one elsewhere (frozen frames). */
@@ -166,7 +170,8 @@ __device__ __forceinline__ uint2 pair_short_store(const packed_row& o, const pac
 {
 #define PS_SEL(x, y) (((x) & live) | ((y) & ~live))
     const uint32_t m1 = pair_half_int(PS_SEL(n.m1, o.m1)), m2 = pair_half_int(PS_SEL(n.m2, o.m2));
-    const uint32_t pw = (PS_SEL(n.arg, o.arg) & 0x000f000fu) | (PS_SEL(n.s[0], o.s[0]) & 0x07ff07ffu) << 4;
+    /* n.s: bits 0-10 of each half only (pair_row_out); o.s: the old word whole */
+    const uint32_t pw = PS_SEL((n.arg & 0x000f000fu) | n.s[0] << PAIR_SHORT_SIGN_AT, o.s[0]);
 #undef PS_SEL
     return make_uint2(__byte_perm(m1, m2, 0x6420), pw); /* each lane's low byte: m (below 128) */
 }
@@ -259,6 +264,8 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
      * entries' layout (pair_layout_app_first) */
     constexpr bool SR = pair_short<L, SHORT>(D);
     constexpr bool PLAIN = pair_plain<L, SV, SR, D>();
+    constexpr int SA = SR ? PAIR_SHORT_SIGN_AT : 0; /* where edge 0's sign is in the old sign word */
+    static_assert(!SR || D + PAIR_SHORT_SIGN_AT < (int)L::BITS, "the short form's signs below the sign bit");
     packed_row old;
     if constexpr (PLAIN)
         old = {st[0].x, st[0].y, st[0].w, {st[0].z, 0, 0, 0, 0}};
@@ -293,7 +300,7 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
         uint32_t msg;
         if constexpr (L::FR == 2) /* packed_message with pair_pick */
             msg = L::apply_sign(pair_pick<L>(pair_hit<L>(old.arg, pair_pos<L>((uint32_t)t)), old.m1, old.m2, d21),
-                                old.s[t / L::BITS] << (L::BITS - 1 - t % L::BITS));
+                                old.s[t / L::BITS] << (L::BITS - 1 - t % L::BITS - SA));
         else
             msg = packed_message<L>(old, old.s[t / L::BITS], t % L::BITS, pair_pos<L>((uint32_t)t));
         if constexpr (L::KEEP) {
