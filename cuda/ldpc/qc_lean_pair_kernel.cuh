@@ -825,78 +825,78 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
     }
 }
 
-/* The pair rows' loop over layers l0 to l1 - 1: a step is given its layer's entry of the layer
- * table, the next layer's (the first's after the last layer) and whether one follows, then the
- * barrier. The steps (pair_steps, pair_short_steps) differ in how they load the next layer's row
- * state. */
-template <class Step>
-__device__ __forceinline__ void pair_loop(const qc_args& a, const uint4* desc, bool active, uint32_t l0, uint32_t l1,
-                                          Step&& step)
-{
-    uint4 dc = desc[l0];
-    for (uint32_t l = l0; l < l1; l++) {
-        const bool more = l + 1 < a.layers;
-        const uint4 dn = desc[more ? l + 1 : 0];
-        if (active)
-            step(l, dc, dn, more);
-        dc = dn;
-        __syncthreads();
-    }
-}
-
-/* Layers l0 to l1 - 1 of a layer profile's pair rows after its window (pair_loop), where
- * those layers are all in the short form (pair_short; degrees DMIN to DMAX) and the first layer,
- * which follows the last, has degree D0. The next layer's state is one 8-byte load with no test
- * of its form, from a pointer to this lane's state (one 64-bit add per address), and the first
- * layer's, whose form D0 gives, loads after the loop: pair_steps had both forms' loads
- * under predicates and two 64-bit address computations per step (H200, 8192 BG1 R = 1/3 blocks:
- * int8p16 30.7 -> 31.8 Gb/s, int8 28.0 -> 30.5; docs/performance.md, thirtieth pass). */
-template <class L, int SV, bool SHORT, bool MA, int DMIN, int DMAX, int D0>
+/* Layers l0 to a.layers - 1 of a layer profile's pair rows after its window, where those layers
+ * are all in the short form (pair_short; degrees DMIN to DMAX) and the first layer, which follows
+ * the last, has degree D0. Short regions all have the same size, so a step walks the state by a
+ * pointer to this lane's state in its layer's region, advanced by that size (a constant at KZ,
+ * Z = 384: the next layer's load then takes it as the load's immediate offset), and reads only
+ * the layer's entries and degree from the layer table. The next layer's state is one 8-byte load
+ * with no test of its form, and the first layer's, whose form D0 gives, loads after the loop
+ * (pair_steps had both forms' loads under predicates and two 64-bit address computations per
+ * step: H200, 8192 BG1 R = 1/3 blocks, int8p16 30.7 -> 31.8 Gb/s, int8 28.0 -> 30.5;
+ * docs/performance.md, thirtieth pass). Walking by pointer instead of by the table's regions and
+ * next entry (a step's 64-bit addresses rebuilt, the entry rotated through registers): 33 to
+ * about 20 instructions from the barrier to the row's code (thirty-third pass). KZ: -4z is a
+ * constant too. */
+template <class L, int SV, bool SHORT, bool KZ, int DMIN, int DMAX, int D0>
 __device__ __forceinline__ void pair_short_steps(const qc_args& a, unsigned char* base, unsigned char* smem,
                                                  const uint4* desc, unsigned char* st0, uint32_t tid, uint32_t lane4,
-                                                 bool active, uint32_t live, uint32_t l0, uint32_t l1,
+                                                 bool active, uint32_t live, uint32_t l0,
                                                  uint4 (&next)[SV == 0 ? 1 : SV])
 {
     static_assert(pair_short<L, SHORT>((uint32_t)DMAX), "the loop's rows all short (a short row's code is the same for every SV)");
-    unsigned char* stl = st0 + (size_t)tid * 8u; /* this lane's short state in a layer's region */
-    pair_loop(a, desc, active, l0, l1, [&](uint32_t, const uint4& dc, const uint4& dn, bool more) {
-        const uint4 cur = next[0];
-        if (more) {
-            const uint2 w = *reinterpret_cast<const uint2*>(stl + dn.z);
-            next[0] = make_uint4(w.x, w.y, 0u, 0u);
+    const uint32_t rs = pair_region_bytes(8u, KZ ? NR_Z384 : a.z); /* a short layer's region */
+    unsigned char* sp = st0 + desc[l0].z + (size_t)tid * 8u; /* this lane's state in layer l's region */
+    const uint32_t nz4 = KZ ? 0u - 4u * NR_Z384 : desc[0].w;
+    for (uint32_t l = l0; l < a.layers; l++) {
+        const uint2 dc = *reinterpret_cast<const uint2*>(desc + l); /* its entries and degree */
+        if (active) {
+            const uint4 cur = next[0];
+            if (l + 1 < a.layers) {
+                const uint2 w = *reinterpret_cast<const uint2*>(sp + rs);
+                next[0] = make_uint4(w.x, w.y, 0u, 0u);
+            }
+            lean_pair_row_any<L, SV, SHORT, false, false, DMIN, DMAX, KZ>(a, base, smem + (dc.y >> 8),
+                                                                    reinterpret_cast<const uint2*>(smem + dc.x),
+                                                                    dc.y & 0xffu, lane4, nz4, live, &cur, sp, 0u);
         }
-        lean_pair_row_any<L, SV, SHORT, false, false, DMIN, DMAX, MA>(a, base, smem + (dc.y >> 8),
-                                                                 reinterpret_cast<const uint2*>(smem + dc.x),
-                                                                 dc.y & 0xffu, lane4, dc.w, live, &cur, stl + dc.z, 0u);
-    });
-    if (active && l1 == a.layers) /* the first layer's state, for the next iteration */
+        sp += rs;
+        __syncthreads();
+    }
+    if (active) /* the first layer's state, for the next iteration */
         pair_state_get<L, SV, SHORT>(st0, desc[0].z, (uint32_t)D0, tid, a.z, next);
 }
 
-/* Layers l0 to l1 - 1 of the pair rows (not edge pairs' two-row steps) in the loop (pair_loop),
- * each row's code found by its degree (lean_pair_row_any). next: layer l0's row state on entry,
- * the following layer's (l1, or the first) on exit. */
+/* Layers l0 to l1 - 1 of the pair rows (not edge pairs' two-row steps) in the loop, each row's
+ * code found by its degree (lean_pair_row_any). next: layer l0's row state on entry, the
+ * following layer's (l1, or the first) on exit. */
 template <class L, int SV, bool SHORT, bool EP, bool SSMEM, bool TAB, int DMAX, bool MA = false>
 __device__ __forceinline__ void pair_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
                                            unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint32_t live,
                                            uint32_t l0, uint32_t l1, uint4 (&next)[SV == 0 ? 1 : SV])
 {
     constexpr int SW = SV == 0 ? 1 : SV;
-    pair_loop(a, desc, active, l0, l1, [&](uint32_t l, const uint4& dc, const uint4& dn, bool) {
-        uint4 cur[SW];
+    uint4 dc = desc[l0];
+    for (uint32_t l = l0; l < l1; l++) {
+        const uint4 dn = desc[l + 1 < a.layers ? l + 1 : 0];
+        if (active) {
+            uint4 cur[SW];
 #pragma unroll
-        for (int k = 0; k < SW; k++)
-            cur[k] = next[k];
-        pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-        if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) { /* (l + 2 wraps to 0 or 1) */
-            const uint32_t l2 = l + 2 < a.layers ? l + 2 : l + 2 - a.layers;
-            const uint4 d2 = desc[l2];
-            pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
+            for (int k = 0; k < SW; k++)
+                cur[k] = next[k];
+            pair_state_get<L, SV, SHORT, EP>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
+            if constexpr (!SSMEM && SV == 0 && PAIR_PREFETCH<L>) { /* (l + 2 wraps to 0 or 1) */
+                const uint32_t l2 = l + 2 < a.layers ? l + 2 : l + 2 - a.layers;
+                const uint4 d2 = desc[l2];
+                pair_state_prefetch<L, SHORT>(st0, d2.z, d2.y & 0xffu, tid);
+            }
+            lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX, MA>(a, base, smem + (dc.y >> 8),
+                                                              reinterpret_cast<const uint2*>(smem + dc.x), dc.y & 0xffu,
+                                                              lane4, dc.w, live, cur, st0 + dc.z, tid);
         }
-        lean_pair_row_any<L, SV, SHORT, EP, TAB, 1, DMAX, MA>(a, base, smem + (dc.y >> 8),
-                                                          reinterpret_cast<const uint2*>(smem + dc.x), dc.y & 0xffu,
-                                                          lane4, dc.w, live, cur, st0 + dc.z, tid);
-    });
+        dc = dn;
+        __syncthreads();
+    }
 }
 
 /* One iteration of the pair rows on a layer profile, from layer LAYER to the window's end
@@ -1005,7 +1005,9 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
     if constexpr (TAB) /* the edge offsets, copied while the channel loaded */
         copy_async_wait();
     __syncthreads(); /* (the edge offsets count from m.base, as the entries in bytes do) */
-    const bool active = tid < a.z;
+    /* KZ: one thread per row, Z = 384 of them (the plan: qc_pair_kz), so no test and no branch
+     * around each layer's row */
+    const bool active = KZ || tid < a.z;
     /* the longest row one sign word per lane holds, or LEAN_MAX_DEGREE with more */
     constexpr int DMAX = EP || SV != 1 || (int)L::BITS >= LEAN_MAX_DEGREE ? LEAN_MAX_DEGREE : (int)L::BITS;
     static_assert(!EP || DMAX <= EP_MAX_DEGREE, "EP rows");
@@ -1045,7 +1047,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
             if (__builtin_expect(a.layers > E, 0)) {
                 if constexpr (LOOP_SHORT)
                     pair_short_steps<L, SV, SHORT, KZ, LO, HI, layer_profile<PROF>::deg[0]>(
-                        a, m.base, smem, desc, st0, tid, lane4, active, live, E, a.layers, next);
+                        a, m.base, smem, desc, st0, tid, lane4, active, live, E, next);
                 else
                     pair_steps<L, SV, SHORT, EP, SSMEM, TAB, DMAX, KZ>(a, m.base, smem, desc, st0, tid, lane4, active, live,
                                                                    E, a.layers, next);

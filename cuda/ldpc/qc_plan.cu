@@ -558,7 +558,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
          * address then an add and an add-min, no entry read (H200, 2026-11-29, docs/performance.md) */
         static_assert(LAYER_PROFILES == 2, "each profile's entries");
         if (p->pair_prof && !(o->cuda_tuning & GPUFEC_CUDA_NO_CONST_ENTRIES)) /* (run where qc_pair_kz) */
-            p->pair_z384 = p->pair_prof == 1 ? z384_entries_match<1>(c) : z384_entries_match<2>(c);
+            p->pair_z384 = p->threads == NR_Z384 && /* (its kernels run every thread's row) */
+                           (p->pair_prof == 1 ? z384_entries_match<1>(c) : z384_entries_match<2>(c));
         p->gpost_bytes = p->packed_gpost ? (((size_t)c->n * 4 + 255) & ~(size_t)255) : 0;
     }
     if (p->i8p16 && !p->packed) {
