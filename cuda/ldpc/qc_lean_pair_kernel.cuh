@@ -683,7 +683,7 @@ template <class L, int SV, bool SHORT, int PROF> __host__ __device__ constexpr u
  * ptxas sank the next layer's load a third of a long row down: that kernel keeps the table, as
  * float16's do (not measured). */
 template <class L, bool SHORT, int PROF>
-constexpr bool KZ_REGIONS = L::PREC == LDPC_PREC_I8 && !(SHORT && PROF == 1 && std::is_same<L, lanes_h2w>::value);
+constexpr bool KZ_REGIONS = L::PREC == LDPC_PREC_I8;
 
 /* One lane's row state of a layer (region at byte offset o, degree d) into uint4 registers
  * (the short form in the first's x and y; pair_row_store writes it back). The regions are
