@@ -674,16 +674,15 @@ template <class L, int SV, bool SHORT, int PROF> __host__ __device__ constexpr u
 }
 
 /* Whether the compiled-entry kernels (KZ) also take each layer's row-state region at its
- * constant offset (kz_region_off) rather than from the layer table. Measured per kernel, not
- * derived: the static count falls by 14 to 21 instructions per layer in every one, but the
- * schedule ptxas (CUDA 13.0) makes of it differs. H200, 2026-11-30, 8192 blocks, 10 iterations,
- * A/B in one lease (docs/performance.md, twenty-seventh pass): BG2 R = 0.4 int8p16 40.8 -> 42.3
- * Gb/s, int8 38.1 -> 39.2; BG1 R = 1/3 int8 27.0 -> 28.1; BG1 R = 0.79 unchanged; but BG1 R = 1/3
- * int8p16 (lanes_h2w on BG1's profile, the short state in global memory) 30.8 -> 29.7, where
- * ptxas sank the next layer's load a third of a long row down: that kernel keeps the table, as
- * float16's do (not measured). */
-template <class L, bool SHORT, int PROF>
-constexpr bool KZ_REGIONS = L::PREC == LDPC_PREC_I8;
+ * constant offset (kz_region_off) rather than from the layer table: at int8 and int8p16, not
+ * float16 (not measured). Measured per kernel, not derived: the static count falls by 14 to 21
+ * instructions per layer in every one, but the schedule ptxas (CUDA 13.0) makes of it differs.
+ * H200, 2026-11-30, 8192 blocks, 10 iterations, A/B in one lease (docs/performance.md,
+ * twenty-seventh pass): BG2 R = 0.4 int8p16 40.8 -> 42.3 Gb/s, int8 38.1 -> 39.2; BG1 R = 1/3
+ * int8 27.0 -> 28.1; BG1 R = 0.79 unchanged; BG1 R = 1/3 int8p16 (lanes_h2w, the short state in
+ * global memory) 30.8 -> 29.7 then, where ptxas sank the next layer's load a third of a long row
+ * down, but 34.5-34.7 -> 35.2-35.3 once the rows lost their active test (thirty-third pass). */
+template <class L> constexpr bool KZ_REGIONS = L::PREC == LDPC_PREC_I8;
 
 /* One lane's row state of a layer (region at byte offset o, degree d) into uint4 registers
  * (the short form in the first's x and y; pair_row_store writes it back). The regions are
@@ -915,7 +914,7 @@ __device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char*
         /* R: the regions at their constant offsets from the group's state (KZ_REGIONS), so no
          * layer table read (the entries and -4z are constants too; the magnitudes need no table:
          * row_magnitudes with MA, lanes_f16's own); else the layer table's */
-        constexpr bool R = KZ && KZ_REGIONS<L, SHORT, PROF>;
+        constexpr bool R = KZ && KZ_REGIONS<L>;
         if (LAYER >= a.layers)
             return;
         constexpr int D = P::deg[LAYER];
