@@ -684,6 +684,13 @@ template <class L, int SV, bool SHORT, int PROF> __host__ __device__ constexpr u
  * down, but 34.5-34.7 -> 35.2-35.3 once the rows lost their active test (thirty-third pass). */
 template <class L> constexpr bool KZ_REGIONS = L::PREC == LDPC_PREC_I8;
 
+/* An 8-byte row state (the short form, and edge pairs') at p, in a uint4's x and y */
+__device__ __forceinline__ uint4 pair_short_get(const uint2* p)
+{
+    const uint2 w = *p;
+    return make_uint4(w.x, w.y, 0u, 0u);
+}
+
 /* One lane's row state of a layer (region at byte offset o, degree d) into uint4 registers
  * (the short form in the first's x and y; pair_row_store writes it back). The regions are
  * [uint4 k][lane]. */
@@ -692,8 +699,7 @@ __device__ __forceinline__ void pair_state_get(const unsigned char* st, uint32_t
                                                uint4 (&r)[SV == 0 ? 1 : SV])
 {
     if (EP || pair_short<L, SHORT>(d)) {
-        const uint2 w = reinterpret_cast<const uint2*>(st + o)[lane];
-        r[0] = make_uint4(w.x, w.y, 0u, 0u);
+        r[0] = pair_short_get(reinterpret_cast<const uint2*>(st + o) + lane);
     } else {
 #pragma unroll
         for (int k = 0; k < (SV == 0 ? 1 : SV); k++)
@@ -851,10 +857,8 @@ __device__ __forceinline__ void pair_short_steps(const qc_args& a, unsigned char
         const uint2 dc = *reinterpret_cast<const uint2*>(desc + l); /* its entries and degree */
         if (active) {
             const uint4 cur = next[0];
-            if (l + 1 < a.layers) {
-                const uint2 w = *reinterpret_cast<const uint2*>(sp + rs);
-                next[0] = make_uint4(w.x, w.y, 0u, 0u);
-            }
+            if (l + 1 < a.layers)
+                next[0] = pair_short_get(reinterpret_cast<const uint2*>(sp + rs));
             lean_pair_row_any<L, SV, SHORT, false, false, DMIN, DMAX, KZ>(a, base, smem + (dc.y >> 8),
                                                                     reinterpret_cast<const uint2*>(smem + dc.x),
                                                                     dc.y & 0xffu, lane4, nz4, live, &cur, sp, 0u);
