@@ -840,9 +840,10 @@ __device__ __forceinline__ void ep_two_steps(const qc_args& a, unsigned char* ba
  * (pair_steps had both forms' loads under predicates and two 64-bit address computations per
  * step: H200, 8192 BG1 R = 1/3 blocks, int8p16 30.7 -> 31.8 Gb/s, int8 28.0 -> 30.5;
  * docs/performance.md, thirtieth pass). Walking by pointer instead of by the table's regions and
- * next entry (a step's 64-bit addresses rebuilt, the entry rotated through registers): 33 to
- * about 20 instructions from the barrier to the row's code (thirty-third pass). KZ: -4z is a
- * constant too. */
+ * next entry (a step's 64-bit addresses rebuilt, the entry rotated through registers): about 30
+ * instructions before the row's code and 5 after it became 12 and 4 (with KZ's rows run without
+ * the active test; H200, 8192 BG1 R = 1/3 blocks, int8p16 31.8 -> 34.6 Gb/s; thirty-third
+ * pass). KZ: -4z is a constant too. */
 template <class L, int SV, bool SHORT, bool KZ, int DMIN, int DMAX, int D0>
 __device__ __forceinline__ void pair_short_steps(const qc_args& a, unsigned char* base, unsigned char* smem,
                                                  const uint4* desc, unsigned char* st0, uint32_t tid, uint32_t lane4,
