@@ -148,6 +148,10 @@ __device__ __forceinline__ void pair_row_out(unsigned char* base, const uint32_t
  * 12-byte float16 form, the magnitudes as half2, measured +0.8% on BG1 at rate 1/3 and -2.8% on
  * BG2 on the H100: not kept.) */
 #define PAIR_SHORT_MAX_DEGREE 11
+/* A lane's bytes of row state in the short form (pair_short_store's two words), which edge
+ * pairs' compact state (ep_state_store) shares: one constant for the regions, the walk of the
+ * loop of short rows and the prefetch. */
+#define PAIR_SHORT_BYTES ((uint32_t)sizeof(uint2))
 
 template <class L, bool SHORT> __host__ __device__ constexpr bool pair_short(uint32_t d)
 {
@@ -170,7 +174,8 @@ __device__ __forceinline__ uint2 pair_short_store(const packed_row& o, const pac
 {
 #define PS_SEL(x, y) (((x) & live) | ((y) & ~live))
     const uint32_t m1 = pair_half_int(PS_SEL(n.m1, o.m1)), m2 = pair_half_int(PS_SEL(n.m2, o.m2));
-    /* n.s: bits 0-10 of each half only (pair_row_out); o.s: the old word whole */
+    /* n.s: bits 0-10 of each half only (pair_row_out, bit t of a row of D <= 11 edges, asserted in
+     * lean_pair_row); o.s: the old word whole */
     const uint32_t pw = PS_SEL((n.arg & 0x000f000fu) | n.s[0] << PAIR_SHORT_SIGN_AT, o.s[0]);
 #undef PS_SEL
     return make_uint2(__byte_perm(m1, m2, 0x6420), pw); /* each lane's low byte: m (below 128) */
@@ -266,6 +271,8 @@ __device__ __forceinline__ void lean_pair_row(const qc_args& a, unsigned char* b
     constexpr bool PLAIN = pair_plain<L, SV, SR, D>();
     constexpr int SA = SR ? PAIR_SHORT_SIGN_AT : 0; /* where edge 0's sign is in the old sign word */
     static_assert(!SR || D + PAIR_SHORT_SIGN_AT < (int)L::BITS, "the short form's signs below the sign bit");
+    /* pair_short_store takes the new sign word unmasked: pair_row_out sets bit t < D of each half */
+    static_assert(!SR || D <= PAIR_SHORT_MAX_DEGREE, "the new signs in bits 0-10 of each half");
     packed_row old;
     if constexpr (PLAIN)
         old = {st[0].x, st[0].y, st[0].w, {st[0].z, 0, 0, 0, 0}};
@@ -651,7 +658,7 @@ __device__ __forceinline__ packed_mem pair_layout_app_first(const qc_args& a, un
  * (the plan sums the regions with the same function). */
 __host__ __device__ constexpr uint32_t pair_row_bytes_of(uint32_t d, int sv, bool short_form, bool ep)
 {
-    return ep || (short_form && d <= (uint32_t)PAIR_SHORT_MAX_DEGREE) ? 8u : 16u * (sv == 0 ? 1u : (uint32_t)sv);
+    return ep || (short_form && d <= (uint32_t)PAIR_SHORT_MAX_DEGREE) ? PAIR_SHORT_BYTES : 16u * (sv == 0 ? 1u : (uint32_t)sv);
 }
 template <class L, int SV, bool SHORT, bool EP = false> __device__ __forceinline__ uint32_t pair_row_bytes(uint32_t d)
 {
@@ -720,7 +727,7 @@ template <class L> constexpr bool PAIR_PREFETCH = L::PREC == LDPC_PREC_F16;
 template <class L, bool SHORT>
 __device__ __forceinline__ void pair_state_prefetch(const unsigned char* st, uint32_t o, uint32_t d, uint32_t lane)
 {
-    lean_state_prefetch(st + o + (size_t)lane * (pair_short<L, SHORT>(d) ? 8u : 16u));
+    lean_state_prefetch(st + o + (size_t)lane * (pair_short<L, SHORT>(d) ? PAIR_SHORT_BYTES : 16u));
 }
 
 /* A layer as the pair kernel walks it, built once per group: x its entries' byte offset in shared
@@ -851,8 +858,8 @@ __device__ __forceinline__ void pair_short_steps(const qc_args& a, unsigned char
                                                  uint4 (&next)[SV == 0 ? 1 : SV])
 {
     static_assert(pair_short<L, SHORT>((uint32_t)DMAX), "the loop's rows all short (a short row's code is the same for every SV)");
-    const uint32_t rs = pair_region_bytes(8u, KZ ? NR_Z384 : a.z); /* a short layer's region */
-    unsigned char* sp = st0 + desc[l0].z + (size_t)tid * 8u; /* this lane's state in layer l's region */
+    const uint32_t rs = pair_region_bytes(PAIR_SHORT_BYTES, KZ ? NR_Z384 : a.z); /* a short layer's region */
+    unsigned char* sp = st0 + desc[l0].z + (size_t)tid * PAIR_SHORT_BYTES; /* this lane's state in layer l's region */
     const uint32_t nz4 = KZ ? 0u - 4u * NR_Z384 : desc[0].w;
     for (uint32_t l = l0; l < a.layers; l++) {
         const uint2 dc = *reinterpret_cast<const uint2*>(desc + l); /* its entries and degree */
