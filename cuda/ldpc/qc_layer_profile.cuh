@@ -38,10 +38,14 @@ template <> struct layer_profile<2> { /* 5G NR BG2 */
 #endif
 /* ... for the rows that run one layer per step: the pair kernel's, two frames per word
  * (qc_lean_pair_kernel.cuh), and the float32 lean rows (qc_lean_kernel.cuh), whose code per edge
- * is about twice an edge pair's (H200, 2026-11-29: 128 edges faster than the loop, 200 slower
- * than it, docs/performance.md, twentieth pass) */
+ * is about twice an edge pair's. Measured, H200, docs/performance.md:
+ * - 2026-11-29 (twentieth pass): 128 edges faster than the loop, 200 slower than it.
+ * - 2026-12-01 (thirty-fourth pass), after the rows' code shrank: 176 (BG1's first 18 layers,
+ *   BG2's 36) beat 128 at int8 and int8p16 by 2-5% (8192 BG1 R = 1/3 int8p16 35.2 -> 36.7
+ *   Gb/s); 224 lost at int8 on BG2 (-2%), at float32 on BG2 (-6%) and at float16 on BG2, whose
+ *   whole code it then held (-45%). */
 #ifndef ROW_PROFILE_MAX_EDGES
-#define ROW_PROFILE_MAX_EDGES 128u
+#define ROW_PROFILE_MAX_EDGES 176u
 #endif
 
 /* Leading layers of at least this degree run in the loop before the straight window (their code
