@@ -30,11 +30,14 @@ template <> struct layer_profile<2> { /* 5G NR BG2 */
 #define LAYER_PROFILES 2
 
 /* The edges per iteration up to which a profile's code runs faster than the loop: the whole
- * iteration is straight-line code, which beyond this no longer stays in the instruction caches
- * (H100, 2026-11-27: BG2's 197 edges 10% faster, BG1's 316 12% slower; docs/performance.md).
- * A code with more layers runs a window of them within it straight and the others in the loop. */
+ * iteration is straight-line code, which beyond this no longer stays in the instruction caches.
+ * A code with more layers runs a window of them within it straight and the others in the loop.
+ * Measured, docs/performance.md:
+ * - H100, 2026-11-27: BG2's 197 edges 10% faster, BG1's 316 12% slower.
+ * - H200, 2026-12-01 (thirty-fourth pass), after edge pairs' code shrank: BG1's whole code (316)
+ *   2-3% faster than 256 edges and the loop (one R = 1/3 block, int8p16 200-203 -> 196 us). */
 #ifndef LAYER_PROFILE_MAX_EDGES
-#define LAYER_PROFILE_MAX_EDGES 256u
+#define LAYER_PROFILE_MAX_EDGES 320u
 #endif
 /* ... for the rows that run one layer per step: the pair kernel's, two frames per word
  * (qc_lean_pair_kernel.cuh), and the float32 lean rows (qc_lean_kernel.cuh), whose code per edge
