@@ -1,5 +1,7 @@
 /* gpufec-bench: decoder throughput and latency on fresh random noisy frames.
- * Every number is a median over --repeat timed decode calls after a warm-up call. */
+ * Every number is a median over --repeat timed decode calls after a warm-up: one call, or calls
+ * for at least --warmup milliseconds (for a GPU whose clock rises only under load; the H200s
+ * measured hold 1980 MHz throughout, docs/performance.md, thirty-fifth pass). */
 #define _POSIX_C_SOURCE 200809L
 #include <gpufec/gpufec.h>
 
@@ -18,11 +20,14 @@
 #include <string.h>
 #include <time.h>
 
+/* The default warm-up (--warmup): one call */
+#define BENCH_WARMUP_MS 0
+
 typedef struct {
     const char* code;
     gpufec_decoder_opts o;
     int frames, repeat, threads;
-    double ebn0;
+    double ebn0, warmup_s; /* warm-up: decode calls for at least this long (0: one call) */
     long long seed; /* < 0: from the clock */
     const char* json;
 } bench_args;
@@ -44,6 +49,18 @@ static int cmp_double(const void* x, const void* y)
     return (a > b) - (a < b);
 }
 
+/* One decode call, then more until warmup_s seconds have passed since the first began. */
+static gpufec_status warm_up(gpufec_decoder* dec, const void* soft, size_t frames, uint8_t* out, int32_t* it,
+                             double warmup_s)
+{
+    const double t0 = now();
+    gpufec_status st;
+    do
+        st = gpufec_decoder_decode_soft(dec, soft, frames, out, it, NULL);
+    while (!st && now() - t0 < warmup_s);
+    return st;
+}
+
 static void* worker(void* arg)
 {
     worker_ctx* w = arg;
@@ -59,8 +76,8 @@ static void* worker(void* arg)
     int32_t* it = malloc((size_t)a->frames * sizeof *it);
     if (!w->st && !out)
         w->st = GPUFEC_ERR_OUT_OF_MEMORY;
-    if (!w->st) /* warm-up: allocations, caches, CUDA module load */
-        w->st = gpufec_decoder_decode_soft(dec, w->llr, (size_t)a->frames, out, it, NULL);
+    if (!w->st) /* warm-up: allocations, caches, CUDA module load, the GPU's clock */
+        w->st = warm_up(dec, w->llr, (size_t)a->frames, out, it, a->warmup_s);
     for (int r = 0; r < a->repeat; r++) {
         pthread_barrier_wait(w->barrier);
         double t0 = now();
@@ -91,6 +108,7 @@ int main(int argc, char** argv)
     a.threads = 1;
     a.ebn0 = 1.0;
     a.seed = -1;
+    a.warmup_s = BENCH_WARMUP_MS * 1e-3;
     static const struct option opts[] = {
         {"code", 1, 0, 'c'}, {"decoder", 1, 0, 'd'}, {"schedule", 1, 0, 's'},
         {"iterations", 1, 0, 'i'}, {"backend", 1, 0, 'b'}, {"frames", 1, 0, 'f'},
@@ -98,7 +116,7 @@ int main(int argc, char** argv)
         {"threads", 1, 0, 't'}, {"ebn0", 1, 0, 'e'}, {"early-stop", 0, 0, 'E'},
         {"no-simd", 0, 0, 'S'}, {"syndrome-interval", 1, 0, 'I'}, {"norm", 1, 0, 'n'}, {"device", 1, 0, 'D'}, {"help", 0, 0, 'h'},
         {"quant-step", 1, 0, 'q'}, {"cuda-tuning", 1, 0, 'T'}, {"input", 1, 0, 'N'}, {"param", 1, 0, 'Z'},
-        {"seed", 1, 0, 'R'},
+        {"seed", 1, 0, 'R'}, {"warmup", 1, 0, 'W'},
         {0, 0, 0, 0}};
     int ch;
     opterr = 0;
@@ -140,6 +158,7 @@ int main(int argc, char** argv)
         case 'e': a.ebn0 = parse_double(optarg, "--ebn0"); break;
         case 'E': a.o.early_termination = 1; break;
         case 'R': a.seed = parse_long(optarg, "--seed", 0, 2147483647); break;
+        case 'W': a.warmup_s = 1e-3 * (double)parse_long(optarg, "--warmup", 0, 60000); break;
         case 'S': /* not noted: harmless for every family, where no vector path is used */
             (void)gpufec_decoder_opts_set(&a.o, "cpu_simd", "0", NULL);
             break;
@@ -151,13 +170,16 @@ int main(int argc, char** argv)
             break;
         case 'D': a.o.device = (int)parse_long(optarg, "--device", 0, 64); break;
         case 'h':
-            puts("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"
-                 "       [--backend auto|cpu|cuda] [--frames N] [--precision float32|float16|int8|int8p16]\n"
-                 "       [--quant-step F] [--threads N] [--cuda-tuning FLAGS (lib/core/cuda_tuning.h)]\n"
-                 "       [--input float32|float16|int8 (soft-bit type copied to the decoder)]\n"
-                 "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"
-                 "       [--repeat N] [--ebn0 DB] [--seed N (same frames every run: A/B with --early-stop)]\n"
-                 "       [--early-stop] [--no-simd] [--json FILE]");
+            printf("usage: gpufec-bench --code NAME|FILE [--decoder D] [--schedule S] [--iterations N]\n"
+                   "       [--backend auto|cpu|cuda] [--frames N] [--precision float32|float16|int8|int8p16]\n"
+                   "       [--quant-step F] [--threads N] [--cuda-tuning FLAGS (lib/core/cuda_tuning.h)]\n"
+                   "       [--input float32|float16|int8 (soft-bit type copied to the decoder)]\n"
+                   "       [--param NAME=VALUE ...] (any decoder option; gpufec-info --params lists them)\n"
+                   "       [--repeat N] [--ebn0 DB] [--seed N (same frames every run: A/B with --early-stop)]\n"
+                   "       [--early-stop] [--no-simd] [--json FILE]\n"
+                   "       [--warmup MS (decode calls before timing, for at least MS ms; default %d)]",
+                   BENCH_WARMUP_MS);
+            putchar('\n');
             return 0;
         default: die("unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -239,6 +261,7 @@ int main(int argc, char** argv)
     const double med = round[a.repeat / 2];
     qsort(w[0].ktimes, (size_t)a.repeat, sizeof(double), cmp_double);
     double kmed = w[0].ktimes[a.repeat / 2]; /* replaced below by the single-chunk measurement */
+    double kmin = 0, kmax = 0;
     double d2d = 0, h2d = 0;
     if (used == GPUFEC_BACKEND_CUDA && gpufec_cuda_bandwidth(a.o.device, &d2d, &h2d) != GPUFEC_OK)
         d2d = h2d = 0;
@@ -257,7 +280,7 @@ int main(int argc, char** argv)
             gpufec_decoder_frame_sizes(kd, &il, &ol);
             uint8_t* ko = NULL;
             gpufec_host_alloc((void**)&ko, (size_t)kframes * ol);
-            gpufec_decoder_decode_soft(kd, soft, (size_t)kframes, ko, NULL, NULL);
+            warm_up(kd, soft, (size_t)kframes, ko, NULL, a.warmup_s);
             for (int r = 0; r < a.repeat; r++) {
                 gpufec_decoder_decode_soft(kd, soft, (size_t)kframes, ko, NULL, NULL);
                 gpufec_decoder_kernel_seconds(kd, &ks[r]);
@@ -267,6 +290,8 @@ int main(int argc, char** argv)
         }
         qsort(ks, (size_t)a.repeat, sizeof *ks, cmp_double);
         w[0].ktimes[a.repeat / 2] = ks[a.repeat / 2];
+        kmin = ks[0];
+        kmax = ks[a.repeat - 1];
         free(ks);
     }
     const double frames_total = (double)a.frames * a.threads;
@@ -293,6 +318,8 @@ int main(int argc, char** argv)
         kllr = (double)kframes * info.n * (double)width / kmed / 1e9;
         printf("kernel-only coded %.4f Gb/s (%.3f ms for one chunk of %d frames) | LLR rate kernel-only %.1f GB/s, with "
                "transfers %.1f GB/s\n", kcoded, kmed * 1e3, kframes, kllr, llr_gbs);
+        printf("kernel-only spread: min %.1f us, median %.1f, max %.1f over %d calls after %.0f ms of warm-up\n",
+               kmin * 1e6, kmed * 1e6, kmax * 1e6, a.repeat, a.warmup_s * 1e3);
         printf("ceilings on this device: D2D copy %.1f GB/s (read+write), pinned H2D %.1f GB/s | with "
                "transfers = %.0f%% of the H2D bound | kernel-only LLR rate = %.0f%% of D2D\n",
                d2d, h2d, h2d > 0 ? 100.0 * llr_gbs / h2d : 0.0, d2d > 0 ? 100.0 * kllr / d2d : 0.0);

@@ -1038,11 +1038,14 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                 ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
                                                           min(H, a.layers), next);
             prof_steps<L, TAB, PROF, (int)H>(a, m.base, smem, desc, st0, tid, lane4, active, next);
-            if (__builtin_expect(a.layers > E, 0)) /* ... and after it (out of line: the code after the
-                                                      window, which runs every iteration, stays in the
-                                                      instruction cache where the window is the whole code) */
-                ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
-                                                          a.layers, next);
+            /* ... and after it, compiled only where the window ends before the profile does (at
+             * LAYER_PROFILE_MAX_EDGES 320 both profiles are whole, and the plan takes a profile
+             * for a prefix of the code's layers, so no code has layers past E) */
+            if constexpr (E < (uint32_t)layer_profile<PROF>::layers)
+                if (__builtin_expect(a.layers > E, 0)) /* out of line: the code after the window stays
+                                                          in the instruction cache */
+                    ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, E,
+                                                              a.layers, next);
         } else if constexpr (EP_TWO<L, EP>) {
             ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u, a.layers,
                                                       next);
