@@ -757,13 +757,54 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
     }
 }
 
+/* Where edge pairs on a layer profile find a layer's pieces without the layer table: every
+ * layer's row-state region has the same size (8 bytes a lane: pair_row_bytes_of), a layer's
+ * entries (TAB: its rows' offsets, edge_units per row) follow the layers before it, whose degrees
+ * are the profile's, and the magnitude table is the group's. Built once per block, so that a
+ * step's loads wait on no load of the table and its addresses are the lane's plus a layer's
+ * constant times a uniform size (about 7 instructions fewer per layer). H200, each kernel's own
+ * duration (ncu), int8p16: one BG1 R = 1/3 block 183.7 -> 178.0 us, R = 0.79 45.6 -> 44.9, BG2
+ * 128.9 -> 125.6; int8 R = 0.79 47.9 -> 46.1 (docs/performance.md, thirty-fifth pass). */
+struct ep_prof_at {
+    unsigned char* state;      /* layer 0's region */
+    const unsigned char* ents; /* TAB: layer 0's offsets; else the entries in bytes (m.ents) */
+    const uint8_t* tab;        /* the magnitude table */
+    uint32_t rs;               /* a region's bytes, as pair_layers_build sums them */
+    uint32_t ez8;              /* TAB: a unit's bytes over a layer's rows, 8z */
+    uint32_t nz2;              /* -2z, read from the layer table once (as pair_layers_build writes it) */
+};
+
+/* Edge units of profile PROF's layers before `layer` (TAB: where its offsets start, in units of 8z) */
+template <int PROF> __host__ __device__ constexpr uint32_t ep_prof_units(int layer)
+{
+    uint32_t u = 0;
+    for (int k = 0; k < layer; k++)
+        u += edge_units(layer_profile<PROF>::deg[k]);
+    return u;
+}
+
+/* Layer l's row state for this lane (l at run time: the step after the last is the first) */
+__device__ __forceinline__ uint4 ep_prof_state(const ep_prof_at& p, uint32_t l, uint32_t lane)
+{
+    return pair_short_get(reinterpret_cast<const uint2*>(p.state + l * p.rs) + lane);
+}
+
+/* Layer LAYER's side of a step (ep_side), its state st already loaded */
+template <int PROF, bool TAB, int LAYER> __device__ __forceinline__ ep_side ep_prof_side(const ep_prof_at& p, const uint4* st)
+{
+    const unsigned char* ents = TAB ? p.ents + ep_prof_units<PROF>(LAYER) * p.ez8
+                                    : p.ents + (size_t)layer_profile_first_edge<PROF>(LAYER) * sizeof(uint2);
+    return {reinterpret_cast<const uint2*>(ents), p.tab, st, p.state + LAYER * p.rs};
+}
+
 /* One iteration of edge pairs at int8 on a layer profile (qc_layer_profile.cuh), from layer LAYER
  * to its straight window's end (layer_profile_end) or the code's: each layer's code compiled for
- * its degree and pairing, no search and no loop. next: the layer's row state, prefetched (and
- * left holding the following layer's: the loop's, or the next iteration's first). */
+ * its degree and pairing, no search and no loop, and its pieces where ep_prof_at says. next: the
+ * layer's row state, prefetched (and left holding the following layer's: the loop's, or the next
+ * iteration's first). */
 template <class L, bool TAB, int PROF, int LAYER>
-__device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base, unsigned char* smem, const uint4* desc,
-                                           unsigned char* st0, uint32_t tid, uint32_t lane4, bool active, uint4 (&next)[1])
+__device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base, const ep_prof_at& p, uint32_t tid,
+                                           uint32_t lane4, bool active, uint4 (&next)[1])
 {
     using P = layer_profile<PROF>;
     if constexpr (LAYER < layer_profile_end<PROF>()) {
@@ -771,29 +812,26 @@ __device__ __forceinline__ void prof_steps(const qc_args& a, unsigned char* base
             return;
         constexpr bool PAIR = P::pair(LAYER); /* (no pair cut: the plan by a.layers, layer_profile_end) */
         constexpr int D0 = P::deg[LAYER];
-        const uint4 dc = desc[LAYER];
         if constexpr (PAIR) {
             constexpr int D1 = P::deg[LAYER + 1];
-            const uint4 d1 = desc[LAYER + 1], dn = desc[LAYER + 2 < a.layers ? LAYER + 2 : 0];
             if (active) {
                 uint4 c1[1];
                 const uint4 c0 = next[0];
-                pair_state_get<L, 0, false, true>(st0, d1.z, (uint32_t)D1, tid, a.z, c1);
-                pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                const ep_side s0 = ep_side_at(smem, st0, dc, &c0), s1 = ep_side_at(smem, st0, d1, c1);
-                ep_two<L, TAB, D0, D1>(a, base, s0, s1, lane4, dc.w, tid);
+                c1[0] = ep_prof_state(p, LAYER + 1, tid);
+                next[0] = ep_prof_state(p, LAYER + 2 < a.layers ? LAYER + 2 : 0, tid);
+                const ep_side s0 = ep_prof_side<PROF, TAB, LAYER>(p, &c0), s1 = ep_prof_side<PROF, TAB, LAYER + 1>(p, c1);
+                ep_two<L, TAB, D0, D1>(a, base, s0, s1, lane4, p.nz2, tid);
             }
         } else {
-            const uint4 dn = desc[LAYER + 1 < a.layers ? LAYER + 1 : 0];
             if (active) {
                 const uint4 c0 = next[0];
-                pair_state_get<L, 0, false, true>(st0, dn.z, dn.y & 0xffu, tid, a.z, next);
-                const ep_side s = ep_side_at(smem, st0, dc, &c0);
-                ep_row<L, D0, TAB>(a, base, s.tab, s.ents, lane4, dc.w, s.st, s.region, tid);
+                next[0] = ep_prof_state(p, LAYER + 1 < a.layers ? LAYER + 1 : 0, tid);
+                const ep_side s = ep_prof_side<PROF, TAB, LAYER>(p, &c0);
+                ep_row<L, D0, TAB>(a, base, s.tab, s.ents, lane4, p.nz2, s.st, s.region, tid);
             }
         }
         __syncthreads();
-        prof_steps<L, TAB, PROF, PAIR ? LAYER + 2 : LAYER + 1>(a, base, smem, desc, st0, tid, lane4, active, next);
+        prof_steps<L, TAB, PROF, PAIR ? LAYER + 2 : LAYER + 1>(a, base, p, tid, lane4, active, next);
     }
 }
 
@@ -1037,7 +1075,9 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
             if constexpr (H > 0) /* the layers before the straight window */
                 ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
                                                           min(H, a.layers), next);
-            prof_steps<L, TAB, PROF, (int)H>(a, m.base, smem, desc, st0, tid, lane4, active, next);
+            const ep_prof_at pa = {state, TAB ? smem + a.edge_offs : reinterpret_cast<const unsigned char*>(m.ents), m.tab,
+                                   pair_region_bytes(pair_row_bytes_of(0u, 0, false, true), a.z), 8u * a.z, desc[0].w};
+            prof_steps<L, TAB, PROF, (int)H>(a, m.base, pa, tid, lane4, active, next);
             /* ... and after it, compiled only where the window ends before the profile does (at
              * LAYER_PROFILE_MAX_EDGES 320 both profiles are whole, and the plan takes a profile
              * for a prefix of the code's layers, so no code has layers past E) */
