@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One block's kernel time as the GPU measures it: each decoder kernel's own duration under Nsight
 # Compute (gpu__time_duration; caches and clocks left as they are), the median of a run's
-# launches after its first two (the warm-up calls). gpufec-bench's kernel-only figure comes from
+# launches after its first two (the first decoder's warm-up and first call; the second decoder's
+# warm-up is among those counted, and the median passes over it). gpufec-bench's kernel-only figure comes from
 # events around the chunk's work and also holds the time between them and the kernel (docs/
 # performance.md, thirty-fifth pass). Each library (a directory holding a libgpufec.so.0) with
 # the same bench binary, interleaved, two rounds. Run on the GPU machine:
