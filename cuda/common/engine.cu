@@ -6,6 +6,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The most bytes of iterations and flags a synchronous call brings back through the stage. */
+constexpr size_t ENGINE_STAGE_MAX = 64u * 1024u;
 
 namespace {
 
@@ -17,7 +21,7 @@ struct slot {
     void* raw;          /* narrow input types: n_tx * B soft values as copied in */
     void* state;        /* the plan's workspace */
     uint8_t* out;       /* out_len * B */
-    int32_t* iters;
+    int32_t* iters;     /* B, then conv's B bytes: one allocation, so that one copy brings both */
     uint8_t* conv;
     uint8_t* fin;       /* out_bytes * B: what the caller gets, when the engine finishes it */
     uint32_t nf;        /* frames of the chunk in flight (0: none) */
@@ -43,6 +47,12 @@ struct engine {
     uint32_t* crc_tab;
     uint32_t crc_n, user_first, crc_first;
     cudaEvent_t user_ready; /* start of an asynchronous call on the caller's stream */
+    /* Pinned: a synchronous one-chunk call's iterations and converged flags arrive here in one
+     * copy and are handed over by memcpy. Two copies to the caller's (often pageable) arrays
+     * cost an H200 call 1-3 us more (docs/performance.md, thirty-sixth pass). */
+    uint8_t* stage;
+    size_t stage_bytes; /* 0: no stage (conv's end too far from iters' start) */
+    bool staged;        /* the last call's flags wait in the stage */
     float kernel_ms;        /* of the last decode call */
     uint64_t frames_done;   /* numbers the frames (PGaB's random source) */
 };
@@ -82,7 +92,7 @@ void engine_destroy(engine* e)
     if (!e)
         return;
     for (slot& q : e->slots) {
-        void* p[] = {q.in, q.raw, q.state, q.out, q.iters, q.conv, q.fin};
+        void* p[] = {q.in, q.raw, q.state, q.out, q.iters, q.fin};
         for (void* x : p)
             if (x)
                 cudaFree(x);
@@ -97,6 +107,8 @@ void engine_destroy(engine* e)
     }
     if (e->user_ready)
         cudaEventDestroy(e->user_ready);
+    if (e->stage)
+        cudaFreeHost(e->stage);
     cudaFree(e->user_pos);
     cudaFree(e->crc_pos);
     cudaFree(e->crc_tab);
@@ -146,6 +158,10 @@ static gpufec_status engine_alloc(engine* e)
             return st;
     }
     ENGINE_CHECK(cfg, cudaEventCreateWithFlags(&e->user_ready, cudaEventDisableTiming), "cudaEventCreate");
+    if (B * (sizeof(int32_t) + 1) <= ENGINE_STAGE_MAX) { /* a larger copy would cost more than it saves */
+        e->stage_bytes = B * (sizeof(int32_t) + 1);
+        ENGINE_CHECK(cfg, cudaHostAlloc(&e->stage, e->stage_bytes, cudaHostAllocDefault), "cudaHostAlloc");
+    }
     for (slot& q : e->slots) {
         ENGINE_CHECK(cfg, cudaStreamCreateWithFlags(&q.stream, cudaStreamNonBlocking), "cudaStreamCreate");
         ENGINE_CHECK(cfg, cudaEventCreate(&q.k0), "cudaEventCreate");
@@ -158,8 +174,8 @@ static gpufec_status engine_alloc(engine* e)
         if (state)
             ENGINE_CHECK(cfg, cudaMalloc(&q.state, state), "cudaMalloc");
         ENGINE_CHECK(cfg, dev_alloc(&q.out, (size_t)cfg->out_len * B), "cudaMalloc");
-        ENGINE_CHECK(cfg, dev_alloc(&q.iters, B), "cudaMalloc");
-        ENGINE_CHECK(cfg, dev_alloc(&q.conv, B), "cudaMalloc");
+        ENGINE_CHECK(cfg, cudaMalloc(&q.iters, B * (sizeof(int32_t) + 1)), "cudaMalloc");
+        q.conv = (uint8_t*)(q.iters + B);
         if (e->finish)
             ENGINE_CHECK(cfg, dev_alloc(&q.fin, (size_t)e->out_bytes * B), "cudaMalloc");
     }
@@ -250,7 +266,9 @@ static gpufec_status enqueue_chunk(engine* e, slot& q, const void* soft, uint32_
                  cudaMemcpyAsync(type == GPUFEC_INPUT_FLOAT32 ? (void*)q.in : q.raw, soft,
                                  count * soft_input_bytes(type), cudaMemcpyDefault, q.stream),
                  "copy in");
-    ENGINE_CHECK(cfg, cudaEventRecord(q.k0, q.stream), "event");
+    const bool timing = cfg->opts.kernel_timing; /* timed events cost a call about 5 us (H200) */
+    if (timing)
+        ENGINE_CHECK(cfg, cudaEventRecord(q.k0, q.stream), "event");
     if (type != GPUFEC_INPUT_FLOAT32) /* counted in the kernel time: it is device work */
         ENGINE_CHECK(cfg, widen_soft_input(q.raw, type, cfg->opts.input_scale, q.in, count, q.stream),
                      "kernel launch");
@@ -263,7 +281,8 @@ static gpufec_status enqueue_chunk(engine* e, slot& q, const void* soft, uint32_
                                q.conv,       q.fin,        e->out_bytes};
         ENGINE_CHECK(cfg, finish_output(a, nf, q.stream), "kernel launch");
     }
-    ENGINE_CHECK(cfg, cudaEventRecord(q.k1, q.stream), "event");
+    if (timing)
+        ENGINE_CHECK(cfg, cudaEventRecord(q.k1, q.stream), "event");
     q.nf = nf;
     return GPUFEC_OK;
 }
@@ -275,10 +294,15 @@ static gpufec_status enqueue_results(engine* e, slot& q)
                  cudaMemcpyAsync(q.dst_out, e->finish ? q.fin : q.out, (size_t)e->out_bytes * q.nf,
                                  cudaMemcpyDefault, q.stream),
                  "copy out");
-    if (q.dst_iters)
+    if (e->staged) /* iterations from the start, converged flags from B on: one copy */
+        ENGINE_CHECK(cfg,
+                     cudaMemcpyAsync(e->stage, q.iters, (size_t)e->B * sizeof(int32_t) + q.nf, cudaMemcpyDeviceToHost,
+                                     q.stream),
+                     "copy out");
+    else if (q.dst_iters)
         ENGINE_CHECK(cfg, cudaMemcpyAsync(q.dst_iters, q.iters, q.nf * sizeof(int32_t), cudaMemcpyDefault, q.stream),
                      "copy out");
-    if (q.dst_conv)
+    if (q.dst_conv && !e->staged)
         ENGINE_CHECK(cfg, cudaMemcpyAsync(q.dst_conv, q.conv, q.nf, cudaMemcpyDefault, q.stream), "copy out");
     return GPUFEC_OK;
 }
@@ -289,6 +313,9 @@ static gpufec_status enqueue(engine* e, const void* soft, size_t n_frames, uint8
                              uint8_t* converged, cudaStream_t user, bool has_user)
 {
     const decoder_config* cfg = e->cfg;
+    /* The stage serves a synchronous call of one chunk: the host hands its flags over after the
+     * wait (engine_decode); an asynchronous call's results go straight to the caller. */
+    e->staged = !has_user && e->stage && n_frames <= e->B && (iterations || converged);
     ENGINE_CHECK(cfg, cudaSetDevice(cfg->opts.device), "cudaSetDevice");
     if (has_user) {
         ENGINE_CHECK(cfg, cudaEventRecord(e->user_ready, user), "event");
@@ -301,7 +328,8 @@ static gpufec_status enqueue(engine* e, const void* soft, size_t n_frames, uint8
     e->kernel_ms = 0.0f;
     for (size_t f = 0; f < n_frames; f += e->B, k++) {
         slot& q = e->slots[k & 1];
-        if (q.nf) { /* this slot's previous chunk: its kernel time, before the events are reused */
+        if (q.nf && cfg->opts.kernel_timing) { /* this slot's previous chunk: its kernel time, before the
+                                                 events are reused */
             ENGINE_CHECK(cfg, cudaEventSynchronize(q.k1), "sync");
             float ms = 0.0f;
             cudaEventElapsedTime(&ms, q.k0, q.k1);
@@ -338,12 +366,12 @@ gpufec_status engine_synchronize(void* state)
     ENGINE_CHECK(e->cfg, cudaSetDevice(e->cfg->opts.device), "cudaSetDevice");
     for (slot& q : e->slots) {
         ENGINE_CHECK(e->cfg, cudaStreamSynchronize(q.stream), "decode");
-        if (q.nf) {
+        if (q.nf && e->cfg->opts.kernel_timing) {
             float ms = 0.0f;
             cudaEventElapsedTime(&ms, q.k0, q.k1);
             e->kernel_ms += ms;
-            q.nf = 0;
         }
+        q.nf = 0;
     }
     return GPUFEC_OK;
 }
@@ -351,8 +379,16 @@ gpufec_status engine_synchronize(void* state)
 gpufec_status engine_decode(void* state, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
                             uint8_t* converged)
 {
-    gpufec_status st = enqueue((engine*)state, soft, n_frames, out, iterations, converged, 0, false);
+    engine* e = (engine*)state;
+    gpufec_status st = enqueue(e, soft, n_frames, out, iterations, converged, 0, false);
     gpufec_status st2 = engine_synchronize(state);
+    if (!st && !st2 && e->staged) {
+        if (iterations)
+            memcpy(iterations, e->stage, n_frames * sizeof(int32_t));
+        if (converged)
+            memcpy(converged, e->stage + (size_t)e->B * sizeof(int32_t), n_frames);
+    }
+    e->staged = false;
     return st ? st : st2;
 }
 

@@ -77,6 +77,9 @@ typedef struct {
     uint32_t cuda_tuning;      /* CUDA kernel choices forced for measurements (the flags of
                                   lib/core/cuda_tuning.h, OR-ed; not a stable API); default 0:
                                   the backend chooses */
+    int kernel_timing;         /* 1: time each call's GPU kernels with CUDA events, for
+                                  gpufec_decoder_kernel_seconds (on an H200 the events add about
+                                  5 us to a call); default 0 */
     /* Each family's own options (binary LDPC's algorithm, norm, precision, ...: gpufec-info
        --params lists every family's with its family), set and read
        by name only (gpufec_decoder_opts_set / _get / _set_text) and filled by
@@ -122,7 +125,8 @@ GPUFEC_API gpufec_status gpufec_decoder_decode_soft(gpufec_decoder* dec, const v
  * the GPU, and makes `cuda_stream` wait for the results. llr must stay valid and bits,
  * iterations, converged must not be read until gpufec_decoder_synchronize() returns or the
  * stream has passed this point. Use pinned (gpufec_host_alloc) or device memory for full
- * overlap. A call of more than two internal chunks waits on the host for all but the last two.
+ * overlap. With kernel_timing=1 a call of more than two internal chunks waits on the host for
+ * all but the last two (to read their events).
  * On the CPU backend it decodes synchronously. One call in flight per context. */
 GPUFEC_API gpufec_status gpufec_decoder_decode_async(gpufec_decoder* dec, const float* llr,
                                                      size_t n_frames, uint8_t* bits,
@@ -229,7 +233,8 @@ GPUFEC_API const char* gpufec_input_type_name(gpufec_input_type type);
 GPUFEC_API gpufec_status gpufec_input_type_from_name(const char* name, gpufec_input_type* type);
 
 /* Seconds the GPU kernels of the last decode call ran (sum over its chunks, copies excluded);
- * 0 for the CPU backend. */
+ * 0 for the CPU backend. The CUDA backend times its kernels only when the decoder was created
+ * with kernel_timing=1; without it this returns GPUFEC_ERR_UNSUPPORTED and 0. */
 GPUFEC_API gpufec_status gpufec_decoder_kernel_seconds(const gpufec_decoder* dec, double* seconds);
 
 /* Page-locked host memory when the CUDA backend is available (copies from it are asynchronous

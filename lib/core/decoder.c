@@ -88,7 +88,12 @@ gpufec_status gpufec_decoder_kernel_seconds(const gpufec_decoder* dec, double* s
 {
     if (!dec || !seconds)
         return GPUFEC_ERR_INVALID_ARGUMENT;
-    *seconds = dec->ops->kernel_seconds ? dec->ops->kernel_seconds(dec->state) : 0.0;
+    *seconds = 0.0;
+    if (!dec->ops->kernel_seconds)
+        return GPUFEC_OK; /* a host implementation: no kernels */
+    if (!dec->cfg.opts.kernel_timing)
+        return GPUFEC_ERR_UNSUPPORTED; /* the events cost every call; asked for at creation */
+    *seconds = dec->ops->kernel_seconds(dec->state);
     return GPUFEC_OK;
 }
 

@@ -52,6 +52,9 @@ static const param_desc COMMON[] = {
     PARAM_NUM("input_scale", P_FLOAT, input_scale, 1e-6, 1e3, "int8 input: LLR of one unit", "input_type=int8"),
     PARAM_NUM("cuda_tuning", P_U32, cuda_tuning, 0, GPUFEC_CUDA_TUNING_ALL, "GPUFEC_CUDA_* flags forcing kernel choices (measurements)",
               "backend=auto|cuda"),
+    PARAM_NUM("kernel_timing", P_INT, kernel_timing, 0, 1,
+              "0/1: time each call's GPU kernels for gpufec_decoder_kernel_seconds, about 5 us a call (measurements)",
+              "backend=auto|cuda"),
 };
 
 /* Option i of the walk: the common ones, then each family's, in family_registry order. */

@@ -212,7 +212,8 @@ static void refuse_i8p16_without_half2(void)
 }
 
 /* Kernel time is read from each backend's own state: a hard-decision context once read the
- * soft decoder's struct out of bounds (issue 8). Every CUDA kind reports a small positive time. */
+ * soft decoder's struct out of bounds (issue 8). Every CUDA kind reports a small positive time
+ * when created with kernel_timing=1, and refuses (0 s) without it. */
 static void kernel_seconds_per_backend(void)
 {
     gpufec_code* c = open_test_code("mackay-1008-504");
@@ -232,6 +233,12 @@ static void kernel_seconds_per_backend(void)
         gpufec_decoder* d = NULL;
         CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create %d", a);
         double sec = -1.0;
+        CHECK(gpufec_decoder_decode(d, llr, F, out, NULL, NULL) == GPUFEC_OK, "decode");
+        CHECK(gpufec_decoder_kernel_seconds(d, &sec) == GPUFEC_ERR_UNSUPPORTED && sec == 0.0,
+              "%s: kernel seconds without kernel_timing: %g", gpufec_algorithm_name(algs[a]), sec);
+        gpufec_decoder_destroy(d);
+        o.kernel_timing = 1;
+        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create %d, timed", a);
         for (int r = 0; r < 3; r++) {
             CHECK(gpufec_decoder_decode(d, llr, F, out, NULL, NULL) == GPUFEC_OK, "decode");
             CHECK(gpufec_decoder_kernel_seconds(d, &sec) == GPUFEC_OK, "kernel_seconds");
