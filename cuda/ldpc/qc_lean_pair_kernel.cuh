@@ -218,8 +218,12 @@ __device__ __forceinline__ void pair_row_store(const packed_row& old, const pack
  * an add-min and an add per edge), and an odd number of units per row keeps a warp's LDS.64
  * free of bank conflicts. */
 __host__ __device__ constexpr uint32_t edge_units(uint32_t d) { return ((d + 3u) / 4u) | 1u; }
-/* ... a layer's bytes of them (the plan sums them with the same function) */
-__host__ __device__ constexpr uint32_t edge_table_bytes(uint32_t d, uint32_t z) { return edge_units(d) * 8u * z; }
+/* ... one unit's bytes over a layer's z rows. A layer's offsets start at the units of the layers
+ * before it times this: the plan's table (edge_table_make), the layer table (pair_layers_build)
+ * and the profile steps (ep_prof_side) all place them so. */
+__host__ __device__ constexpr uint32_t edge_unit_bytes(uint32_t z) { return 8u * z; }
+/* ... a layer's bytes of them */
+__host__ __device__ constexpr uint32_t edge_table_bytes(uint32_t d, uint32_t z) { return edge_units(d) * edge_unit_bytes(z); }
 
 /* A row's D edge offsets from the table (row: its first unit) */
 template <int D> __device__ __forceinline__ void edge_offsets(const uint2* row, uint32_t (&jv)[D])
@@ -760,7 +764,9 @@ __device__ __forceinline__ void pair_layers_build(const qc_args& a, const packed
 /* Where edge pairs on a layer profile find a layer's pieces without the layer table: every
  * layer's row-state region has the same size (8 bytes a lane: pair_row_bytes_of), a layer's
  * entries (TAB: its rows' offsets, edge_units per row) follow the layers before it, whose degrees
- * are the profile's, and the magnitude table is the group's. Built once per block, so that a
+ * are the profile's, and the magnitude table is the group's. The same sizes and units as
+ * pair_layers_build's, summed at compile time over the profile's degrees, which the plan has
+ * checked equal the code's (layer_profile_match). Built once per block, so that a
  * step's loads wait on no load of the table and its addresses are the lane's plus a layer's
  * constant times a uniform size (about 7 instructions fewer per layer). H200, each kernel's own
  * duration (ncu), int8p16: one BG1 R = 1/3 block 183.7 -> 178.0 us, R = 0.79 45.6 -> 44.9, BG2
@@ -770,7 +776,7 @@ struct ep_prof_at {
     const unsigned char* ents; /* TAB: layer 0's offsets; else the entries in bytes (m.ents) */
     const uint8_t* tab;        /* the magnitude table */
     uint32_t rs;               /* a region's bytes, as pair_layers_build sums them */
-    uint32_t ez8;              /* TAB: a unit's bytes over a layer's rows, 8z */
+    uint32_t ez8;              /* TAB: a unit's bytes over a layer's rows (edge_unit_bytes) */
     uint32_t nz2;              /* -2z, read from the layer table once (as pair_layers_build writes it) */
 };
 
@@ -1076,7 +1082,8 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                 ep_two_steps<L, TAB, DMAX>(a, m.base, smem, desc, st0, tid, lane4, active, live, 0u,
                                                           min(H, a.layers), next);
             const ep_prof_at pa = {state, TAB ? smem + a.edge_offs : reinterpret_cast<const unsigned char*>(m.ents), m.tab,
-                                   pair_region_bytes(pair_row_bytes_of(0u, 0, false, true), a.z), 8u * a.z, desc[0].w};
+                                   pair_region_bytes(pair_row_bytes_of(0u, 0, false, true), a.z), edge_unit_bytes(a.z),
+                                   desc[0].w};
             prof_steps<L, TAB, PROF, (int)H>(a, m.base, pa, tid, lane4, active, next);
             /* ... and after it, compiled only where the window ends before the profile does (at
              * LAYER_PROFILE_MAX_EDGES 320 both profiles are whole, and the plan takes a profile
