@@ -3,7 +3,7 @@
 # and a slot of 152, float32 and int8 soft bits in, the builds given interleaved over three rounds
 # (docs/performance.md, thirty-sixth pass). Each argument is BENCH:LIBDIR, a gpufec-bench and the
 # folder of the libgpufec.so.0 it runs with (a bench binary goes with the library it was built
-# against: the options struct is shared). Prints each run's median call and kernel-only spread.
+# against: the options struct is shared). Prints each run's median call.
 #   bash benchmarks/call_overhead.sh build/apps/gpufec-bench:build/lib
 set -u
 BUILDS="$*"

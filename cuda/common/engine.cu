@@ -50,8 +50,7 @@ struct engine {
     /* Pinned: a synchronous one-chunk call's iterations and converged flags arrive here in one
      * copy and are handed over by memcpy. Two copies to the caller's (often pageable) arrays
      * cost an H200 call 1-3 us more (docs/performance.md, thirty-sixth pass). */
-    uint8_t* stage;
-    size_t stage_bytes; /* 0: no stage (conv's end too far from iters' start) */
+    uint8_t* stage;     /* NULL: none (B * 5 bytes above ENGINE_STAGE_MAX) */
     bool staged;        /* the last call's flags wait in the stage */
     float kernel_ms;        /* of the last decode call */
     uint64_t frames_done;   /* numbers the frames (PGaB's random source) */
@@ -158,10 +157,8 @@ static gpufec_status engine_alloc(engine* e)
             return st;
     }
     ENGINE_CHECK(cfg, cudaEventCreateWithFlags(&e->user_ready, cudaEventDisableTiming), "cudaEventCreate");
-    if (B * (sizeof(int32_t) + 1) <= ENGINE_STAGE_MAX) { /* a larger copy would cost more than it saves */
-        e->stage_bytes = B * (sizeof(int32_t) + 1);
-        ENGINE_CHECK(cfg, cudaHostAlloc(&e->stage, e->stage_bytes, cudaHostAllocDefault), "cudaHostAlloc");
-    }
+    if (B * (sizeof(int32_t) + 1) <= ENGINE_STAGE_MAX) /* a larger copy would cost more than it saves */
+        ENGINE_CHECK(cfg, cudaHostAlloc(&e->stage, B * (sizeof(int32_t) + 1), cudaHostAllocDefault), "cudaHostAlloc");
     for (slot& q : e->slots) {
         ENGINE_CHECK(cfg, cudaStreamCreateWithFlags(&q.stream, cudaStreamNonBlocking), "cudaStreamCreate");
         ENGINE_CHECK(cfg, cudaEventCreate(&q.k0), "cudaEventCreate");
