@@ -51,6 +51,7 @@ struct engine {
      * copy and are handed over by memcpy. Two copies to the caller's (often pageable) arrays
      * cost an H200 call 1-3 us more (docs/performance.md, thirty-sixth pass). */
     uint8_t* stage;     /* NULL: none (B * 5 bytes above ENGINE_STAGE_MAX) */
+    bool raw_in;        /* the plan reads the narrow soft bits as copied in: no widening pass */
     bool staged;        /* the last call's flags wait in the stage */
     float kernel_ms;        /* of the last decode call */
     uint64_t frames_done;   /* numbers the frames (PGaB's random source) */
@@ -164,7 +165,8 @@ static gpufec_status engine_alloc(engine* e)
         ENGINE_CHECK(cfg, cudaEventCreate(&q.k0), "cudaEventCreate");
         ENGINE_CHECK(cfg, cudaEventCreate(&q.k1), "cudaEventCreate");
         ENGINE_CHECK(cfg, cudaEventCreateWithFlags(&q.done, cudaEventDisableTiming), "cudaEventCreate");
-        ENGINE_CHECK(cfg, dev_alloc(&q.in, n_tx * B), "cudaMalloc");
+        if (!e->raw_in)
+            ENGINE_CHECK(cfg, dev_alloc(&q.in, n_tx * B), "cudaMalloc");
         if (type != GPUFEC_INPUT_FLOAT32)
             ENGINE_CHECK(cfg, cudaMalloc(&q.raw, n_tx * B * soft_input_bytes(type)), "cudaMalloc");
         const size_t state = e->ops->state_bytes(e->plan, e->B);
@@ -192,6 +194,8 @@ gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* op
     e->ops = ops;
     e->plan = plan;
     e->B = B;
+    const gpufec_input_type type = cfg->opts.input_type;
+    e->raw_in = type != GPUFEC_INPUT_FLOAT32 && ops->reads_raw && ops->reads_raw(plan, type);
     gpufec_status st = engine_alloc(e);
     if (st != GPUFEC_OK) {
         engine_destroy(e);
@@ -242,14 +246,15 @@ gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops
     caps->preferred_batch = (size_t)B * 2;
     caps->writes_output = 1;
     caps->finishes_output = 1;
+    const char* raw = e->raw_in ? "; soft bits read as given" : "";
     if (!caps->variant[0]) /* the plan's own description names the kernel variant that runs */
-        snprintf(caps->variant, sizeof caps->variant, "%s", ops->describe(plan));
+        snprintf(caps->variant, sizeof caps->variant, "%s%s", ops->describe(plan), raw);
     const char* finish = cfg->check_crc && cfg->pack ? "; CRC checked and bits packed on the GPU"
                          : cfg->check_crc             ? "; CRC checked on the GPU"
                          : cfg->pack                  ? "; bits packed on the GPU"
                                                       : "";
-    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s, chunks of %u frames%s", cfg->opts.device,
-                ops->describe(plan), extra ? ", " : "", extra ? extra : "", B, finish);
+    decoder_log(cfg, GPUFEC_LOG_INFO, "CUDA decoder on device %d: %s%s%s%s, chunks of %u frames%s", cfg->opts.device,
+                ops->describe(plan), raw, extra ? ", " : "", extra ? extra : "", B, finish);
     return GPUFEC_OK;
 }
 
@@ -266,10 +271,10 @@ static gpufec_status enqueue_chunk(engine* e, slot& q, const void* soft, uint32_
     const bool timing = cfg->opts.kernel_timing; /* timed events cost a call about 5 us (H200) */
     if (timing)
         ENGINE_CHECK(cfg, cudaEventRecord(q.k0, q.stream), "event");
-    if (type != GPUFEC_INPUT_FLOAT32) /* counted in the kernel time: it is device work */
+    if (type != GPUFEC_INPUT_FLOAT32 && !e->raw_in) /* counted in the kernel time: it is device work */
         ENGINE_CHECK(cfg, widen_soft_input(q.raw, type, cfg->opts.input_scale, q.in, count, q.stream),
                      "kernel launch");
-    const engine_chunk c = {q.in, q.state, q.out, q.iters, q.conv, nf, e->B, first_frame};
+    const engine_chunk c = {q.in, e->raw_in ? q.raw : NULL, q.state, q.out, q.iters, q.conv, nf, e->B, first_frame};
     ENGINE_CHECK(cfg, e->ops->launch(e->plan, &c, q.stream), "kernel launch");
     ENGINE_CHECK(cfg, cudaGetLastError(), "kernel launch");
     if (e->finish) {

@@ -17,7 +17,10 @@ extern "C" {
 
 /* One chunk as a plan sees it. */
 struct engine_chunk {
-    const float* in;      /* nf frames of n transmitted soft values, frame-major, widened */
+    const float* in;      /* nf frames of n transmitted soft values, frame-major, widened (NULL where
+                             the plan reads them narrow: raw) */
+    const void* raw;      /* ... the same values as copied in, where the plan reads them so
+                             (reads_raw; the type and int8 scale are cfg->opts'); else NULL */
     void* state;          /* the slot's workspace: plan_ops.state_bytes(plan, B) bytes */
     uint8_t* out;         /* nf * out_len bits (cfg->out_len, through cfg->out_pos) */
     int32_t* iterations;  /* nf */
@@ -32,6 +35,10 @@ struct engine_plan_ops {
     /* Enqueues the chunk's kernels on the stream; never waits on the host. */
     cudaError_t (*launch)(const void* plan, const engine_chunk* chunk, cudaStream_t stream);
     void (*destroy)(void* plan);
+    /* Optional: true where every kernel of the plan reads soft bits of this narrow type as the
+     * caller gave them (engine_chunk.raw), so that the engine skips its widening pass and the
+     * float buffer; NULL or false: the plan reads the widened floats (chunk.in). */
+    bool (*reads_raw)(const void* plan, gpufec_input_type type);
 };
 
 struct engine;

@@ -526,15 +526,67 @@ template <class F> __device__ __forceinline__ void output_batches(const qc_args&
     }
 }
 
+/* Where the loaders read a chunk's soft values (index i counted from its first frame's first
+ * value), as float LLRs: the engine's widened floats, or the caller's int8 as given where the plan
+ * took them (a.in8: the engine skipped its widening pass, which one 5G NR block with int8 in paid
+ * as a second kernel, its launch and a round trip through memory: about 5 us with transfers,
+ * H200). The loaders branch on the source once, not per value: a test per value issued in the
+ * float path too and slowed 8192 R = 0.79 blocks by 4% (docs/performance.md, thirty-seventh
+ * pass). */
+struct soft_f32 {
+    const float* p;
+    __device__ __forceinline__ float at(size_t i) const { return p[i]; }
+    __device__ __forceinline__ float4 quad(size_t q) const { return reinterpret_cast<const float4*>(p)[q]; }
+};
+/* int8: soft_input.h's value * scale. The integer's float is built exactly without the
+ * conversion pipe (2^23 + v + 128 as a float's bits, minus 2^23 + 128), which a many-group load
+ * shares with every SM's other conversions (qc_packed_kernel.cuh's channel_bits2 avoids it too);
+ * the product rounds once, as the rule's. */
+struct soft_i8 {
+    const int8_t* p;
+    float scale;
+    __device__ __forceinline__ float of(uint32_t x, uint32_t sel) const /* x: the bytes plus 128 */
+    {
+        return (__uint_as_float(__byte_perm(x, 0x4b000000u, sel)) - 8388736.0f) * scale;
+    }
+    __device__ __forceinline__ float at(size_t i) const
+    {
+        return of((uint32_t)(uint8_t)p[i] ^ 0x80u, 0x7440u);
+    }
+    __device__ __forceinline__ float4 quad(size_t q) const
+    {
+        const uint32_t x = reinterpret_cast<const uint32_t*>(p)[q] ^ 0x80808080u;
+        return make_float4(of(x, 0x7440u), of(x, 0x7441u), of(x, 0x7442u), of(x, 0x7443u));
+    }
+};
+/* f(source) with the chunk's source */
+template <class F> __device__ __forceinline__ void with_soft(const qc_args& a, F f)
+{
+    if (a.in8)
+        f(soft_i8{a.in8, a.in8_scale});
+    else
+        f(soft_f32{a.in});
+}
+/* The mother value of position j of the frame whose values start at o (tx_map_load_as: the
+ * repeated positions, a few per frame) */
+__device__ __forceinline__ float qc_soft_mother(const qc_args& a, uint32_t j, size_t o)
+{
+    int ignored = 0;
+    return a.in8 ? tx_map_load_as(a.map, j, a.in8 + o, GPUFEC_INPUT_INT8, a.in8_scale, &ignored)
+                 : tx_map_load(a.map, j, a.in + o, &ignored);
+}
+
 /* A frame's transmitted values four at a time: quads q0, q0 + nt, ... (Q of them per thread) of
- * tx_int and in0 (NI = 2: and in1), by 16-byte loads, each thread's all in flight at once. A quad
- * beyond the frame reads as four repeated positions of value 0, which load nothing and tell the
- * decoder nothing. One 5G block (E = 10752) is seven quads per thread of 384: four 16-byte loads
- * per quad and frame instead of eight 4-byte ones, and a fifth of the address arithmetic. */
+ * tx_int and of the frame's values from o0 (NI = 2: and o1) in source S, by 16-byte loads (4-byte
+ * of int8), each thread's all in flight at once. A quad beyond the frame reads as four repeated
+ * positions of value 0, which load nothing and tell the decoder nothing. One 5G block (E = 10752)
+ * is seven quads per thread of 384: four 16-byte loads per quad and frame instead of eight 4-byte
+ * ones, and a fifth of the address arithmetic. */
 template <int NI, int Q> struct channel_quads {
     int4 p[Q];
     float4 v0[Q], v1[Q];
-    __device__ __forceinline__ void fetch(const qc_args& a, const float* in0, const float* in1, uint32_t q0, uint32_t nt)
+    template <class S>
+    __device__ __forceinline__ void fetch(const qc_args& a, const S& src, size_t o0, size_t o1, uint32_t q0, uint32_t nt)
     {
         const uint32_t nq = a.n_tx / 4u;
 #pragma unroll
@@ -542,8 +594,8 @@ template <int NI, int Q> struct channel_quads {
             const uint32_t q = q0 + (uint32_t)k * nt;
             const bool in = q < nq;
             p[k] = in ? reinterpret_cast<const int4*>(a.tx_int)[q] : make_int4(-1, -1, -1, -1);
-            v0[k] = in ? reinterpret_cast<const float4*>(in0)[q] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            v1[k] = in && NI > 1 ? reinterpret_cast<const float4*>(in1)[q] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v0[k] = in ? src.quad(o0 / 4u + q) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v1[k] = in && NI > 1 ? src.quad(o1 / 4u + q) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
     }
     template <class F> __device__ __forceinline__ void each(F use) const
@@ -558,19 +610,20 @@ template <int NI, int Q> struct channel_quads {
     }
 };
 
-/* Whether a frame's values can load as quads: whole quads, each array on 16 bytes */
-__device__ __forceinline__ bool channel_by_quads(const qc_args& a, const float* in0, const float* in1)
+/* Whether the frames' values can load as quads: whole quads (so every frame's values start on
+ * one), the arrays aligned to their loads (cudaMalloc'd: always) */
+__device__ __forceinline__ bool channel_by_quads(const qc_args& a)
 {
-    return (a.n_tx & 3u) == 0 &&
-           ((reinterpret_cast<uintptr_t>(in0) | reinterpret_cast<uintptr_t>(in1) | reinterpret_cast<uintptr_t>(a.tx_int)) & 15u) == 0;
+    const uintptr_t in = a.in8 ? reinterpret_cast<uintptr_t>(a.in8) & 3u : reinterpret_cast<uintptr_t>(a.in) & 15u;
+    return (a.n_tx & 3u) == 0 && in == 0 && (reinterpret_cast<uintptr_t>(a.tx_int) & 15u) == 0;
 }
 
 /* A frame's transmitted values as the frame kernels load them: use(p, v0, v1) for each value t,
- * p = tx_int[t] (internal position, or -1: repeated; the order of the calls is not t's), v0 =
- * in0[t] and (NI = 2) v1 = in1[t]; B values per thread in flight (one at a time, a frame of few
- * blocks waited a global load's latency per value: one 5G block, 28 per thread). */
-template <int NI, int B = QC_LOAD_BATCH, class F>
-__device__ __forceinline__ void channel_batches(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
+ * p = tx_int[t] (internal position, or -1: repeated; the order of the calls is not t's), v0 the
+ * value o0 + t of source S and (NI = 2) v1 o1 + t; B values per thread in flight (one at a time,
+ * a frame of few blocks waited a global load's latency per value: one 5G block, 28 per thread). */
+template <int NI, int B = QC_LOAD_BATCH, class S, class F>
+__device__ __forceinline__ void channel_batches(const qc_args& a, const S& src, size_t o0, size_t o1, uint32_t tid,
                                                 uint32_t nt, F use)
 {
     for (uint32_t t0 = tid; t0 < a.n_tx; t0 += B * nt) {
@@ -580,8 +633,8 @@ __device__ __forceinline__ void channel_batches(const qc_args& a, const float* i
         for (int k = 0; k < B; k++) {
             const uint32_t t = t0 + k * nt;
             p[k] = t < a.n_tx ? a.tx_int[t] : -1;
-            v0[k] = t < a.n_tx ? in0[t] : 0.0f;
-            v1[k] = t < a.n_tx && NI > 1 ? in1[t] : 0.0f;
+            v0[k] = t < a.n_tx ? src.at(o0 + t) : 0.0f;
+            v1[k] = t < a.n_tx && NI > 1 ? src.at(o1 + t) : 0.0f;
         }
 #pragma unroll
         for (int k = 0; k < B; k++) {
@@ -599,14 +652,14 @@ __device__ __forceinline__ void channel_batches(const qc_args& a, const float* i
  * the pair kernels for many groups measured slower with them (H200, BG1 rate 1/3, 8192 blocks:
  * 23.3 against 24.4 Gb/s, with the main loop's code the same) and DVB-S2's packed kernel no
  * faster (docs/performance.md, fifteenth pass). */
-template <int NI, int Q, class F>
-__device__ __forceinline__ void channel_quads_from(const qc_args& a, const float* in0, const float* in1, uint32_t tid,
+template <int NI, int Q, class S, class F>
+__device__ __forceinline__ void channel_quads_from(const qc_args& a, const S& src, size_t o0, size_t o1, uint32_t tid,
                                                    uint32_t nt, const channel_quads<NI, Q>& first, F use)
 {
     first.each(use);
     for (uint32_t q0 = tid + (uint32_t)Q * nt; q0 < a.n_tx / 4u; q0 += (uint32_t)Q * nt) {
         channel_quads<NI, Q> c;
-        c.fetch(a, in0, in1, q0, nt);
+        c.fetch(a, src, o0, o1, q0, nt);
         c.each(use);
     }
 }
@@ -649,16 +702,17 @@ __device__ __forceinline__ int qc_frame_load(const qc_args& a, PostT* app, uint3
     for (size_t r = tid; r < state_words; r += nt)
         state[r] = 0u;
     __syncthreads();
-    const float* in = a.in + (size_t)f * a.n_tx;
+    const size_t in = (size_t)f * a.n_tx;
     int loaded = 0;
-    channel_batches<1>(a, in, in, tid, nt, [&](int32_t p, float v, float) {
+    const auto use = [&](int32_t p, float v, float) {
         const float x = soft_sanitize(v);
         loaded |= !ldpc_channel_says_nothing(x, PREC, a.inv_step);
         if (p >= 0)
             post_store(app, (uint32_t)p, ldpc_channel(x, PREC, a.inv_step));
-    });
+    };
+    with_soft(a, [&](const auto& src) { channel_batches<1>(a, src, in, in, tid, nt, use); });
     for (uint32_t r = tid; r < a.n_rep; r += nt)
-        post_store(app, a.rep[r].x, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), PREC, a.inv_step));
+        post_store(app, a.rep[r].x, ldpc_channel(qc_soft_mother(a, a.rep[r].y, in), PREC, a.inv_step));
     for (uint32_t t = tid; t < a.n_fill; t += nt)
         post_store(app, a.fill_int[t], ldpc_channel(GPUFEC_LLR_LIMIT, PREC, a.inv_step));
     return __syncthreads_or(loaded);

@@ -664,11 +664,10 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     channel_quads<NI, B / 4> first;
     bool quads = false;
     if constexpr (QUADS) {
-        const float* in0 = a.in + (size_t)f0 * a.n_tx;
-        const float* in1 = BOTH && nf > 1 ? in0 + a.n_tx : in0;
-        quads = channel_by_quads(a, in0, in1);
+        const size_t in0 = (size_t)f0 * a.n_tx, in1 = BOTH && nf > 1 ? in0 + a.n_tx : in0;
+        quads = channel_by_quads(a);
         if (quads)
-            first.fetch(a, in0, in1, tid, nt);
+            with_soft(a, [&](const auto& src) { first.fetch(a, src, in0, in1, tid, nt); });
     }
     qc_load_tables(a, m.ents, m.ent_ptr, m.ncolor, tid, nt);
     if (L::PREC == LDPC_PREC_I8)
@@ -683,8 +682,7 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
     __syncthreads();
     uint32_t loaded = 0;
     if constexpr (BOTH) {
-        const float* in0 = a.in + (size_t)f0 * a.n_tx;
-        const float* in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
+        const size_t in0 = (size_t)f0 * a.n_tx, in1 = nf > 1 ? in0 + a.n_tx : in0; /* a lone frame: its lane 1 stays +0 */
         uint32_t any = 0; /* int8 in half2: the words' bits, zero in a frame's half where it told nothing */
         const auto use = [&](int32_t p, float v0, float v1) {
             /* int8 in half2: the rule without the conversion pipe (channel_bits2), whose three
@@ -704,14 +702,16 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
                                   L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f));
             }
         };
-        if (quads)
-            channel_quads_from(a, in0, in1, tid, nt, first, use);
-        else
-            channel_batches<2>(a, in0, in1, tid, nt, use);
+        with_soft(a, [&](const auto& src) {
+            if (quads)
+                channel_quads_from(a, src, in0, in1, tid, nt, first, use);
+            else
+                channel_batches<2>(a, src, in0, in1, tid, nt, use);
+        });
         loaded |= (uint32_t)((any & 0xffffu) != 0) | (uint32_t)((any >> 16) != 0) << 1;
     }
     for (uint32_t f = 0; f < nf; f++) {
-        const float* in = a.in + (size_t)(f0 + f) * a.n_tx;
+        const size_t in = (size_t)(f0 + f) * a.n_tx;
         if constexpr (L::FR != 2 || ONE) { /* (two frames per word: above) */
             uint32_t any = 0;
             const auto use = [&](int32_t p, float v, float) {
@@ -727,14 +727,16 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
                         packed_put<L, ONE>(m.app, (uint32_t)p, f, ldpc_channel(x, L::PREC, a.inv_step));
                 }
             };
-            if (quads && f == 0)
-                channel_quads_from(a, in, in, tid, nt, first, use);
-            else
-                channel_batches<1, B>(a, in, in, tid, nt, use);
+            with_soft(a, [&](const auto& src) {
+                if (quads && f == 0)
+                    channel_quads_from(a, src, in, in, tid, nt, first, use);
+                else
+                    channel_batches<1, B>(a, src, in, in, tid, nt, use);
+            });
             loaded |= (uint32_t)(any != 0) << f;
         }
         for (uint32_t r = tid; r < a.n_rep; r += nt)
-            packed_put<L, ONE>(m.app, a.rep[r].x, f, ldpc_channel(tx_map_value(a.map, a.rep[r].y, in), L::PREC, a.inv_step));
+            packed_put<L, ONE>(m.app, a.rep[r].x, f, ldpc_channel(qc_soft_mother(a, a.rep[r].y, in), L::PREC, a.inv_step));
         for (uint32_t t = tid; t < a.n_fill; t += nt)
             packed_put<L, ONE>(m.app, a.fill_int[t], f, ldpc_channel(GPUFEC_LLR_LIMIT, L::PREC, a.inv_step));
     }

@@ -317,6 +317,8 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
         use = qc_units(p, ch->nf) <= p->pair_one_wave ? ONE_WAVE : MANY;
     qc_args a = use == EDGES ? p->ep_args : use == ONE_WAVE ? p->ow_args : p->args;
     a.in = ch->in;
+    a.in8 = (const int8_t*)ch->raw; /* qc_reads_raw: int8 only */
+    a.in8_scale = p->cfg->opts.input_scale;
     a.out = ch->out;
     a.iters = ch->iterations;
     a.conv = ch->converged;
@@ -344,9 +346,16 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     return cudaGetLastError();
 }
 
+/* Every QC kernel loads its soft bits through qc_frame_load or packed_group_load, which read int8
+ * as given (qc_soft), so the engine's widening pass and its float buffer go. */
+bool qc_reads_raw(const void* plan, gpufec_input_type type)
+{
+    return type == GPUFEC_INPUT_INT8 && !(((const qc_plan*)plan)->cfg->opts.cuda_tuning & GPUFEC_CUDA_WIDEN_INPUT);
+}
+
 } // namespace
 
-const engine_plan_ops qc_plan_ops = {qc_describe, qc_state_bytes, qc_launch, qc_destroy};
+const engine_plan_ops qc_plan_ops = {qc_describe, qc_state_bytes, qc_launch, qc_destroy, qc_reads_raw};
 
 size_t qc_state_bytes_per_frame(const void* plan)
 {

@@ -65,6 +65,8 @@
                                               one group per SM on the one-wave build in the loop over layers where
                                               that build has no profile (default at Z = 384, int8p16, and int8 on BG2:
                                               the many groups' build, its layers and entries compiled) */
-#define GPUFEC_CUDA_TUNING_ALL 134217727u  /* every switch defined */
+#define GPUFEC_CUDA_WIDEN_INPUT 134217728u /* QC kernel, int8 soft bits in: the engine's widening pass to float
+                                              first (default: the kernels' loads read int8 as given) */
+#define GPUFEC_CUDA_TUNING_ALL 268435455u  /* every switch defined */
 
 #endif

@@ -13,6 +13,7 @@
 
 #include <gpufec/common.h>
 
+#include "soft_input.h"
 #include "soft_value.h"
 
 #include <stddef.h>
@@ -28,24 +29,33 @@ typedef struct {
     const uint32_t* rep_src;
 } tx_map_view;
 
-/* The mother value of position j of one frame (frame: its n transmitted values). *carries is
- * OR-ed with 1 when a transmitted value read is not an erasure (the erased-frame rule). */
-GPUFEC_HD float tx_map_load(tx_map_view m, uint32_t j, const float* frame, int* carries)
+/* The mother value of position j of one frame (frame: its n transmitted values of input type
+ * `type`, read by soft_input.h's rule: the CPU and the engine widen narrow types first, a kernel
+ * that reads the caller's int8 in place passes them as they are). *carries is OR-ed with 1 when
+ * a transmitted value read is not an erasure (the erased-frame rule). */
+GPUFEC_HD float tx_map_load_as(tx_map_view m, uint32_t j, const void* frame, gpufec_input_type type, float int8_scale,
+                               int* carries)
 {
     const int32_t s = m.src ? m.src[j] : (int32_t)j;
     if (s < 0)
         return s == TX_PUNCTURED ? 0.0f : GPUFEC_LLR_LIMIT;
-    float v = soft_sanitize(frame[s]);
+    float v = soft_sanitize(soft_input_value(frame, (size_t)s, type, int8_scale));
     *carries |= v != 0.0f;
     if (m.rep_ptr) {
         for (uint32_t t = m.rep_ptr[j]; t < m.rep_ptr[j + 1]; t++) {
-            const float r = soft_sanitize(frame[m.rep_src[t]]);
+            const float r = soft_sanitize(soft_input_value(frame, m.rep_src[t], type, int8_scale));
             *carries |= r != 0.0f;
             v += r;
         }
         v = fminf(fmaxf(v, -GPUFEC_LLR_LIMIT), GPUFEC_LLR_LIMIT);
     }
     return v;
+}
+
+/* ... of float soft values */
+GPUFEC_HD float tx_map_load(tx_map_view m, uint32_t j, const float* frame, int* carries)
+{
+    return tx_map_load_as(m, j, frame, GPUFEC_INPUT_FLOAT32, 1.0f, carries);
 }
 
 GPUFEC_HD float tx_map_value(tx_map_view m, uint32_t j, const float* frame)

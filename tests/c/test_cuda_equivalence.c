@@ -256,10 +256,11 @@ static void kernel_seconds_per_backend(void)
  * QC kernels (one frame per block, the edge-pair latency kernel, two frames per word with a lone
  * last frame, repeated positions), the generic layered, flooding and hard-decision kernels, and
  * the asynchronous form agrees. E = 10753 makes a chunk's count of soft bits no multiple of
- * four (the widening pass's last group). */
+ * four (the widening pass's last group; the QC kernels' loads by value, not by quads). The QC
+ * plan reads int8 as given in its own loads (no widening pass), the others after the pass. */
 static void typed_input_gpu(void)
 {
-    const gpufec_precision F32 = GPUFEC_PRECISION_FLOAT32, I8 = GPUFEC_PRECISION_INT8;
+    const gpufec_precision F32 = GPUFEC_PRECISION_FLOAT32, I8 = GPUFEC_PRECISION_INT8, I8P16 = GPUFEC_PRECISION_INT8_P16;
     struct {
         const char* code;
         gpufec_algorithm alg;
@@ -270,6 +271,11 @@ static void typed_input_gpu(void)
     } cases[] = {{"5gnr-bg1-z96:k=2000", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED, F32, 300, 96, 0.8},
                  {"5gnr-bg1-z384:k=8448:e=10753:qm=1", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED, I8, 3, 96, 0.55},
                  {"5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED, I8, 301, 301, 0.55},
+                 /* int8p16: the edge pairs (one frame), a slot (one group per SM), a lone frame
+                    with repeated positions */
+                 {"5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED, I8P16, 1, 1, 0.45},
+                 {"5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED, I8P16, 152, 152, 0.55},
+                 {"5gnr-bg2:k=1000:e=5000:qm=2", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED, I8P16, 1, 1, 1.1},
                  {"5gnr-bg2:k=1000:e=5000:qm=2", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED, F32, 100, 96, 1.3},
                  {"5gnr-bg2:k=1000:e=5000:qm=2", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED, I8, 301, 301, 1.3},
                  {"mackay-1008-504", GPUFEC_ALG_NMS, GPUFEC_SCHEDULE_LAYERED, F32, 300, 96, 0.8},
@@ -300,16 +306,18 @@ static void typed_input_gpu(void)
             const uint16_t he = (uint16_t)(e - 1 + 15 < 1 ? 1 : e - 1 + 15 > 30 ? 30 : e - 1 + 15);
             f16[i] = (uint16_t)((l < 0 ? 0x8000u : 0u) | (he << 10) | ((uint16_t)((fr * 2.0 - 1.0) * 1024.0) & 1023u));
         }
-        for (int type = 0; type < 2; type++) {
+        for (int type = 0; type < 3; type++) { /* int8, float16, int8 through the widening pass */
             gpufec_decoder_opts o;
             gpufec_decoder_opts_default(&o);
             test_set_alg(&o, cases[ci].alg);
             o.schedule = cases[ci].sched;
             if (cases[ci].alg != GPUFEC_ALG_GALLAGER_B)
                 test_set_prec(&o, cases[ci].prec);
-            o.input_type = type == 0 ? GPUFEC_INPUT_INT8 : GPUFEC_INPUT_FLOAT16;
+            o.input_type = type == 1 ? GPUFEC_INPUT_FLOAT16 : GPUFEC_INPUT_INT8;
+            if (type == 2)
+                o.cuda_tuning = GPUFEC_CUDA_WIDEN_INPUT;
             o.max_batch = (uint32_t)cases[ci].batch;
-            const void* soft = type == 0 ? (const void*)i8 : (const void*)f16;
+            const void* soft = type == 1 ? (const void*)f16 : (const void*)i8;
             gpufec_decoder *cpu = NULL, *gpu = NULL, *ga = NULL;
             o.backend = GPUFEC_BACKEND_CPU;
             CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
@@ -329,15 +337,20 @@ static void typed_input_gpu(void)
                 frames_ok += oc[f];
             CHECK(memcmp(bc, bg, F * info.k) == 0 && memcmp(ic, ig, F * 4) == 0 && memcmp(oc, og, F) == 0,
                   "%s %s %s input: GPU differs from CPU", cases[ci].code, gpufec_algorithm_name(cases[ci].alg),
-                  type == 0 ? "int8" : "float16");
+                  type == 1 ? "float16" : "int8");
             CHECK(memcmp(ba, bg, F * info.k) == 0, "%s: asynchronous typed decode differs", cases[ci].code);
             CHECK(frames_ok > 0 || cases[ci].alg == GPUFEC_ALG_GALLAGER_B,
                   "%s: no frame decoded: the comparison would compare failures only", cases[ci].code);
             char ran[800] = "";
             gpufec_decoder_variant(gpu, ran, sizeof ran);
+            /* the QC kernels (every 5G NR case here) read int8 as given, without the widening pass */
+            CHECK(type != 0 || strncmp(cases[ci].code, "5gnr", 4) != 0 || strstr(ran, "soft bits read as given"),
+                  "%s int8 input: the QC plan did not read it as given (%s)", cases[ci].code, ran);
+            CHECK(type == 0 || !strstr(ran, "soft bits read as given"), "%s: widened input reported as read as given (%s)",
+                  cases[ci].code, ran);
             printf("%s %s %s %s input: %zu of %zu frames decoded, GPU = CPU (%s)\n", cases[ci].code,
                    gpufec_algorithm_name(cases[ci].alg), gpufec_precision_name(cases[ci].prec),
-                   type == 0 ? "int8" : "float16", frames_ok, F, ran);
+                   type == 1 ? "float16" : type == 2 ? "int8 widened" : "int8", frames_ok, F, ran);
             free(bc); free(bg); free(oc); free(og); free(ic); free(ig);
             gpufec_host_free(ba);
             gpufec_decoder_destroy(cpu);
