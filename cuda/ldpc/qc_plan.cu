@@ -347,7 +347,7 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
 }
 
 /* Every QC kernel loads its soft bits through qc_frame_load or packed_group_load, which read int8
- * as given (qc_soft), so the engine's widening pass and its float buffer go. */
+ * as given (with_soft, soft_i8), so the engine's widening pass and its float buffer go. */
 bool qc_reads_raw(const void* plan, gpufec_input_type type)
 {
     return type == GPUFEC_INPUT_INT8 && !(((const qc_plan*)plan)->cfg->opts.cuda_tuning & GPUFEC_CUDA_WIDEN_INPUT);

@@ -23,7 +23,7 @@ struct qc_args {
     uint32_t z, layers, n, n_tx, n_fill, n_out, n_rep, entries;
     uint32_t slice; /* > 0: colours are slices of this many lanes (ldpc_code.h, qv_slice); no table */
     const float* in;
-    /* the caller's int8 soft bits, read in place (qc_soft) where the engine skipped its widening
+    /* the caller's int8 soft bits, read in place (soft_i8, qc_common.cuh) where the engine skipped its widening
      * pass (qc_reads_raw); NULL: `in`, the widened floats */
     const int8_t* in8;
     float in8_scale;
