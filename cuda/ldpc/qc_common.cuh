@@ -559,20 +559,26 @@ struct soft_i8 {
         return make_float4(of(x, 0x7440u), of(x, 0x7441u), of(x, 0x7442u), of(x, 0x7443u));
     }
 };
-/* f(source) with the chunk's source */
-template <class F> __device__ __forceinline__ void with_soft(const qc_args& a, F f)
+/* f(source) with the chunk's source: SRC 0, the one the chunk has (a.in8 set or not); 1 floats
+ * and 2 int8, a build's own (the edge pairs: the branch's second path in one block's kernel cost
+ * it up to 3% with float32 in, H200, docs/performance.md, thirty-eighth pass) */
+template <int SRC = 0, class F> __device__ __forceinline__ void with_soft(const qc_args& a, F f)
 {
-    if (a.in8)
+    if constexpr (SRC == 1)
+        f(soft_f32{a.in});
+    else if constexpr (SRC == 2)
+        f(soft_i8{a.in8, a.in8_scale});
+    else if (a.in8)
         f(soft_i8{a.in8, a.in8_scale});
     else
         f(soft_f32{a.in});
 }
 /* The mother value of position j of the frame whose values start at o (tx_map_load_as: the
  * repeated positions, a few per frame) */
-__device__ __forceinline__ float qc_soft_mother(const qc_args& a, uint32_t j, size_t o)
+template <int SRC = 0> __device__ __forceinline__ float qc_soft_mother(const qc_args& a, uint32_t j, size_t o)
 {
     int ignored = 0;
-    return a.in8 ? tx_map_load_as(a.map, j, a.in8 + o, GPUFEC_INPUT_INT8, a.in8_scale, &ignored)
+    return SRC == 2 || (SRC == 0 && a.in8) ? tx_map_load_as(a.map, j, a.in8 + o, GPUFEC_INPUT_INT8, a.in8_scale, &ignored)
                  : tx_map_load(a.map, j, a.in + o, &ignored);
 }
 

@@ -1018,9 +1018,10 @@ __device__ __forceinline__ void pair_prof_steps(const qc_args& a, unsigned char*
  * allow (2; 1 for chunks of one group per SM at most). At least two layers (the plan).
  * EP (the latency plan at int8 and float16): one frame per block, a row's edges two by two in
  * a thread's lanes (ep_row), the posteriors one binary16 per position (one_at), the row state
- * on chip in 8 bytes. */
+ * on chip in 8 bytes. SRC: the soft bits' source compiled in (with_soft; the edge pairs' builds,
+ * one per source), or 0: the chunk's, chosen as it loads. */
 template <class L, int SV, bool GPOST, bool SSMEM, bool SHORT, int MINB, bool EP = false, bool TAB = false, int PROF = 0,
-          bool KZ = false>
+          bool KZ = false, int SRC = 0>
 __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_args a)
 {
     static_assert(!PROF || (EP ? EP_TWO<L, EP> && SV == 0 && !SHORT : L::FR == 2),
@@ -1029,6 +1030,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
                   "a frame's edges in 16-bit lanes, its state on chip in the compact form");
     static_assert(!TAB || (SSMEM && !GPOST), "edge offsets after the layer table, the posteriors on chip");
     static_assert(!(GPOST && SSMEM), "row state on chip follows the posteriors on chip");
+    static_assert(!SRC || EP, "a source compiled in: the edge pairs' builds");
     static_assert(!KZ || (PROF && !EP && !TAB && !GPOST), "entries compiled (Z = 384): the pair rows on a profile, "
                                                          "posteriors on chip, no edge offsets");
     extern __shared__ __align__(16) unsigned char smem[];
@@ -1045,7 +1047,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, MINB) k_qc_lean_pair(qc_ar
         for (uint32_t i = tid; i < a.edge_tab_chunks; i += nt)
             copy16_async(smem + a.edge_offs + 16u * i, a.edge_tab + i);
     const uint32_t f0 = EP ? g : g * L::FR, nf = EP ? 1u : min(L::FR, a.nframes - f0);
-    const uint32_t has_info = packed_group_load<L, EP, EP || MINB == 1>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u,
+    const uint32_t has_info = packed_group_load<L, EP, EP || MINB == 1, SRC>(a, m, reinterpret_cast<uint4*>(state), a.pair_state_bytes / 16u,
                                                        f0, nf, s_flags, tid, nt);
     /* The entries in bytes from base (one multiply and add per edge fewer): column blocks with
      * the posteriors' offset, shifts times 4 (EP: 2, a position's bytes; below 2^16, plan:

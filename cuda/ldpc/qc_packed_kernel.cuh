@@ -651,8 +651,8 @@ template <class L, bool ONE> __device__ __forceinline__ void packed_put(uint32_t
  * layout), every stored message +0 (nwords uint4 of row state), then each frame's channel
  * values, repeated positions' sums and filler bits. Returns, in all threads, a bit per frame that
  * tells the decoder something (ldpc_channel_says_nothing). flags: three shared words. ONE: one
- * frame in (n + 1) / 2 words (one_at). */
-template <class L, bool ONE = false, bool QUADS = ONE>
+ * frame in (n + 1) / 2 words (one_at). SRC: the soft bits' source (with_soft). */
+template <class L, bool ONE = false, bool QUADS = ONE, int SRC = 0>
 __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const packed_mem& m, uint4* state, uint32_t nwords,
                                                       uint32_t f0, uint32_t nf, uint32_t* flags, uint32_t tid, uint32_t nt)
 {
@@ -667,7 +667,7 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
         const size_t in0 = (size_t)f0 * a.n_tx, in1 = BOTH && nf > 1 ? in0 + a.n_tx : in0;
         quads = channel_by_quads(a);
         if (quads)
-            with_soft(a, [&](const auto& src) { first.fetch(a, src, in0, in1, tid, nt); });
+            with_soft<SRC>(a, [&](const auto& src) { first.fetch(a, src, in0, in1, tid, nt); });
     }
     qc_load_tables(a, m.ents, m.ent_ptr, m.ncolor, tid, nt);
     if (L::PREC == LDPC_PREC_I8)
@@ -702,7 +702,7 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
                                   L::put2(ldpc_channel(x0, L::PREC, a.inv_step), nf > 1 ? ldpc_channel(x1, L::PREC, a.inv_step) : 0.0f));
             }
         };
-        with_soft(a, [&](const auto& src) {
+        with_soft<SRC>(a, [&](const auto& src) {
             if (quads)
                 channel_quads_from(a, src, in0, in1, tid, nt, first, use);
             else
@@ -727,7 +727,7 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
                         packed_put<L, ONE>(m.app, (uint32_t)p, f, ldpc_channel(x, L::PREC, a.inv_step));
                 }
             };
-            with_soft(a, [&](const auto& src) {
+            with_soft<SRC>(a, [&](const auto& src) {
                 if (quads && f == 0)
                     channel_quads_from(a, src, in, in, tid, nt, first, use);
                 else
@@ -736,7 +736,7 @@ __device__ __forceinline__ uint32_t packed_group_load(const qc_args& a, const pa
             loaded |= (uint32_t)(any != 0) << f;
         }
         for (uint32_t r = tid; r < a.n_rep; r += nt)
-            packed_put<L, ONE>(m.app, a.rep[r].x, f, ldpc_channel(qc_soft_mother(a, a.rep[r].y, in), L::PREC, a.inv_step));
+            packed_put<L, ONE>(m.app, a.rep[r].x, f, ldpc_channel(qc_soft_mother<SRC>(a, a.rep[r].y, in), L::PREC, a.inv_step));
         for (uint32_t t = tid; t < a.n_fill; t += nt)
             packed_put<L, ONE>(m.app, a.fill_int[t], f, ldpc_channel(GPUFEC_LLR_LIMIT, L::PREC, a.inv_step));
     }

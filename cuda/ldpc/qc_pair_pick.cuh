@@ -29,6 +29,17 @@ template <class L, int SV> qc_kernel_fn pick_lean_pair_short(const qc_plan* p, b
     return pick_lean_pair_mem<L, SV, false>(p, one);
 }
 
+/* The edge pairs' build (one frame per block) for the plan's soft-bit source (ep_src) */
+template <class L, bool TAB, int PROF> qc_kernel_fn pick_edge_pairs_src(const qc_plan* p)
+{
+    return p->ep_src == 2 ? k_qc_lean_pair<L, 0, false, true, false, 1, true, TAB, PROF, false, 2>
+                          : k_qc_lean_pair<L, 0, false, true, false, 1, true, TAB, PROF, false, 1>;
+}
+template <class L, int PROF> qc_kernel_fn pick_edge_pairs(const qc_plan* p)
+{
+    return p->ep_tab ? pick_edge_pairs_src<L, true, PROF>(p) : pick_edge_pairs_src<L, false, PROF>(p);
+}
+
 /* Rows longer than one sign word of two frames: the compact row state (lean rows have at most
  * LEAN_MAX_DEGREE edges, within PAIR_COMPACT_MAX_DEGREE); else packed_row's. The latency plan's
  * edge pairs: 16-bit lanes, row state on chip, one frame per block. */
@@ -40,14 +51,9 @@ template <class L> qc_kernel_fn pick_lean_pair(const qc_plan* p, qc_pair_use use
             if constexpr (EP_TWO<L, true>) /* a layer profile's code (qc_layer_profile.cuh) */
                 if (p->ep_prof == 1 || p->ep_prof == 2) {
                     static_assert(LAYER_PROFILES == 2, "a kernel per profile");
-                    if (p->ep_prof == 1)
-                        return p->ep_tab ? k_qc_lean_pair<L, 0, false, true, false, 1, true, true, 1>
-                                         : k_qc_lean_pair<L, 0, false, true, false, 1, true, false, 1>;
-                    return p->ep_tab ? k_qc_lean_pair<L, 0, false, true, false, 1, true, true, 2>
-                                     : k_qc_lean_pair<L, 0, false, true, false, 1, true, false, 2>;
+                    return p->ep_prof == 1 ? pick_edge_pairs<L, 1>(p) : pick_edge_pairs<L, 2>(p);
                 }
-            return p->ep_tab ? k_qc_lean_pair<L, 0, false, true, false, 1, true, true>
-                             : k_qc_lean_pair<L, 0, false, true, false, 1, true, false>;
+            return pick_edge_pairs<L, 0>(p);
         }
         const bool one = use == QC_PAIR_ONE_WAVE;
         return p->pair_compact ? pick_lean_pair_short<L, 0>(p, one) : pick_lean_pair_short<L, 1>(p, one);

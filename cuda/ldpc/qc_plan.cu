@@ -717,6 +717,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         const size_t at = (tables + PACKED_TABLE_BYTES + pair_post_bytes((c->n + 1) / 2) + ep_st + 15) & ~(size_t)15;
         if (at + pair_desc_bytes(c->qv_layers) <= (size_t)optin) {
             p->ep = 1;
+            p->ep_src = qc_reads_raw(p, o->input_type) ? 2 : 1;
             p->ep_args = p->args;
             p->ep_args.pair_state_bytes = (uint32_t)ep_st;
             p->ep_args.pair_desc = (uint32_t)at;

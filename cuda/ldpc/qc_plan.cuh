@@ -99,6 +99,7 @@ struct qc_plan {
     size_t ep_smem;
     uint32_t ep_pairs; /* ... pairs of orthogonal layers run two rows per thread (pair_next) */
     int ep_prof;       /* ... the layer profile its code is compiled for (qc_layer_profile.cuh), 0: none */
+    int ep_src;        /* ... the soft bits its build reads (with_soft's SRC): 1 floats, 2 int8 as given */
     size_t smem, gstate_bytes, gpost_bytes; /* per frame, or per group of four when packed */
     uint32_t threads;
     char describe[656];
