@@ -561,7 +561,7 @@ struct soft_i8 {
 };
 /* f(source) with the chunk's source: SRC 0, the one the chunk has (a.in8 set or not); 1 floats
  * and 2 int8, a build's own (the edge pairs: the branch's second path in one block's kernel cost
- * it up to 3% with float32 in, H200, docs/performance.md, thirty-eighth pass) */
+ * it 1-3.7% with float32 in, H200, docs/performance.md, thirty-eighth pass) */
 template <int SRC = 0, class F> __device__ __forceinline__ void with_soft(const qc_args& a, F f)
 {
     if constexpr (SRC == 1)
