@@ -680,32 +680,30 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.f16_offset2 = __half_as_ushort(__float2half(a.offset)) * 0x00010001u;
     }
     err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
-    /* two frames per word on lean rows, a chunk of one group per SM at most: one block per SM
-     * (H100, docs/performance.md: a slot of 152 5G NR blocks) */
+    /* A chunk of at most one group per SM, two frames per word on lean rows: the many groups'
+     * build where its layers and the base graph's entries are compiled (qc_pair_kz, Z = 384), at
+     * int8p16 and at int8 on BG2, where it measured faster than the one-wave build (H200, 152 and
+     * 264 blocks: int8p16 1.03x to 1.23x against the one-wave build's loop over layers, 1.04x to
+     * 1.16x against its compiled layers with the edge offsets on chip; int8 on BG2 1.2x; int8 on
+     * BG1 0.96x to 1.03x, and below Z = 384, entries read from memory, int8p16 0.85x to 1.0x;
+     * float16 keeps its own; docs/performance.md, twenty-eighth and thirty-ninth passes). Else the
+     * one-wave build: one block per SM, its registers uncapped (H100: a slot of 152 5G NR blocks). */
     if (err == cudaSuccess && p->lean_pair && p->packed == 2 && !p->packed_gpost) {
-        p->pair_one_wave = (uint32_t)sms;
-        /* with the rows' edge offsets after the layer table, where the row state is on chip and
-         * one group's all fit (a slot of 152 5G NR blocks at rate 0.79: 90 KiB of them) */
-        p->ow_args = p->args;
-        p->ow_smem = p->smem;
-        if (p->pair_ssmem && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
-            (err = edge_table_attach(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 4, (size_t)optin, &p->dev[10],
-                                     &p->ow_args, &p->ow_smem, &p->ow_tab)) != cudaSuccess)
-            goto done;
-        err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_ONE_WAVE), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)p->ow_smem);
-        /* ... but where the one-wave build has no code on the layer profile (the row state in
-         * global memory, or no room for the edge offsets) and the many groups' build has its
-         * layers and the base graph's entries compiled (qc_pair_kz, Z = 384), that one at
-         * int8p16, and at int8 on BG2, where it measured faster (H200, 152 and 264 blocks:
-         * int8p16 1.03x to 1.23x, int8 on BG2 1.2x; int8 on BG1 0.96x to 1.03x, and below
-         * Z = 384, entries read from memory, int8p16 0.85x to 1.0x; float16 keeps its own;
-         * docs/performance.md, twenty-eighth pass) */
         const bool many_wins = qc_pair_kz(p) && (p->i8p16 || (p->prec == LDPC_PREC_I8 && p->pair_prof == 2));
-        if (many_wins && !(o->cuda_tuning & GPUFEC_CUDA_ONE_WAVE_LOOP) && !pick_pair_prof_of(p, true) &&
-            pick_pair_prof_of(p, false)) {
-            p->pair_one_wave = 0;
+        if (many_wins && !(o->cuda_tuning & GPUFEC_CUDA_ONE_WAVE_BUILD) && pick_pair_prof_of(p, false)) {
             p->ow_many = 1;
+        } else {
+            p->pair_one_wave = (uint32_t)sms;
+            /* with the rows' edge offsets after the layer table, where the row state is on chip
+             * and one group's all fit (a slot of 152 5G NR blocks at rate 0.79: 90 KiB of them) */
+            p->ow_args = p->args;
+            p->ow_smem = p->smem;
+            if (p->pair_ssmem && !(o->cuda_tuning & GPUFEC_CUDA_NO_EDGE_TABLE) &&
+                (err = edge_table_attach(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 4, (size_t)optin,
+                                         &p->dev[10], &p->ow_args, &p->ow_smem, &p->ow_tab)) != cudaSuccess)
+                goto done;
+            err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_ONE_WAVE), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)p->ow_smem);
         }
     }
     /* A few frames at int8 and float16 on the lean rows: a row's edges two by two in 16-bit lanes

@@ -61,10 +61,11 @@
                                               magnitude from the rule's table in shared memory (default: two half2
                                               instructions for both frames where the plan found them exact,
                                               ldpc_i8_mag_arith) */
-#define GPUFEC_CUDA_ONE_WAVE_LOOP 67108864u /* QC kernel, two frames per word on a layer profile: a chunk of at most
-                                              one group per SM on the one-wave build in the loop over layers where
-                                              that build has no profile (default at Z = 384, int8p16, and int8 on BG2:
-                                              the many groups' build, its layers and entries compiled) */
+#define GPUFEC_CUDA_ONE_WAVE_BUILD 67108864u /* QC kernel, two frames per word: a chunk of at most one group per SM
+                                              on the one-wave build (its layers compiled where its edge offsets fit
+                                              on chip, else the loop over layers; default at Z = 384, int8p16, and
+                                              int8 on BG2: the many groups' build, its layers and entries compiled;
+                                              was ONE_WAVE_LOOP) */
 #define GPUFEC_CUDA_WIDEN_INPUT 134217728u /* QC kernel, int8 soft bits in: the engine's widening pass to float
                                               first (default: the kernels' loads read int8 as given) */
 #define GPUFEC_CUDA_TUNING_ALL 268435455u  /* every switch defined */

@@ -496,21 +496,25 @@ static void i8p16_cases(int quick)
     expect_variant = "lean rows, int8p16 rule, 2 frames per word (half2), posteriors in shared memory, "
                      "16-byte row state per row (8 with at most 11 edges) in global memory";
     compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, quick ? 601 : 1201, 0.0, W);
-    chunk_frames = 152; /* a slot: one group per SM, edge offsets on chip */
-    expect_variant = "; one group per SM: edge offsets on chip";
-    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, W);
-    /* ... at rate 1/3 (row state in global memory) and on BG2 at rate 0.4 (no room for the edge
-     * offsets): the many groups' build, its layers compiled; the one-wave build in the loop by its
-     * switch */
+    /* a slot (one group per SM) at Z = 384: the many groups' build, its layers and entries
+     * compiled, at rate 0.79, at rate 1/3 (row state in global memory) and on BG2 at rate 0.4 at
+     * int8; the one-wave build by its switch, with its edge offsets on chip at rate 0.79 and in the
+     * loop at rate 1/3 */
+    chunk_frames = 152;
     expect_variant = "; one group per SM: the many groups' build";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, W);
     compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, 152, 0.0, W);
     compare_p("5gnr-bg2-z384:k=3840:e=9600:qm=4", GPUFEC_ALG_NMS, L, 1.4, 152, 0.0, GPUFEC_PRECISION_INT8);
-    tuning = GPUFEC_CUDA_ONE_WAVE_LOOP;
-    expect_variant = "int8p16";
+    tuning = GPUFEC_CUDA_ONE_WAVE_BUILD;
+    expect_variant = "; one group per SM: edge offsets on chip";
     reject_variant = "the many groups' build";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, W);
+    expect_variant = "int8p16";
     compare_p("5gnr-bg1-z384", GPUFEC_ALG_OMS, L, 1.4, 152, 0.0, W);
-    tuning = 0; /* below Z = 384 (entries not compiled) the one-wave build stays */
+    tuning = 0; /* below Z = 384 (entries not compiled) and at int8 on BG1 the one-wave build stays */
     compare_p("5gnr-bg1-z208", GPUFEC_ALG_NMS, L, 1.2, 152, 0.0, W);
+    expect_variant = "; one group per SM: edge offsets on chip";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, GPUFEC_PRECISION_INT8);
     reject_variant = NULL;
     plan = 0; /* one frame: edge pairs */
     chunk_frames = 96;
