@@ -1,6 +1,7 @@
 /* The stream engine (engine.cuh): two slots, chunked copies, widening, timing. */
 #include "engine.cuh"
 #include "finish_output.cuh"
+#include "cuda_tuning.h"
 #include "pos_run.h"
 #include "soft_input.cuh"
 
@@ -24,7 +25,9 @@ struct slot {
     int32_t* iters;     /* B, then conv's B bytes: one allocation, so that one copy brings both */
     uint8_t* conv;
     uint8_t* fin;       /* out_bytes * B: what the caller gets, when the engine finishes it */
+    uint8_t* stage;     /* this slot's part of engine.stage (NULL: none) */
     uint32_t nf;        /* frames of the chunk in flight (0: none) */
+    uint32_t staged_nf; /* frames whose iterations and flags wait in the stage (0: none) */
     uint8_t* dst_out;   /* where its results go */
     int32_t* dst_iters;
     uint8_t* dst_conv;
@@ -47,10 +50,11 @@ struct engine {
     uint32_t* crc_tab;
     uint32_t crc_n, user_first, crc_first;
     cudaEvent_t user_ready; /* start of an asynchronous call on the caller's stream */
-    /* Pinned: a synchronous one-chunk call's iterations and converged flags arrive here in one
-     * copy and are handed over by memcpy. Two copies to the caller's (often pageable) arrays
-     * cost an H200 call 1-3 us more (docs/performance.md, thirty-sixth pass). */
-    uint8_t* stage;     /* NULL: none (B * 5 bytes above ENGINE_STAGE_MAX) */
+    /* Pinned: a synchronous call of at most B frames (one chunk, or two split by head_frames)
+     * gets each slot's iterations and converged flags here in one copy, handed over by memcpy.
+     * Two copies to the caller's (often pageable) arrays cost an H200 call 1-3 us more
+     * (docs/performance.md, thirty-sixth pass). */
+    uint8_t* stage;     /* B * 5 bytes per slot; NULL: none (above ENGINE_STAGE_MAX) */
     bool raw_in;        /* the plan reads the narrow soft bits as copied in: no widening pass */
     bool staged;        /* the last call's flags wait in the stage */
     float kernel_ms;        /* of the last decode call */
@@ -158,9 +162,11 @@ static gpufec_status engine_alloc(engine* e)
             return st;
     }
     ENGINE_CHECK(cfg, cudaEventCreateWithFlags(&e->user_ready, cudaEventDisableTiming), "cudaEventCreate");
-    if (B * (sizeof(int32_t) + 1) <= ENGINE_STAGE_MAX) /* a larger copy would cost more than it saves */
-        ENGINE_CHECK(cfg, cudaHostAlloc(&e->stage, B * (sizeof(int32_t) + 1), cudaHostAllocDefault), "cudaHostAlloc");
+    const size_t stage = B * (sizeof(int32_t) + 1);
+    if (stage <= ENGINE_STAGE_MAX) /* a larger copy would cost more than it saves */
+        ENGINE_CHECK(cfg, cudaHostAlloc(&e->stage, 2 * stage, cudaHostAllocDefault), "cudaHostAlloc");
     for (slot& q : e->slots) {
+        q.stage = e->stage ? e->stage + (&q - e->slots) * stage : NULL;
         ENGINE_CHECK(cfg, cudaStreamCreateWithFlags(&q.stream, cudaStreamNonBlocking), "cudaStreamCreate");
         ENGINE_CHECK(cfg, cudaEventCreate(&q.k0), "cudaEventCreate");
         ENGINE_CHECK(cfg, cudaEventCreate(&q.k1), "cudaEventCreate");
@@ -258,8 +264,8 @@ gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops
     return GPUFEC_OK;
 }
 
-/* Copy-in, widening and the plan's kernels of one chunk on slot q. */
-static gpufec_status enqueue_chunk(engine* e, slot& q, const void* soft, uint32_t nf, uint64_t first_frame)
+/* The copy in of a chunk of nf frames on slot q. */
+static gpufec_status enqueue_copy_in(engine* e, slot& q, const void* soft, uint32_t nf)
 {
     const decoder_config* cfg = e->cfg;
     const gpufec_input_type type = cfg->opts.input_type;
@@ -268,13 +274,23 @@ static gpufec_status enqueue_chunk(engine* e, slot& q, const void* soft, uint32_
                  cudaMemcpyAsync(type == GPUFEC_INPUT_FLOAT32 ? (void*)q.in : q.raw, soft,
                                  count * soft_input_bytes(type), cudaMemcpyDefault, q.stream),
                  "copy in");
+    return GPUFEC_OK;
+}
+
+/* Widening and the plan's kernels of the chunk copied in on slot q. */
+static gpufec_status enqueue_decode(engine* e, slot& q, uint32_t nf, uint64_t first_frame, bool head)
+{
+    const decoder_config* cfg = e->cfg;
+    const gpufec_input_type type = cfg->opts.input_type;
+    const size_t count = (size_t)cfg->code->tx.n_tx * nf;
     const bool timing = cfg->opts.kernel_timing; /* timed events cost a call about 5 us (H200) */
     if (timing)
         ENGINE_CHECK(cfg, cudaEventRecord(q.k0, q.stream), "event");
     if (type != GPUFEC_INPUT_FLOAT32 && !e->raw_in) /* counted in the kernel time: it is device work */
         ENGINE_CHECK(cfg, widen_soft_input(q.raw, type, cfg->opts.input_scale, q.in, count, q.stream),
                      "kernel launch");
-    const engine_chunk c = {q.in, e->raw_in ? q.raw : NULL, q.state, q.out, q.iters, q.conv, nf, e->B, first_frame};
+    const engine_chunk c = {q.in, e->raw_in ? q.raw : NULL, q.state, q.out, q.iters, q.conv, nf, e->B, first_frame,
+                            head};
     ENGINE_CHECK(cfg, e->ops->launch(e->plan, &c, q.stream), "kernel launch");
     ENGINE_CHECK(cfg, cudaGetLastError(), "kernel launch");
     if (e->finish) {
@@ -296,12 +312,13 @@ static gpufec_status enqueue_results(engine* e, slot& q)
                  cudaMemcpyAsync(q.dst_out, e->finish ? q.fin : q.out, (size_t)e->out_bytes * q.nf,
                                  cudaMemcpyDefault, q.stream),
                  "copy out");
-    if (e->staged) /* iterations from the start, converged flags from B on: one copy */
+    if (e->staged) { /* iterations from the start, converged flags from B on: one copy */
         ENGINE_CHECK(cfg,
-                     cudaMemcpyAsync(e->stage, q.iters, (size_t)e->B * sizeof(int32_t) + q.nf, cudaMemcpyDeviceToHost,
+                     cudaMemcpyAsync(q.stage, q.iters, (size_t)e->B * sizeof(int32_t) + q.nf, cudaMemcpyDeviceToHost,
                                      q.stream),
                      "copy out");
-    else if (q.dst_iters)
+        q.staged_nf = q.nf;
+    } else if (q.dst_iters)
         ENGINE_CHECK(cfg, cudaMemcpyAsync(q.dst_iters, q.iters, q.nf * sizeof(int32_t), cudaMemcpyDefault, q.stream),
                      "copy out");
     if (q.dst_conv && !e->staged)
@@ -309,25 +326,43 @@ static gpufec_status enqueue_results(engine* e, slot& q)
     return GPUFEC_OK;
 }
 
-/* Enqueues a whole decode call on the two slots; with `user` set, the slots first wait for
- * what is already queued on it. */
-static gpufec_status enqueue(engine* e, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
-                             uint8_t* converged, cudaStream_t user, bool has_user)
+/* The frames of a call's first chunk where the plan splits a call of at most B frames in two
+ * (plan_ops.head_frames), else 0. Only for soft bits in host memory: the split lets the second
+ * chunk's copy in run beside the first chunk's kernels, which soft bits already on the device do
+ * not need. Not where the kernel is timed: the call's kernel time would be two chunks' added. */
+static uint32_t head_frames(const engine* e, const void* soft, size_t n_frames)
 {
     const decoder_config* cfg = e->cfg;
-    /* The stage serves a synchronous call of one chunk: the host hands its flags over after the
-     * wait (engine_decode); an asynchronous call's results go straight to the caller. */
-    e->staged = !has_user && e->stage && n_frames <= e->B && (iterations || converged);
-    ENGINE_CHECK(cfg, cudaSetDevice(cfg->opts.device), "cudaSetDevice");
-    if (has_user) {
-        ENGINE_CHECK(cfg, cudaEventRecord(e->user_ready, user), "event");
-        for (slot& q : e->slots)
-            ENGINE_CHECK(cfg, cudaStreamWaitEvent(q.stream, e->user_ready, 0), "stream wait");
+    if (!e->ops->head_frames || n_frames > e->B || cfg->opts.kernel_timing ||
+        (cfg->opts.cuda_tuning & GPUFEC_CUDA_NO_SPLIT))
+        return 0;
+    const uint32_t h = e->ops->head_frames(e->plan, (uint32_t)n_frames);
+    if (h == 0 || h >= n_frames)
+        return 0;
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, soft) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
     }
-    const size_t in_bytes = (size_t)cfg->code->tx.n_tx * soft_input_bytes(cfg->opts.input_type);
+    return at.type == cudaMemoryTypeDevice || at.type == cudaMemoryTypeManaged ? 0 : h;
+}
+
+/* Where chunk frames from f on go: the caller's arrays. */
+static void set_results(engine* e, slot& q, size_t f, uint8_t* out, int32_t* iterations, uint8_t* converged)
+{
+    q.dst_out = out + f * e->out_bytes;
+    q.dst_iters = iterations ? iterations + f : NULL;
+    q.dst_conv = converged ? converged + f : NULL;
+}
+
+/* A call in chunks of B frames on alternate slots, each chunk's results enqueued after the next
+ * chunk's work. */
+static gpufec_status enqueue_chunks(engine* e, const void* soft, size_t in_bytes, size_t n_frames, uint8_t* out,
+                                    int32_t* iterations, uint8_t* converged)
+{
+    const decoder_config* cfg = e->cfg;
     slot* prev = NULL;
     int k = 0;
-    e->kernel_ms = 0.0f;
     for (size_t f = 0; f < n_frames; f += e->B, k++) {
         slot& q = e->slots[k & 1];
         if (q.nf && cfg->opts.kernel_timing) { /* this slot's previous chunk: its kernel time, before the
@@ -338,22 +373,61 @@ static gpufec_status enqueue(engine* e, const void* soft, size_t n_frames, uint8
             e->kernel_ms += ms;
         }
         const uint32_t nf = (uint32_t)(n_frames - f < e->B ? n_frames - f : e->B);
-        q.dst_out = out + f * e->out_bytes;
-        q.dst_iters = iterations ? iterations + f : NULL;
-        q.dst_conv = converged ? converged + f : NULL;
-        gpufec_status st = enqueue_chunk(e, q, (const char*)soft + f * in_bytes, nf, e->frames_done + f);
+        set_results(e, q, f, out, iterations, converged);
+        gpufec_status st = enqueue_copy_in(e, q, (const char*)soft + f * in_bytes, nf);
+        if (st == GPUFEC_OK)
+            st = enqueue_decode(e, q, nf, e->frames_done + f, false);
         if (st == GPUFEC_OK && prev)
             st = enqueue_results(e, *prev);
         if (st != GPUFEC_OK)
             return st;
         prev = &q;
     }
-    e->frames_done += n_frames;
-    if (prev) {
-        gpufec_status st = enqueue_results(e, *prev);
-        if (st != GPUFEC_OK)
-            return st;
+    return prev ? enqueue_results(e, *prev) : GPUFEC_OK;
+}
+
+/* A call split in two chunks (head_frames), one per slot, both copies in first: the copy engine
+ * then never waits for the host's launches between them. */
+static gpufec_status enqueue_split(engine* e, const void* soft, size_t in_bytes, size_t n_frames, uint32_t head,
+                                   uint8_t* out, int32_t* iterations, uint8_t* converged)
+{
+    const uint32_t nf[2] = {head, (uint32_t)(n_frames - head)};
+    gpufec_status st = GPUFEC_OK;
+    for (int j = 0; j < 2 && st == GPUFEC_OK; j++) {
+        set_results(e, e->slots[j], j ? head : 0, out, iterations, converged);
+        st = enqueue_copy_in(e, e->slots[j], (const char*)soft + (j ? head : 0) * in_bytes, nf[j]);
     }
+    for (int j = 0; j < 2 && st == GPUFEC_OK; j++)
+        st = enqueue_decode(e, e->slots[j], nf[j], e->frames_done + (j ? head : 0), j == 0);
+    for (int j = 0; j < 2 && st == GPUFEC_OK; j++)
+        st = enqueue_results(e, e->slots[j]);
+    return st;
+}
+
+/* Enqueues a whole decode call on the two slots; with `user` set, the slots first wait for
+ * what is already queued on it. */
+static gpufec_status enqueue(engine* e, const void* soft, size_t n_frames, uint8_t* out, int32_t* iterations,
+                             uint8_t* converged, cudaStream_t user, bool has_user)
+{
+    const decoder_config* cfg = e->cfg;
+    /* The stage serves a synchronous call of at most B frames (one chunk per slot): the host
+     * hands its flags over after the wait (engine_decode); an asynchronous call's results go
+     * straight to the caller. */
+    e->staged = !has_user && e->stage && n_frames <= e->B && (iterations || converged);
+    ENGINE_CHECK(cfg, cudaSetDevice(cfg->opts.device), "cudaSetDevice");
+    if (has_user) {
+        ENGINE_CHECK(cfg, cudaEventRecord(e->user_ready, user), "event");
+        for (slot& q : e->slots)
+            ENGINE_CHECK(cfg, cudaStreamWaitEvent(q.stream, e->user_ready, 0), "stream wait");
+    }
+    const size_t in_bytes = (size_t)cfg->code->tx.n_tx * soft_input_bytes(cfg->opts.input_type);
+    e->kernel_ms = 0.0f;
+    const uint32_t head = head_frames(e, soft, n_frames);
+    gpufec_status st = head ? enqueue_split(e, soft, in_bytes, n_frames, head, out, iterations, converged)
+                            : enqueue_chunks(e, soft, in_bytes, n_frames, out, iterations, converged);
+    if (st != GPUFEC_OK)
+        return st;
+    e->frames_done += n_frames;
     if (has_user)
         for (slot& q : e->slots) {
             ENGINE_CHECK(cfg, cudaEventRecord(q.done, q.stream), "event");
@@ -384,11 +458,14 @@ gpufec_status engine_decode(void* state, const void* soft, size_t n_frames, uint
     engine* e = (engine*)state;
     gpufec_status st = enqueue(e, soft, n_frames, out, iterations, converged, 0, false);
     gpufec_status st2 = engine_synchronize(state);
-    if (!st && !st2 && e->staged) {
-        if (iterations)
-            memcpy(iterations, e->stage, n_frames * sizeof(int32_t));
-        if (converged)
-            memcpy(converged, e->stage + (size_t)e->B * sizeof(int32_t), n_frames);
+    for (slot& q : e->slots) {
+        if (!st && !st2 && q.staged_nf) {
+            if (q.dst_iters)
+                memcpy(q.dst_iters, q.stage, q.staged_nf * sizeof(int32_t));
+            if (q.dst_conv)
+                memcpy(q.dst_conv, q.stage + (size_t)e->B * sizeof(int32_t), q.staged_nf);
+        }
+        q.staged_nf = 0;
     }
     e->staged = false;
     return st ? st : st2;

@@ -3,7 +3,9 @@
  * alternate, so that one chunk's copies overlap the other's kernels. The output copy of chunk k
  * is enqueued after chunk k+1's work, so that copies from pageable memory (which block the host)
  * do not serialise the pipeline; with pinned memory (gpufec_host_alloc) every copy is
- * asynchronous. Narrow soft bits are widened on the device (soft_input.cuh). Kernel time is
+ * asynchronous. A call of at most B frames from the host may still go as two chunks where the
+ * plan says so (plan_ops.head_frames): the second's copy in then runs beside the first's
+ * kernels. Narrow soft bits are widened on the device (soft_input.cuh). Kernel time is
  * measured here, around each chunk's device work. Plans never see the pipeline and the
  * pipeline never sees a code: a plan is a record of a few functions (the shape of qc_plan). */
 #ifndef GPUFEC_CUDA_ENGINE_CUH
@@ -27,6 +29,7 @@ struct engine_chunk {
     uint8_t* converged;   /* nf */
     uint32_t nf, B;       /* frames in this chunk; the slot's capacity */
     uint64_t first_frame; /* number of the chunk's first frame since the context was created */
+    bool head;            /* the first chunk of a call split by plan_ops.head_frames */
 };
 
 struct engine_plan_ops {
@@ -39,6 +42,10 @@ struct engine_plan_ops {
      * caller gave them (engine_chunk.raw), so that the engine skips its widening pass and the
      * float buffer; NULL or false: the plan reads the widened floats (chunk.in). */
     bool (*reads_raw)(const void* plan, gpufec_input_type type);
+    /* Optional: for a call of n frames (at most B) copied in from the host, the frames of a first
+     * chunk (its engine_chunk.head set) after which the rest goes as a second chunk on the other
+     * slot, whose copy in then runs beside the first's kernels; 0 (or NULL): one chunk. */
+    uint32_t (*head_frames)(const void* plan, uint32_t n);
 };
 
 struct engine;

@@ -309,7 +309,9 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
 {
     const qc_plan* p = (const qc_plan*)plan;
     enum { EDGES, LATENCY, LEAN, ONE_WAVE, MANY } use;
-    if (ch->nf <= p->lat_frames)
+    if (ch->head) /* groups of two frames (qc_head_frames) */
+        use = qc_units(p, ch->nf) <= p->pair_one_wave ? ONE_WAVE : MANY;
+    else if (ch->nf <= p->lat_frames)
         use = p->ep ? EDGES : LATENCY;
     else if (ch->nf < p->lean_small_frames)
         use = LEAN;
@@ -346,6 +348,34 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     return cudaGetLastError();
 }
 
+/* Whether a call of more frames than SMs and fewer than two per SM splits (qc_head_frames): its
+ * first frames as groups of two (the one-wave or many groups' build), the rest one frame per
+ * block on edge pairs, on the SMs that the groups leave (head + 2 x rest = 2 x SMs). The rest's
+ * copy in runs beside the groups' kernel, and edge pairs decode a frame sooner than a group
+ * decodes two (H200, a slot of 152 5G NR R = 0.79 blocks: 46 against 59 us), so the call ends
+ * about when the copy in ends plus edge pairs' time, where one chunk ends at the copy in's end
+ * plus a group's. Measured (docs/performance.md, fortieth pass): it pays where the groups keep
+ * their row state on chip and the code has at least 6 layers (BG1 and BG2 at rates 0.4 to 0.8,
+ * 4-13 us a call); with the row state in DRAM the two kernels beside each other took 6-30 us
+ * more, and with 5 layers (BG2 at rate 0.8) edge pairs are no faster than the groups. */
+#define QC_SPLIT_MIN_LAYERS 6u
+bool qc_splits(const qc_plan* p)
+{
+    return p->packed == 2 && p->ep && p->lean_pair && p->pair_ssmem && p->lat_frames < UINT32_MAX / 2 &&
+           ldpc_of(p->cfg->code)->qv_layers >= QC_SPLIT_MIN_LAYERS;
+}
+
+/* The head of such a call: the rest as large as the SMs allow, so that the groups' copy in is
+ * the shortest. */
+uint32_t qc_head_frames(const void* plan, uint32_t n)
+{
+    const qc_plan* p = (const qc_plan*)plan;
+    const uint32_t sms = p->lat_frames;
+    if (!qc_splits(p) || n <= sms || n >= 2 * sms)
+        return 0;
+    return 2 * (n - sms); /* even: whole groups */
+}
+
 /* Every QC kernel loads its soft bits through qc_frame_load or packed_group_load, which read int8
  * as given (with_soft, soft_i8), so the engine's widening pass and its float buffer go. */
 bool qc_reads_raw(const void* plan, gpufec_input_type type)
@@ -355,7 +385,7 @@ bool qc_reads_raw(const void* plan, gpufec_input_type type)
 
 } // namespace
 
-const engine_plan_ops qc_plan_ops = {qc_describe, qc_state_bytes, qc_launch, qc_destroy, qc_reads_raw};
+const engine_plan_ops qc_plan_ops = {qc_describe, qc_state_bytes, qc_launch, qc_destroy, qc_reads_raw, qc_head_frames};
 
 size_t qc_state_bytes_per_frame(const void* plan)
 {
@@ -827,6 +857,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             describe_profile(p, ", ", p->ep_prof, false, c->qv_layers);
         if (p->ep && p->prec == LDPC_PREC_I8) /* (one lookup for both lanes: magnitude_both) */
             describe_add(p, ", magnitudes by table");
+        if (qc_splits(p))
+            describe_add(p, "; %u to %u frames from the host: the first in groups of two, the rest one per block",
+                         p->lat_frames + 1, 2 * p->lat_frames - 1);
     }
 done:
     free(ents);

@@ -68,6 +68,9 @@
                                               was ONE_WAVE_LOOP) */
 #define GPUFEC_CUDA_WIDEN_INPUT 134217728u /* QC kernel, int8 soft bits in: the engine's widening pass to float
                                               first (default: the kernels' loads read int8 as given) */
-#define GPUFEC_CUDA_TUNING_ALL 268435455u  /* every switch defined */
+#define GPUFEC_CUDA_NO_SPLIT 268435456u     /* a call of at most one chunk's frames from the host stays one chunk
+                                              (default: where the plan splits it, engine_plan_ops.head_frames, its
+                                              second chunk's copy in runs beside the first's kernels) */
+#define GPUFEC_CUDA_TUNING_ALL 536870911u  /* every switch defined */
 
 #endif

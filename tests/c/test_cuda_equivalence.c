@@ -516,6 +516,21 @@ static void i8p16_cases(int quick)
     expect_variant = "; one group per SM: edge offsets on chip";
     compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, GPUFEC_PRECISION_INT8);
     reject_variant = NULL;
+    /* with the latency plan, a call of more frames than SMs and fewer than two per SM from the
+     * host in two chunks (qc_head_frames): groups of two frames, then one frame per block on edge
+     * pairs beside them (qc_splits: the groups' row state on chip, at least 6 layers); a slot
+     * (132 SMs: 40 frames in groups, 112 one per block), one group ahead (133), one frame behind
+     * (263), at int8, and the slot in one chunk by its switch */
+    plan = 0;
+    chunk_frames = 263;
+    expect_variant = "frames from the host: the first in groups of two, the rest one per block";
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, W);
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 133, 0.0, W);
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 152 : 263, 0.0, W);
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, GPUFEC_PRECISION_INT8);
+    tuning = GPUFEC_CUDA_NO_SPLIT;
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, W);
+    tuning = 0;
     plan = 0; /* one frame: edge pairs */
     chunk_frames = 96;
     expect_variant = "one per block, lean rows, a row's edges two by two in half2";
