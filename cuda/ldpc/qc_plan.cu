@@ -355,9 +355,10 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
  * decodes two (H200, a slot of 152 5G NR R = 0.79 blocks: 46 against 59 us), so the call ends
  * about when the copy in ends plus edge pairs' time, where one chunk ends at the copy in's end
  * plus a group's. Measured (docs/performance.md, fortieth pass): it pays where the groups keep
- * their row state on chip and the code has at least 6 layers (BG1 and BG2 at rates 0.4 to 0.8,
- * 4-13 us a call); with the row state in DRAM the two kernels beside each other took 6-30 us
- * more, and with 5 layers (BG2 at rate 0.8) edge pairs are no faster than the groups. */
+ * their row state on chip and the code has at least 6 layers (5G NR BG1 at rate 0.79: 12-17 us
+ * a call; at Z = 208 4-8 us; BG2 with 6 layers or more within the noise); with the row state in
+ * DRAM the two kernels beside each other took 6-30 us more, and with 5 layers (BG2 at rate 0.8)
+ * edge pairs are no faster than the groups. */
 #define QC_SPLIT_MIN_LAYERS 6u
 bool qc_splits(const qc_plan* p)
 {
