@@ -8,6 +8,7 @@
 #include "cli_util.h"
 #include "cuda_tuning.h"
 #include "sim_channel.h"
+#include "sim_json.h"
 #include "soft_convert.h"
 
 #include <errno.h>
@@ -202,6 +203,8 @@ int main(int argc, char** argv)
     gpufec_schedule sched;
     gpufec_decoder_backend(probe, &used);
     gpufec_decoder_schedule(probe, &sched);
+    char variant[800] = ""; /* the kernel or vector path that runs, with the plan's rules (VOLK's habit) */
+    gpufec_decoder_variant(probe, variant, sizeof variant);
     gpufec_decoder_destroy(probe);
     a.o.backend = used;
     a.o.schedule = sched;
@@ -303,6 +306,7 @@ int main(int argc, char** argv)
            a.o.max_iterations, a.o.early_termination ? " (early stop)" : "", gpufec_backend_name(used),
            a.frames, a.threads, opt_text(&a.o, "precision", prec_buf, sizeof prec_buf));
     printf("soft-bit input %s (%zu byte(s) each)\n", gpufec_input_type_name(a.o.input_type), width);
+    printf("variant %s\n", variant);
     printf("coded %.4f Gb/s | info %.4f Gb/s | batch latency %.3f ms | per frame %.2f us | mean it %.2f | "
            "transfers included | simd %s\n",
            coded, infob, med * 1e3, med * 1e6 / a.frames, w[0].mean_iterations,
@@ -333,13 +337,15 @@ int main(int argc, char** argv)
                 "\"batch_latency_ms\": %.6f, \"frame_latency_us\": %.4f, \"mean_iterations\": %.3f, "
                 "\"transfers_included\": true, \"kernel_coded_gbps\": %.6f, \"kernel_batch_ms\": %.6f, "
                 "\"llr_gbytes_per_s\": %.4f, \"d2d_gbps\": %.2f, \"h2d_pinned_gbps\": %.2f, "
-                "\"h2d_bound_fraction\": %.4f}\n",
+                "\"h2d_bound_fraction\": %.4f, \"variant\": ",
                 a.code, info.n, info.k, decoder_label(&a.o, info.family),
                 schedule_label(&a.o, info.family, sched, sched_buf, sizeof sched_buf),
                 a.o.max_iterations, a.o.early_termination ? "true" : "false", gpufec_backend_name(used),
                 a.frames, a.threads, prec_buf, gpufec_input_type_name(a.o.input_type), simd_on, a.repeat, coded, infob, med * 1e3,
                 med * 1e6 / a.frames, w[0].mean_iterations, kcoded, kmed * 1e3, llr_gbs, d2d, h2d,
                 h2d > 0 ? llr_gbs / h2d : 0.0);
+        sim_json_string(f, variant);
+        fputs("}\n", f);
         fclose(f);
     }
     return 0;
