@@ -309,11 +309,9 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
 {
     const qc_plan* p = (const qc_plan*)plan;
     enum { EDGES, LATENCY, LEAN, ONE_WAVE, MANY } use;
-    if (ch->head) /* groups of two frames (qc_head_frames) */
-        use = qc_units(p, ch->nf) <= p->pair_one_wave ? ONE_WAVE : MANY;
-    else if (ch->nf <= p->lat_frames)
+    if (!ch->head && ch->nf <= p->lat_frames) /* a split call's head: groups of two frames (qc_head_frames) */
         use = p->ep ? EDGES : LATENCY;
-    else if (ch->nf < p->lean_small_frames)
+    else if (!ch->head && ch->nf < p->lean_small_frames)
         use = LEAN;
     else
         use = qc_units(p, ch->nf) <= p->pair_one_wave ? ONE_WAVE : MANY;
