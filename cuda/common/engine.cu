@@ -56,6 +56,8 @@ struct engine {
      * (docs/performance.md, thirty-sixth pass). */
     uint8_t* stage;     /* B * 5 bytes per slot; NULL: none (above ENGINE_STAGE_MAX) */
     bool raw_in;        /* the plan reads the narrow soft bits as copied in: no widening pass */
+    bool may_pack;      /* packed output with nothing else to finish (no CRC): a chunk whose kernels
+                           pack it (plan_ops.writes_packed) needs no finishing kernel */
     bool staged;        /* the last call's flags wait in the stage */
     float kernel_ms;        /* of the last decode call */
     uint64_t frames_done;   /* numbers the frames (PGaB's random source) */
@@ -202,6 +204,10 @@ gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* op
     e->B = B;
     const gpufec_input_type type = cfg->opts.input_type;
     e->raw_in = type != GPUFEC_INPUT_FLOAT32 && ops->reads_raw && ops->reads_raw(plan, type);
+    /* without a CRC the plan writes the caller's positions (finish_tables), so packing them is
+     * all that finishing would do */
+    e->may_pack = cfg->pack && !cfg->check_crc && cfg->user_len == cfg->out_len &&
+                  !(cfg->opts.cuda_tuning & GPUFEC_CUDA_PACK_AFTER) && ops->writes_packed;
     gpufec_status st = engine_alloc(e);
     if (st != GPUFEC_OK) {
         engine_destroy(e);
@@ -253,7 +259,8 @@ gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops
     caps->writes_output = 1;
     caps->finishes_output = 1;
     const char* raw = e->raw_in ? "; soft bits read as given" : "";
-    if (!caps->variant[0]) /* the plan's own description names the kernel variant that runs */
+    if (!caps->variant[0]) /* the plan's own description names the kernel variant that runs (and
+                              which of its kernels pack: writes_packed) */
         snprintf(caps->variant, sizeof caps->variant, "%s%s", ops->describe(plan), raw);
     const char* finish = cfg->check_crc && cfg->pack ? "; CRC checked and bits packed on the GPU"
                          : cfg->check_crc             ? "; CRC checked on the GPU"
@@ -289,11 +296,12 @@ static gpufec_status enqueue_decode(engine* e, slot& q, uint32_t nf, uint64_t fi
     if (type != GPUFEC_INPUT_FLOAT32 && !e->raw_in) /* counted in the kernel time: it is device work */
         ENGINE_CHECK(cfg, widen_soft_input(q.raw, type, cfg->opts.input_scale, q.in, count, q.stream),
                      "kernel launch");
-    const engine_chunk c = {q.in, e->raw_in ? q.raw : NULL, q.state, q.out, q.iters, q.conv, nf, e->B, first_frame,
-                            head};
+    const bool packs = e->may_pack && e->ops->writes_packed(e->plan, nf, head);
+    const engine_chunk c = {q.in,   e->raw_in ? q.raw : NULL, q.state, packs ? q.fin : q.out, packs, q.iters, q.conv,
+                            nf,     e->B,                     first_frame, head};
     ENGINE_CHECK(cfg, e->ops->launch(e->plan, &c, q.stream), "kernel launch");
     ENGINE_CHECK(cfg, cudaGetLastError(), "kernel launch");
-    if (e->finish) {
+    if (e->finish && !packs) {
         const finish_args a = {q.out,        cfg->out_len, e->user_pos, e->user_first, cfg->user_len,
                                cfg->pack,    e->crc_pos,   e->crc_first, e->crc_tab,  e->crc_n,
                                q.conv,       q.fin,        e->out_bytes};

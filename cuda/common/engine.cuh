@@ -24,7 +24,10 @@ struct engine_chunk {
     const void* raw;      /* ... the same values as copied in, where the plan reads them so
                              (reads_raw; the type and int8 scale are cfg->opts'); else NULL */
     void* state;          /* the slot's workspace: plan_ops.state_bytes(plan, B) bytes */
-    uint8_t* out;         /* nf * out_len bits (cfg->out_len, through cfg->out_pos) */
+    uint8_t* out;         /* nf * out_len bits (cfg->out_len, through cfg->out_pos), a byte each; or
+                             packed: */
+    bool pack;            /* ... eight per byte by bit_pack.h's rule, packed_bytes(out_len) bytes per
+                             frame (only where plan_ops.writes_packed said so for this chunk) */
     int32_t* iterations;  /* nf */
     uint8_t* converged;   /* nf */
     uint32_t nf, B;       /* frames in this chunk; the slot's capacity */
@@ -46,6 +49,10 @@ struct engine_plan_ops {
      * chunk (its engine_chunk.head set) after which the rest goes as a second chunk on the other
      * slot, whose copy in then runs beside the first's kernels; 0 (or NULL): one chunk. */
     uint32_t (*head_frames)(const void* plan, uint32_t n);
+    /* Optional: true where the kernels of a chunk of nf frames (head: engine_chunk.head) write
+     * the output packed (engine_chunk.pack), so that packed output without a CRC to check takes
+     * no finishing kernel after them; false or NULL: the engine's finishing kernel packs. */
+    bool (*writes_packed)(const void* plan, uint32_t nf, bool head);
 };
 
 struct engine;

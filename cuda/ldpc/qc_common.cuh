@@ -7,6 +7,7 @@
 
 #include "qc_plan.cuh"
 #include "ldpc_rules.h"
+#include "bit_pack.h"
 
 #include <cuda_fp16.h>
 
@@ -526,6 +527,48 @@ template <class F> __device__ __forceinline__ void output_batches(const qc_args&
     }
 }
 
+/* Frame f's output: n_out bytes, or packed_bytes(n_out) where the engine asked the kernel to pack
+ * them (a.pack, engine_chunk.pack). */
+__device__ __forceinline__ uint8_t* frame_out(const qc_args& a, uint32_t f)
+{
+    return a.out + (size_t)f * (a.pack ? packed_bytes(a.n_out) : a.n_out);
+}
+
+/* A frame's output bits, hard(j) the decision at internal position j (nonzero: 1): a byte each,
+ * or eight per byte by bit_pack.h's rule where a.pack. Packed here, the engine's finishing kernel
+ * and its launch go (docs/performance.md, forty-first pass). */
+template <class H> __device__ __forceinline__ void output_frame(const qc_args& a, uint8_t* out, uint32_t tid, uint32_t nt,
+                                                               H hard)
+{
+    if (!a.pack) {
+        output_batches(a, tid, nt, [&](uint32_t t, uint32_t j) { out[t] = hard(j) ? 1u : 0u; });
+        return;
+    }
+    const uint32_t nb = packed_bytes(a.n_out);
+    if ((nt & 31u) == 0) { /* whole warps (every plan's blocks): a vote gathers 32 positions read side
+                              by side, where a byte per thread reads eight positions 32 bytes apart
+                              (bank conflicts: eight shared-memory wavefronts a load) */
+        const uint32_t lane = tid & 31u;
+        for (uint32_t i = tid >> 5; 32u * i < a.n_out; i += nt >> 5) {
+            const uint32_t t = 32u * i + lane;
+            const bool bit = t < a.n_out && hard(a.out_run ? a.out0 + t : a.out_int[t]);
+            const uint32_t r = __brev(__ballot_sync(0xffffffffu, bit)); /* position 32i in bit 31 */
+            if (lane < 4u && 4u * i + lane < nb)
+                out[4u * i + lane] = (uint8_t)(r >> (24u - 8u * lane));
+        }
+        return;
+    }
+    for (uint32_t b = tid; b < nb; b += nt) {
+        uint32_t v = 0;
+#pragma unroll
+        for (uint32_t k = 0; k < 8; k++) {
+            const uint32_t t = 8u * b + k;
+            v = v << 1 | (uint32_t)(t < a.n_out && hard(a.out_run ? a.out0 + t : a.out_int[t]));
+        }
+        out[b] = (uint8_t)v;
+    }
+}
+
 /* Where the loaders read a chunk's soft values (index i counted from its first frame's first
  * value), as float LLRs: the engine's widened floats, or the caller's int8 as given where the plan
  * took them (a.in8: the engine skipped its widening pass, which one 5G NR block with int8 in paid
@@ -756,8 +799,7 @@ template <typename PostT>
 __device__ __forceinline__ void qc_frame_store(const qc_args& a, const PostT* app, uint32_t f, uint32_t tid,
                                                uint32_t nt, int it, bool decoded)
 {
-    uint8_t* out = a.out + (size_t)f * a.n_out;
-    output_batches(a, tid, nt, [&](uint32_t t, uint32_t j) { out[t] = ldpc_hard_bit(post_load(app, j)); });
+    output_frame(a, frame_out(a, f), tid, nt, [&](uint32_t j) { return ldpc_hard_bit(post_load(app, j)); });
     if (tid == 0) {
         a.iters[f] = it;
         a.conv[f] = (uint8_t)decoded;

@@ -860,6 +860,16 @@ __device__ __forceinline__ bool packed_group_check(const qc_args& a, const packe
     return packed_group_settle<L>(a, it, bad, live, ok, iters, flags, sflag, tid);
 }
 
+/* The low 16 bits of x at the even bits (bit m at bit 2m). */
+__device__ __forceinline__ uint32_t spread_bits16(uint32_t x)
+{
+    x &= 0xffffu;
+    x = (x | x << 8) & 0x00ff00ffu;
+    x = (x | x << 4) & 0x0f0f0f0fu;
+    x = (x | x << 2) & 0x33333333u;
+    return (x | x << 1) & 0x55555555u;
+}
+
 /* One frame's output bits where they are one run from an even position (5G NR's K information
  * bits) and the output allows 16-byte stores: sixteen per thread and store, from eight words of
  * two halves each (one_at; a hard decision is a half's sign bit), instead of a byte store and
@@ -882,6 +892,30 @@ __device__ __forceinline__ bool one_store_by_16(const qc_args& a, const uint32_t
     return true;
 }
 
+/* ... packed (a.pack) where the bits are one run from an even position, a multiple of 32 of them,
+ * and the block whole warps: each warp's 32 lanes read 32 words (64 positions) side by side and
+ * two votes gather their sign bits, which two lanes interleave into two output words, where a
+ * word per thread would read 16 words from one bank. False where it does not apply. */
+__device__ __forceinline__ bool one_store_packed(const qc_args& a, const uint32_t* app, uint8_t* out, uint32_t tid,
+                                                 uint32_t nt)
+{
+    if (!a.out_run || (a.out0 & 1u) || (a.n_out & 31u) || (nt & 31u) || (reinterpret_cast<uintptr_t>(out) & 3u))
+        return false;
+    const uint32_t* w = app + a.out0 / 2u;
+    const uint32_t lane = tid & 31u, words = a.n_out / 2u, outs = a.n_out / 32u;
+    for (uint32_t i = tid >> 5; 64u * i < a.n_out; i += nt >> 5) { /* warp-uniform: every lane votes */
+        const uint32_t q = 32u * i + lane, x = q < words ? w[q] : 0u;
+        const uint32_t lo = __ballot_sync(0xffffffffu, (x >> 15) & 1u), hi = __ballot_sync(0xffffffffu, x >> 31);
+        const uint32_t o = 2u * i + lane;
+        if (lane < 2u && o < outs) { /* positions 32o .. 32o + 31: bit 2m of lo's half m, bit 2m + 1 of hi's */
+            const uint32_t m = spread_bits16(lo >> (16u * lane)) | spread_bits16(hi >> (16u * lane)) << 1;
+            /* bit p is position p; in memory the first position is the first byte's top bit */
+            reinterpret_cast<uint32_t*>(out)[o] = __byte_perm(__brev(m), 0u, 0x0123);
+        }
+    }
+    return true;
+}
+
 /* Output bits of the group's frames f < nf whose bit f is set in `frames`. */
 template <class L, bool ONE = false>
 __device__ __forceinline__ void packed_frames_out(const qc_args& a, const packed_mem& m, uint32_t f0, uint32_t nf,
@@ -890,16 +924,16 @@ __device__ __forceinline__ void packed_frames_out(const qc_args& a, const packed
     for (uint32_t f = 0; f < nf; f++) {
         if (!((frames >> f) & 1u))
             continue;
-        uint8_t* out = a.out + (size_t)(f0 + f) * a.n_out;
+        uint8_t* out = frame_out(a, f0 + f);
         if constexpr (ONE && L::BITS == 16)
-            if (one_store_by_16(a, m.app, out, tid, nt))
+            if (a.pack ? one_store_packed(a, m.app, out, tid, nt) : one_store_by_16(a, m.app, out, tid, nt))
                 continue;
-        output_batches(a, tid, nt, [&](uint32_t t, uint32_t j) {
+        output_frame(a, out, tid, nt, [&](uint32_t j) {
             if constexpr (ONE) {
                 const one_slot s = one_at(j);
-                out[t] = L::hard(m.app, s.word, s.half);
+                return L::hard(m.app, s.word, s.half);
             } else {
-                out[t] = L::hard(m.app, j, f);
+                return L::hard(m.app, j, f);
             }
         });
     }

@@ -305,21 +305,27 @@ size_t qc_state_bytes(const void* plan, uint32_t B)
 }
 const char* qc_describe(const void* plan) { return ((const qc_plan*)plan)->describe; }
 
+/* The kernel a chunk of nf frames runs. */
+enum qc_use { EDGES, LATENCY, LEAN, ONE_WAVE, MANY };
+qc_use qc_use_of(const qc_plan* p, uint32_t nf, bool head)
+{
+    if (!head && nf <= p->lat_frames) /* a split call's head: groups of two frames (qc_head_frames) */
+        return p->ep ? EDGES : LATENCY;
+    if (!head && nf < p->lean_small_frames)
+        return LEAN;
+    return qc_units(p, nf) <= p->pair_one_wave ? ONE_WAVE : MANY;
+}
+
 cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t stream)
 {
     const qc_plan* p = (const qc_plan*)plan;
-    enum { EDGES, LATENCY, LEAN, ONE_WAVE, MANY } use;
-    if (!ch->head && ch->nf <= p->lat_frames) /* a split call's head: groups of two frames (qc_head_frames) */
-        use = p->ep ? EDGES : LATENCY;
-    else if (!ch->head && ch->nf < p->lean_small_frames)
-        use = LEAN;
-    else
-        use = qc_units(p, ch->nf) <= p->pair_one_wave ? ONE_WAVE : MANY;
+    const qc_use use = qc_use_of(p, ch->nf, ch->head);
     qc_args a = use == EDGES ? p->ep_args : use == ONE_WAVE ? p->ow_args : p->args;
     a.in = ch->in;
     a.in8 = (const int8_t*)ch->raw; /* qc_reads_raw: int8 only */
     a.in8_scale = p->cfg->opts.input_scale;
     a.out = ch->out;
+    a.pack = ch->pack;
     a.iters = ch->iterations;
     a.conv = ch->converged;
     a.gstate = (uint32_t*)ch->state;
@@ -382,9 +388,22 @@ bool qc_reads_raw(const void* plan, gpufec_input_type type)
     return type == GPUFEC_INPUT_INT8 && !(((const qc_plan*)plan)->cfg->opts.cuda_tuning & GPUFEC_CUDA_WIDEN_INPUT);
 }
 
+/* Every QC kernel writes its output through output_frame (qc_common.cuh), which can pack; the
+ * kernels of one frame per block and of many groups do. Measured with transfers (H200, 5G NR BG1
+ * R = 0.79, docs/performance.md, forty-first pass): one frame per block 2-4 us a call sooner than
+ * with the finishing kernel after them, many groups 0.5-1.5% more throughput (one round). One
+ * group per SM (a slot's 76 groups) measured 4-8 us a call later, but the same gap showed between
+ * the two settings with the same device work on both sides, so the packing's share is unknown:
+ * those chunks keep the engine's finishing kernel, as before. */
+bool qc_writes_packed(const void* plan, uint32_t nf, bool head)
+{
+    return qc_use_of((const qc_plan*)plan, nf, head) != ONE_WAVE;
+}
+
 } // namespace
 
-const engine_plan_ops qc_plan_ops = {qc_describe, qc_state_bytes, qc_launch, qc_destroy, qc_reads_raw, qc_head_frames};
+const engine_plan_ops qc_plan_ops = {qc_describe, qc_state_bytes,  qc_launch,       qc_destroy,
+                                     qc_reads_raw, qc_head_frames, qc_writes_packed};
 
 size_t qc_state_bytes_per_frame(const void* plan)
 {
@@ -860,6 +879,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             describe_add(p, "; %u to %u frames from the host: the first in groups of two, the rest one per block",
                          p->lat_frames + 1, 2 * p->lat_frames - 1);
     }
+    if (p->cfg->pack && !p->cfg->check_crc && !(p->cfg->opts.cuda_tuning & GPUFEC_CUDA_PACK_AFTER))
+        describe_add(p, "; packed by the kernel but at one group per SM"); /* qc_writes_packed */
 done:
     free(ents);
     free(inv);

@@ -28,6 +28,7 @@ struct qc_args {
     const int8_t* in8;
     float in8_scale;
     uint8_t* out;
+    uint32_t pack;   /* out packed eight bits per byte (engine_chunk.pack, frame_out) */
     int32_t* iters;
     uint8_t* conv;
     uint32_t* gstate; /* global message state (when not in shared memory) */

@@ -99,6 +99,31 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
         CHECK(gpufec_decoder_decode(gi, llr, frames, gu, NULL, NULL) == GPUFEC_OK, "cuda decode (info)");
         gpufec_code_extract_info(c, a, frames, cu);
         CHECK(memcmp(gu, cu, frames * info.k) == 0, "%s: GPU information output differs", name);
+        gpufec_decoder_destroy(gi);
+        /* ... and packed: the QC kernels write the packed bytes themselves (output_frame, all
+         * but one group per SM: qc_writes_packed), so each kernel variant here packs; the CPU's
+         * bits packed here are the reference */
+        o.output = GPUFEC_OUTPUT_INFO_PACKED;
+        CHECK(gpufec_decoder_create(&gi, c, &o) == GPUFEC_OK, "cuda create (info packed)");
+        char ran[800] = "";
+        gpufec_decoder_variant(gi, ran, sizeof ran);
+        if (strstr(ran, "QC layered")) /* by the finishing kernel after it where the switch says so */
+            CHECK((strstr(ran, "; packed by the kernel but at one group per SM") != NULL) ==
+                      !(o.cuda_tuning & GPUFEC_CUDA_PACK_AFTER),
+                  "%s: packed output ran '%s'", name, ran);
+        const size_t kb = (info.k + 7) / 8;
+        uint8_t* gp = malloc(frames * kb + 1);
+        gp[frames * kb] = 0x5A; /* nothing written past the frames */
+        CHECK(gpufec_decoder_decode(gi, llr, frames, gp, NULL, NULL) == GPUFEC_OK, "cuda decode (info packed)");
+        size_t packed_diff = 0;
+        for (size_t f = 0; f < frames; f++)
+            for (uint32_t t = 0; t < info.k; t++)
+                packed_diff += ((gp[f * kb + t / 8] >> (7 - t % 8)) & 1u) != cu[f * info.k + t];
+        for (size_t f = 0; f < frames && info.k % 8; f++) /* the pad bits 0 */
+            packed_diff += (gp[f * kb + kb - 1] & (0xffu >> (info.k % 8))) != 0;
+        CHECK(packed_diff == 0 && gp[frames * kb] == 0x5A, "%s: GPU packed information output differs in %zu bits",
+              name, packed_diff);
+        free(gp);
         free(gu);
         free(cu);
         gpufec_decoder_destroy(gi);
@@ -529,6 +554,9 @@ static void i8p16_cases(int quick)
     compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, quick ? 152 : 263, 0.0, W);
     compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, GPUFEC_PRECISION_INT8);
     tuning = GPUFEC_CUDA_NO_SPLIT;
+    compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, W);
+    /* packed by the engine's finishing kernel, as before */
+    tuning = GPUFEC_CUDA_PACK_AFTER;
     compare_p("5gnr-bg1-z384:k=8448:e=10752:qm=2", GPUFEC_ALG_NMS, L, 3.2, 152, 0.0, W);
     tuning = 0;
     plan = 0; /* one frame: edge pairs */
