@@ -56,8 +56,9 @@ struct engine {
      * (docs/performance.md, thirty-sixth pass). */
     uint8_t* stage;     /* B * 5 bytes per slot; NULL: none (above ENGINE_STAGE_MAX) */
     bool raw_in;        /* the plan reads the narrow soft bits as copied in: no widening pass */
-    bool may_pack;      /* packed output with nothing else to finish (no CRC): a chunk whose kernels
-                           pack it (plan_ops.writes_packed) needs no finishing kernel */
+    bool may_pack;      /* packed output of the first bits the plan writes (no CRC, or the CRC's bits
+                           with the caller's first: crc_word): a chunk whose kernels pack it and
+                           check the CRC (plan_ops.writes_packed) needs no finishing kernel */
     bool staged;        /* the last call's flags wait in the stage */
     float kernel_ms;        /* of the last decode call */
     uint64_t frames_done;   /* numbers the frames (PGaB's random source) */
@@ -204,9 +205,10 @@ gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* op
     e->B = B;
     const gpufec_input_type type = cfg->opts.input_type;
     e->raw_in = type != GPUFEC_INPUT_FLOAT32 && ops->reads_raw && ops->reads_raw(plan, type);
-    /* without a CRC the plan writes the caller's positions (finish_tables), so packing them is
-     * all that finishing would do */
-    e->may_pack = cfg->pack && !cfg->check_crc && cfg->user_len == cfg->out_len &&
+    /* without a CRC the plan writes the caller's positions, with one the CRC's bits with the
+     * caller's first (crc_word; finish_tables): packing the first user_len and checking the CRC
+     * on all is all that finishing would do */
+    e->may_pack = cfg->pack && (!cfg->check_crc || cfg->crc_word) && cfg->user_len <= cfg->out_len &&
                   !(cfg->opts.cuda_tuning & GPUFEC_CUDA_PACK_AFTER) && ops->writes_packed;
     gpufec_status st = engine_alloc(e);
     if (st != GPUFEC_OK) {
@@ -297,8 +299,19 @@ static gpufec_status enqueue_decode(engine* e, slot& q, uint32_t nf, uint64_t fi
         ENGINE_CHECK(cfg, widen_soft_input(q.raw, type, cfg->opts.input_scale, q.in, count, q.stream),
                      "kernel launch");
     const bool packs = e->may_pack && e->ops->writes_packed(e->plan, nf, head);
-    const engine_chunk c = {q.in,   e->raw_in ? q.raw : NULL, q.state, packs ? q.fin : q.out, packs, q.iters, q.conv,
-                            nf,     e->B,                     first_frame, head};
+    const engine_chunk c = {q.in,
+                            e->raw_in ? q.raw : NULL,
+                            q.state,
+                            packs ? q.fin : q.out,
+                            packs,
+                            cfg->user_len,
+                            cfg->check_crc ? e->crc_tab : NULL,
+                            q.iters,
+                            q.conv,
+                            nf,
+                            e->B,
+                            first_frame,
+                            head};
     ENGINE_CHECK(cfg, e->ops->launch(e->plan, &c, q.stream), "kernel launch");
     ENGINE_CHECK(cfg, cudaGetLastError(), "kernel launch");
     if (e->finish && !packs) {

@@ -26,8 +26,12 @@ struct engine_chunk {
     void* state;          /* the slot's workspace: plan_ops.state_bytes(plan, B) bytes */
     uint8_t* out;         /* nf * out_len bits (cfg->out_len, through cfg->out_pos), a byte each; or
                              packed: */
-    bool pack;            /* ... eight per byte by bit_pack.h's rule, packed_bytes(out_len) bytes per
-                             frame (only where plan_ops.writes_packed said so for this chunk) */
+    bool pack;            /* ... eight per byte by bit_pack.h's rule, the first pack_len bits in
+                             packed_bytes(pack_len) bytes per frame (only where plan_ops.writes_packed
+                             said so for this chunk), */
+    uint32_t pack_len;
+    const uint32_t* crc_tab; /* ... and, where not NULL, the code's CRC checked on all out_len bits
+                                (finish_output.cuh's registers), converged cleared where it fails */
     int32_t* iterations;  /* nf */
     uint8_t* converged;   /* nf */
     uint32_t nf, B;       /* frames in this chunk; the slot's capacity */
@@ -50,8 +54,8 @@ struct engine_plan_ops {
      * slot, whose copy in then runs beside the first's kernels; 0 (or NULL): one chunk. */
     uint32_t (*head_frames)(const void* plan, uint32_t n);
     /* Optional: true where the kernels of a chunk of nf frames (head: engine_chunk.head) write
-     * the output packed (engine_chunk.pack), so that packed output without a CRC to check takes
-     * no finishing kernel after them; false or NULL: the engine's finishing kernel packs. */
+     * the output packed and check the CRC (engine_chunk.pack), so that packed output takes no
+     * finishing kernel after them; false or NULL: the engine's finishing kernel does it. */
     bool (*writes_packed)(const void* plan, uint32_t nf, bool head);
 };
 

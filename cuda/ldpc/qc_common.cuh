@@ -527,46 +527,86 @@ template <class F> __device__ __forceinline__ void output_batches(const qc_args&
     }
 }
 
-/* Frame f's output: n_out bytes, or packed_bytes(n_out) where the engine asked the kernel to pack
- * them (a.pack, engine_chunk.pack). */
+/* Frame f's output: n_out bytes, or packed_bytes(pack_len) where the engine asked the kernel to
+ * pack them (a.pack, engine_chunk.pack). */
 __device__ __forceinline__ uint8_t* frame_out(const qc_args& a, uint32_t f)
 {
-    return a.out + (size_t)f * (a.pack ? packed_bytes(a.n_out) : a.n_out);
+    return a.out + (size_t)f * (a.pack ? packed_bytes(a.pack_len) : a.n_out);
+}
+
+/* Whether the XOR of every thread's r is 0 (all the block's threads call it). */
+__device__ __forceinline__ bool block_xor_zero(uint32_t r, uint32_t tid)
+{
+    __shared__ uint32_t acc;
+    if (tid == 0)
+        acc = 0;
+    __syncthreads();
+    if (r)
+        atomicXor(&acc, r);
+    __syncthreads();
+    const bool zero = acc == 0;
+    __syncthreads(); /* before the next frame's reset */
+    return zero;
 }
 
 /* A frame's output bits, hard(j) the decision at internal position j (nonzero: 1): a byte each,
- * or eight per byte by bit_pack.h's rule where a.pack. Packed here, the engine's finishing kernel
- * and its launch go (docs/performance.md, forty-first pass). */
-template <class H> __device__ __forceinline__ void output_frame(const qc_args& a, uint8_t* out, uint32_t tid, uint32_t nt,
+ * or eight per byte by bit_pack.h's rule where a.pack (the first pack_len bits), with the CRC of
+ * all n_out checked where a.crc_tab (finish_output.cuh's rule: the XOR of the registers of the 1
+ * bits is 0). Packed here, the engine's finishing kernel and its launch go (docs/performance.md,
+ * forty-first pass). All the block's threads call it. False: the CRC fails. */
+template <class H> __device__ __forceinline__ bool output_frame(const qc_args& a, uint8_t* out, uint32_t tid, uint32_t nt,
                                                                H hard)
 {
     if (!a.pack) {
         output_batches(a, tid, nt, [&](uint32_t t, uint32_t j) { out[t] = hard(j) ? 1u : 0u; });
-        return;
+        return true;
     }
-    const uint32_t nb = packed_bytes(a.n_out);
+    const uint32_t nb = packed_bytes(a.pack_len);
+    uint32_t reg = 0; /* this thread's part of the CRC register */
     if ((nt & 31u) == 0) { /* whole warps (every plan's blocks): a vote gathers 32 positions read side
                               by side, where a byte per thread reads eight positions 32 bytes apart
                               (bank conflicts: eight shared-memory wavefronts a load) */
-        const uint32_t lane = tid & 31u;
-        for (uint32_t i = tid >> 5; 32u * i < a.n_out; i += nt >> 5) {
-            const uint32_t t = 32u * i + lane;
-            const bool bit = t < a.n_out && hard(a.out_run ? a.out0 + t : a.out_int[t]);
-            const uint32_t r = __brev(__ballot_sync(0xffffffffu, bit)); /* position 32i in bit 31 */
-            if (lane < 4u && 4u * i + lane < nb)
-                out[4u * i + lane] = (uint8_t)(r >> (24u - 8u * lane));
-        }
-        return;
-    }
-    for (uint32_t b = tid; b < nb; b += nt) {
-        uint32_t v = 0;
+        const uint32_t lane = tid & 31u, warps = nt >> 5;
+        /* OUT_CRC_AHEAD votes at a time, their CRC registers loaded first: loaded one vote at a
+         * time, each waited for its load from L2 (a 5G NR BG1 block's 8448 bits: 22 votes a warp
+         * at 12 warps) */
+        constexpr uint32_t OUT_CRC_AHEAD = 8;
+        for (uint32_t i0 = tid >> 5; 32u * i0 < a.n_out; i0 += OUT_CRC_AHEAD * warps) {
+            uint32_t creg[OUT_CRC_AHEAD];
 #pragma unroll
-        for (uint32_t k = 0; k < 8; k++) {
-            const uint32_t t = 8u * b + k;
-            v = v << 1 | (uint32_t)(t < a.n_out && hard(a.out_run ? a.out0 + t : a.out_int[t]));
+            for (uint32_t u = 0; u < OUT_CRC_AHEAD; u++) {
+                const uint32_t t = 32u * (i0 + u * warps) + lane;
+                creg[u] = a.crc_tab && t < a.n_out ? __ldg(a.crc_tab + t) : 0u;
+            }
+#pragma unroll
+            for (uint32_t u = 0; u < OUT_CRC_AHEAD; u++) {
+                const uint32_t i = i0 + u * warps; /* the same across the warp */
+                if (32u * i >= a.n_out)
+                    break;
+                const uint32_t t = 32u * i + lane;
+                const bool bit = t < a.n_out && hard(a.out_run ? a.out0 + t : a.out_int[t]);
+                reg ^= bit ? creg[u] : 0u;
+                const uint32_t r = __brev(__ballot_sync(0xffffffffu, bit && t < a.pack_len)); /* position 32i in bit 31 */
+                if (lane < 4u && 4u * i + lane < nb)
+                    out[4u * i + lane] = (uint8_t)(r >> (24u - 8u * lane));
+            }
         }
-        out[b] = (uint8_t)v;
+    } else {
+        for (uint32_t b = tid; 8u * b < a.n_out; b += nt) {
+            uint32_t v = 0;
+#pragma unroll
+            for (uint32_t k = 0; k < 8; k++) {
+                const uint32_t t = 8u * b + k;
+                const bool bit = t < a.n_out && hard(a.out_run ? a.out0 + t : a.out_int[t]);
+                if (a.crc_tab && bit)
+                    reg ^= a.crc_tab[t];
+                v = v << 1 | (uint32_t)(bit && t < a.pack_len);
+            }
+            if (b < nb)
+                out[b] = (uint8_t)v;
+        }
     }
+    return !a.crc_tab || block_xor_zero(reg, tid);
 }
 
 /* Where the loaders read a chunk's soft values (index i counted from its first frame's first
@@ -799,10 +839,11 @@ template <typename PostT>
 __device__ __forceinline__ void qc_frame_store(const qc_args& a, const PostT* app, uint32_t f, uint32_t tid,
                                                uint32_t nt, int it, bool decoded)
 {
-    output_frame(a, frame_out(a, f), tid, nt, [&](uint32_t j) { return ldpc_hard_bit(post_load(app, j)); });
+    const bool crc_ok =
+        output_frame(a, frame_out(a, f), tid, nt, [&](uint32_t j) { return ldpc_hard_bit(post_load(app, j)); });
     if (tid == 0) {
         a.iters[f] = it;
-        a.conv[f] = (uint8_t)decoded;
+        a.conv[f] = (uint8_t)(decoded && crc_ok);
     }
 }
 

@@ -899,7 +899,8 @@ __device__ __forceinline__ bool one_store_by_16(const qc_args& a, const uint32_t
 __device__ __forceinline__ bool one_store_packed(const qc_args& a, const uint32_t* app, uint8_t* out, uint32_t tid,
                                                  uint32_t nt)
 {
-    if (!a.out_run || (a.out0 & 1u) || (a.n_out & 31u) || (nt & 31u) || (reinterpret_cast<uintptr_t>(out) & 3u))
+    if (!a.out_run || (a.out0 & 1u) || (a.n_out & 31u) || (nt & 31u) || (reinterpret_cast<uintptr_t>(out) & 3u) ||
+        a.crc_tab || a.pack_len != a.n_out) /* (a CRC: output_frame) */
         return false;
     const uint32_t* w = app + a.out0 / 2u;
     const uint32_t lane = tid & 31u, words = a.n_out / 2u, outs = a.n_out / 32u;
@@ -916,11 +917,13 @@ __device__ __forceinline__ bool one_store_packed(const qc_args& a, const uint32_
     return true;
 }
 
-/* Output bits of the group's frames f < nf whose bit f is set in `frames`. */
+/* Output bits of the group's frames f < nf whose bit f is set in `frames`; bit f of the result:
+ * frame f's CRC fails (output_frame). */
 template <class L, bool ONE = false>
-__device__ __forceinline__ void packed_frames_out(const qc_args& a, const packed_mem& m, uint32_t f0, uint32_t nf,
-                                                  uint32_t frames, uint32_t tid, uint32_t nt)
+__device__ __forceinline__ uint32_t packed_frames_out(const qc_args& a, const packed_mem& m, uint32_t f0, uint32_t nf,
+                                                      uint32_t frames, uint32_t tid, uint32_t nt)
 {
+    uint32_t crc_fails = 0;
     for (uint32_t f = 0; f < nf; f++) {
         if (!((frames >> f) & 1u))
             continue;
@@ -928,7 +931,7 @@ __device__ __forceinline__ void packed_frames_out(const qc_args& a, const packed
         if constexpr (ONE && L::BITS == 16)
             if (a.pack ? one_store_packed(a, m.app, out, tid, nt) : one_store_by_16(a, m.app, out, tid, nt))
                 continue;
-        output_frame(a, out, tid, nt, [&](uint32_t j) {
+        const bool crc_ok = output_frame(a, out, tid, nt, [&](uint32_t j) {
             if constexpr (ONE) {
                 const one_slot s = one_at(j);
                 return L::hard(m.app, s.word, s.half);
@@ -936,23 +939,27 @@ __device__ __forceinline__ void packed_frames_out(const qc_args& a, const packed
                 return L::hard(m.app, j, f);
             }
         });
+        crc_fails |= (uint32_t)!crc_ok << f;
     }
+    return crc_fails;
 }
 
 /* A group's end: the output bits of the frames in `frames` (bit f: frame f; the others' were
- * stored when they froze), and every frame's iterations and flag (erased frames are never
- * decoded). */
+ * stored when they froze, their CRC failures in crc_fails), and every frame's iterations and flag
+ * (erased frames are never decoded; a failed CRC clears it). */
 template <class L, bool ONE = false>
 __device__ __forceinline__ void packed_group_store(const qc_args& a, const packed_mem& m, uint32_t f0, uint32_t nf,
                                                    uint32_t ok, uint32_t has_info, const int (&iters)[L::FR],
-                                                   uint32_t tid, uint32_t nt, uint32_t frames = ~0u)
+                                                   uint32_t tid, uint32_t nt, uint32_t frames = ~0u,
+                                                   uint32_t crc_fails = 0)
 {
-    packed_frames_out<L, ONE>(a, m, f0, nf, frames, tid, nt);
+    crc_fails |= packed_frames_out<L, ONE>(a, m, f0, nf, frames, tid, nt);
 #pragma unroll
     for (uint32_t f = 0; f < L::FR; f++)
         if (tid == f && f < nf) {
             a.iters[f0 + f] = iters[f];
-            a.conv[f0 + f] = (uint8_t)(((ok >> (L::BITS * f)) & 1u) && ((has_info >> f) & 1u));
+            a.conv[f0 + f] =
+                (uint8_t)(((ok >> (L::BITS * f)) & 1u) && ((has_info >> f) & 1u) && !((crc_fails >> f) & 1u));
         }
 }
 
@@ -1011,7 +1018,7 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
 #pragma unroll
     for (int k = 0; k < SV; k++)
         next[k] = tid < a.z ? state[k * a.z + tid] : make_uint4(0u, 0u, 0u, 0u);
-    uint32_t live = packed_frames_mask<L>(nf), ok = 0, sflag = 1;
+    uint32_t live = packed_frames_mask<L>(nf), ok = 0, sflag = 1, crc_fails = 0;
     int it = 0, iters[L::FR] = {};
     while (it < a.max_iterations) {
         for (uint32_t l = 0; l < a.layers; l++) {
@@ -1046,14 +1053,14 @@ __global__ void __launch_bounds__(PACKED_MAX_THREADS, L::BYTE_POST ? 1 : DMAX <=
         const uint32_t was = live;
         const bool done = packed_group_check<L>(a, m, ++it, &live, &ok, iters, s_flags, &sflag, tid, nt);
         if (was != live) { /* frames froze (early stopping; uniform): their decisions now */
-            packed_frames_out<L>(a, m, f0, nf, packed_frame_bits<L>(was & ~live), tid, nt);
+            crc_fails |= packed_frames_out<L>(a, m, f0, nf, packed_frame_bits<L>(was & ~live), tid, nt);
             if (!done)
                 __syncthreads(); /* before the next layer's rows change the posteriors read */
         }
         if (done)
             break;
     }
-    packed_group_store<L>(a, m, f0, nf, ok, has_info, iters, tid, nt, packed_frame_bits<L>(live));
+    packed_group_store<L>(a, m, f0, nf, ok, has_info, iters, tid, nt, packed_frame_bits<L>(live), crc_fails);
 }
 
 } // namespace

@@ -326,6 +326,8 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     a.in8_scale = p->cfg->opts.input_scale;
     a.out = ch->out;
     a.pack = ch->pack;
+    a.pack_len = ch->pack_len;
+    a.crc_tab = ch->pack ? ch->crc_tab : NULL;
     a.iters = ch->iterations;
     a.conv = ch->converged;
     a.gstate = (uint32_t*)ch->state;
@@ -364,6 +366,12 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
  * DRAM the two kernels beside each other took 6-30 us more, and with 5 layers (BG2 at rate 0.8)
  * edge pairs are no faster than the groups. */
 #define QC_SPLIT_MIN_LAYERS 6u
+
+/* Bytes of each QC kernel's per-block limit kept for its static __shared__ words: 16 today
+ * (s_flags[3] and block_xor_zero's word). cuobjdump --dump-resource-usage (sm_90) lists 1040 for
+ * the QC kernels: these plus 1024 that it lists for every kernel using shared memory, k_layered
+ * (no static words) too, and that plans sized to the opt-in limit have always launched with. */
+#define QC_STATIC_SHARED 64
 bool qc_splits(const qc_plan* p)
 {
     return p->packed == 2 && p->ep && p->lean_pair && p->pair_ssmem && p->lat_frames < UINT32_MAX / 2 &&
@@ -448,6 +456,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     }
     int optin = 0;
     cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, o->device);
+    /* the kernels' static shared words (loaded frames, syndrome flags, block_xor_zero's CRC word)
+     * come out of the same per-block limit as the dynamic bytes sized below */
+    optin = optin > QC_STATIC_SHARED ? optin - QC_STATIC_SHARED : 0;
     qc_plan* p = (qc_plan*)calloc(1, sizeof *p);
     if (!p) {
         *st = GPUFEC_ERR_OUT_OF_MEMORY;
@@ -879,8 +890,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             describe_add(p, "; %u to %u frames from the host: the first in groups of two, the rest one per block",
                          p->lat_frames + 1, 2 * p->lat_frames - 1);
     }
-    if (p->cfg->pack && !p->cfg->check_crc && !(p->cfg->opts.cuda_tuning & GPUFEC_CUDA_PACK_AFTER))
-        describe_add(p, "; packed by the kernel but at one group per SM"); /* qc_writes_packed */
+    if (p->cfg->pack && (!p->cfg->check_crc || p->cfg->crc_word) && !(p->cfg->opts.cuda_tuning & GPUFEC_CUDA_PACK_AFTER))
+        describe_add(p, p->cfg->check_crc ? "; packed, CRC checked, by the kernel but at one group per SM"
+                                          : "; packed by the kernel but at one group per SM"); /* qc_writes_packed */
 done:
     free(ents);
     free(inv);

@@ -28,7 +28,9 @@ struct qc_args {
     const int8_t* in8;
     float in8_scale;
     uint8_t* out;
-    uint32_t pack;   /* out packed eight bits per byte (engine_chunk.pack, frame_out) */
+    uint32_t pack;   /* out packed eight bits per byte (engine_chunk.pack, frame_out): */
+    uint32_t pack_len;        /* ... the first pack_len of the n_out bits */
+    const uint32_t* crc_tab;  /* ... and, where not NULL, the CRC checked on all n_out (engine_chunk.crc_tab) */
     int32_t* iters;
     uint8_t* conv;
     uint32_t* gstate; /* global message state (when not in shared memory) */

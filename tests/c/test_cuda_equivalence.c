@@ -19,6 +19,10 @@ static const char* reject_variant = NULL; /* ... and, when set, one not containi
 static uint32_t chunk_frames = 96; /* frames per launch (max_batch) */
 /* When set (> 0), the normalised min-sum factor and norm_offset both decoders use */
 static double set_norm = 0.0, set_norm_offset = 0.0;
+/* When set, a code with a CRC is tested: every third frame is a codeword of this twin (the code
+ * without its CRC, the same transmitted bits), whose syndrome holds while its CRC fails (but for
+ * one word in 2^24), so no decoder may call it decoded */
+static const char* crc_free_twin = NULL;
 
 static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
                       size_t frames, double max_frame_share, gpufec_precision prec)
@@ -30,6 +34,14 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     const gpufec_code_info info = t.info;
     float* llr = t.llr;
     const uint32_t nf_ = info.n_full;
+    if (crc_free_twin) {
+        test_frames w = test_frames_of(open_test_code(crc_free_twin), frames);
+        CHECK(w.info.n == info.n && w.info.k > info.k, "%s: twin %s has n %u, k %u", name, crc_free_twin, w.info.n,
+              w.info.k);
+        for (size_t f = 0; f < frames; f += 3)
+            memcpy(t.x + f * info.n, w.x + f * info.n, info.n);
+        test_frames_free(&w);
+    }
     test_out ca = test_out_alloc(frames, nf_), cb = test_out_alloc(frames, nf_);
     uint8_t *a = ca.bits, *b = cb.bits, *oa = ca.ok, *ob = cb.ok;
     int32_t *ia = ca.its, *ib = cb.its;
@@ -108,13 +120,18 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
         char ran[800] = "";
         gpufec_decoder_variant(gi, ran, sizeof ran);
         if (strstr(ran, "QC layered")) /* by the finishing kernel after it where the switch says so */
-            CHECK((strstr(ran, "; packed by the kernel but at one group per SM") != NULL) ==
+            CHECK((strstr(ran, "by the kernel but at one group per SM") != NULL) ==
                       !(o.cuda_tuning & GPUFEC_CUDA_PACK_AFTER),
                   "%s: packed output ran '%s'", name, ran);
         const size_t kb = (info.k + 7) / 8;
         uint8_t* gp = malloc(frames * kb + 1);
+        uint8_t* gp_ok = malloc(frames);
         gp[frames * kb] = 0x5A; /* nothing written past the frames */
-        CHECK(gpufec_decoder_decode(gi, llr, frames, gp, NULL, NULL) == GPUFEC_OK, "cuda decode (info packed)");
+        CHECK(gpufec_decoder_decode(gi, llr, frames, gp, NULL, gp_ok) == GPUFEC_OK, "cuda decode (info packed)");
+        /* the flags (a code's CRC checked by the kernel that packs, or by the finishing kernel
+         * after the full word's decoder) */
+        CHECK(memcmp(gp_ok, ob, frames) == 0, "%s: GPU packed information output's flags differ", name);
+        free(gp_ok);
         size_t packed_diff = 0;
         for (size_t f = 0; f < frames; f++)
             for (uint32_t t = 0; t < info.k; t++)
@@ -160,6 +177,13 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     if (erased)
         CHECK(!oa[1] && !oa[2] && !ob[1] && !ob[2], "%s %s: erased frame reported decoded (cpu %d %d, gpu %d %d)",
               name, gpufec_algorithm_name(alg), oa[1], oa[2], ob[1], ob[2]);
+    if (crc_free_twin) { /* an independent fact: the CRC's verdict, on both backends */
+        size_t twin_ok = 0, own_ok = 0;
+        for (size_t f = 0; f < frames; f++)
+            *(f % 3 ? &own_ok : &twin_ok) += oa[f] + ob[f];
+        CHECK(twin_ok == 0 && own_ok > 0, "%s: %zu flags of frames with a failing CRC set, %zu of the others", name,
+              twin_ok, own_ok);
+    }
     size_t bit_diff = 0, frame_diff = 0, it_diff = 0;
     for (size_t f = 0; f < frames; f++) {
         size_t d = 0;
@@ -570,7 +594,27 @@ static void i8p16_cases(int quick)
     reject_variant = "one per block";
     compare_p("dvbs2-short-1_2", GPUFEC_ALG_NMS, L, 1.8, quick ? 3 : 20, 0.0, W);
     reject_variant = NULL;
-    expect_variant = NULL;
+    /* a code's CRC24B checked by the kernels that pack (output_frame), compared with the
+     * finishing kernel's verdict on the same frames, at the edge of decoding (about half fail):
+     * edge pairs, a slot in two chunks (groups of two frames, then edge pairs), many groups with
+     * a partial last group */
+    const char* CRC = "5gnr-bg1-z384:k=8448:e=10752:qm=2:crc=24b";
+    expect_variant = NULL; /* (the packed decoder's variant is checked in compare_p) */
+    compare_p(CRC, GPUFEC_ALG_NMS, L, 2.9, quick ? 3 : 40, 0.0, W);
+    chunk_frames = 263;
+    compare_p(CRC, GPUFEC_ALG_NMS, L, 2.9, 152, 0.0, W);
+    chunk_frames = 600;
+    compare_p(CRC, GPUFEC_ALG_NMS, L, 2.9, quick ? 601 : 1201, 0.0, W);
+    /* ... and where the syndrome holds but the CRC fails (every third frame, crc_free_twin) */
+    crc_free_twin = "5gnr-bg1-z384:k=8448:e=10752:qm=2";
+    chunk_frames = 96;
+    compare_p(CRC, GPUFEC_ALG_NMS, L, 4.0, quick ? 5 : 40, 0.0, W);
+    chunk_frames = 263;
+    compare_p(CRC, GPUFEC_ALG_NMS, L, 4.0, 152, 0.0, W);
+    chunk_frames = 600;
+    compare_p(CRC, GPUFEC_ALG_NMS, L, 4.0, quick ? 601 : 1201, 0.0, W);
+    crc_free_twin = NULL;
+    chunk_frames = 96;
     plan = saved_plan;
 }
 
