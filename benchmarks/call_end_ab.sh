@@ -1,18 +1,20 @@
 #!/bin/bash
-# Packed output without a CRC: the decoding kernel writes the packed bytes where the plan says so
-# for the chunk (default; the QC plan: all but one group per SM, qc_writes_packed) against the
-# engine's finishing kernel packing after every kernel (cuda_tuning 536870912, PACK_AFTER, the
-# library's behaviour before the forty-first pass), interleaved over four rounds: gpufec-bench's
-# batch latency (median call of 101, transfers included), its kernel-only spread and its coded
-# throughput. 268435456 (NO_SPLIT) keeps the slot in one chunk. docs/performance.md, forty-first
-# pass. Run on the GPU machine with the library on LD_LIBRARY_PATH:
+# Packed output: the decoding kernel writes the packed bytes, and checks the code's CRC in the
+# `:crc=24b` cases (forty-second pass), where the plan says so for the chunk (default; the QC
+# plan: all but one group per SM, qc_writes_packed), against the engine's finishing kernel after
+# every kernel (cuda_tuning 536870912, PACK_AFTER, the library's behaviour before the forty-first
+# pass), interleaved over four rounds: gpufec-bench's batch latency (median call of 101,
+# transfers included), its kernel-only spread and its coded throughput. 268435456 (NO_SPLIT)
+# keeps the slot in one chunk. docs/performance.md, forty-first and forty-second passes. Run on
+# the GPU machine with the library on LD_LIBRARY_PATH:
 #   bash benchmarks/call_end_ab.sh build/apps/gpufec-bench
 set -u
 B=${1:?usage: $0 BENCH}
 C="--decoder nms --backend cuda --iterations 10 --seed 7 --precision int8p16 --repeat 101"
 R079=5gnr-bg1-z384:k=8448:e=10752:qm=2
 CASES=("$R079 152 0" "$R079 152 268435456" "$R079 133 0" "5gnr-bg2-z384:k=3840:e=4800:qm=2 152 0"
-       "$R079 1 0" "$R079 112 0" "$R079 8192 0" "dvbs2-normal-1_2 1024 0")
+       "$R079 1 0" "$R079 112 0" "$R079 8192 0" "dvbs2-normal-1_2 1024 0"
+       "$R079:crc=24b 152 0" "$R079:crc=24b 1 0" "$R079:crc=24b 112 0")
 T=$(mktemp)
 for round in 1 2 3 4; do
   for cs in "${CASES[@]}"; do
