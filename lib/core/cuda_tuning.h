@@ -71,11 +71,12 @@
 #define GPUFEC_CUDA_NO_SPLIT 268435456u     /* a call of at most one chunk's frames from the host stays one chunk
                                               (default: where the plan splits it, engine_plan_ops.head_frames, its
                                               second chunk's copy in runs beside the first's kernels) */
-#define GPUFEC_CUDA_PACK_AFTER 536870912u   /* packed output (GPUFEC_OUTPUT_*_PACKED) without a CRC to check: the
-                                              engine's finishing kernel packs the bits the decoder wrote a byte
-                                              each (default: where the plan says so for the chunk, the QC plan's
-                                              kernels of one frame per block and of many groups write the packed
-                                              bytes themselves, engine_plan_ops.writes_packed) */
+#define GPUFEC_CUDA_PACK_AFTER 536870912u   /* packed output (GPUFEC_OUTPUT_*_PACKED) without a CRC, or information
+                                              output with one: the engine's finishing kernel packs the bits the
+                                              decoder wrote a byte each and checks the CRC (default: where the plan
+                                              says so for the chunk, the QC plan's kernels of one frame per block
+                                              and of many groups write the packed bytes and check the CRC
+                                              themselves, engine_plan_ops.writes_packed) */
 #define GPUFEC_CUDA_TUNING_ALL 1073741823u /* every switch defined */
 
 #endif
