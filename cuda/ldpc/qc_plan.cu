@@ -891,8 +891,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                          p->lat_frames + 1, 2 * p->lat_frames - 1);
     }
     if (p->cfg->pack && (!p->cfg->check_crc || p->cfg->crc_word) && !(p->cfg->opts.cuda_tuning & GPUFEC_CUDA_PACK_AFTER))
-        describe_add(p, p->cfg->check_crc ? "; packed, CRC checked, by the kernel but at one group per SM"
-                                          : "; packed by the kernel but at one group per SM"); /* qc_writes_packed */
+        describe_add(p, "%s%s", p->cfg->check_crc ? "; packed, CRC checked, by the kernel" : "; packed by the kernel",
+                     p->ow_many ? "" : " but at one group per SM"); /* qc_writes_packed: the many groups'
+                                                                       build packs at one per SM too */
 done:
     free(ents);
     free(inv);
