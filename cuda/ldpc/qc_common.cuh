@@ -619,6 +619,12 @@ template <class H> __device__ __forceinline__ bool output_frame(const qc_args& a
 struct soft_f32 {
     const float* p;
     __device__ __forceinline__ float at(size_t i) const { return p[i]; }
+    /* the mother value of position j of the frame from o (the repeated positions' sums) */
+    __device__ __forceinline__ float mother(const tx_map_view& m, uint32_t j, size_t o) const
+    {
+        int ignored = 0;
+        return tx_map_load(m, j, p + o, &ignored);
+    }
     __device__ __forceinline__ float4 quad(size_t q) const { return reinterpret_cast<const float4*>(p)[q]; }
 };
 /* int8: soft_input.h's value * scale. The integer's float is built exactly without the
@@ -635,6 +641,11 @@ struct soft_i8 {
     __device__ __forceinline__ float at(size_t i) const
     {
         return of((uint32_t)(uint8_t)p[i] ^ 0x80u, 0x7440u);
+    }
+    __device__ __forceinline__ float mother(const tx_map_view& m, uint32_t j, size_t o) const
+    {
+        int ignored = 0;
+        return tx_map_load_as(m, j, p + o, GPUFEC_INPUT_INT8, scale, &ignored);
     }
     __device__ __forceinline__ float4 quad(size_t q) const
     {
@@ -660,9 +671,9 @@ template <int SRC = 0, class F> __device__ __forceinline__ void with_soft(const 
  * repeated positions, a few per frame) */
 template <int SRC = 0> __device__ __forceinline__ float qc_soft_mother(const qc_args& a, uint32_t j, size_t o)
 {
-    int ignored = 0;
-    return SRC == 2 || (SRC == 0 && a.in8) ? tx_map_load_as(a.map, j, a.in8 + o, GPUFEC_INPUT_INT8, a.in8_scale, &ignored)
-                 : tx_map_load(a.map, j, a.in + o, &ignored);
+    float v = 0.0f;
+    with_soft<SRC>(a, [&](const auto& src) { v = src.mother(a.map, j, o); });
+    return v;
 }
 
 /* A frame's transmitted values four at a time: quads q0, q0 + nt, ... (Q of them per thread) of
