@@ -1,4 +1,7 @@
-/* Pinned host memory and the device's copy ceilings, for callers and gpufec-bench. */
+/* Pinned host memory and the device's copy ceilings, for callers and gpufec-bench; kernels'
+ * shared memory limits. */
+#include "shared_limit.cuh"
+
 #include <cuda_runtime.h>
 
 #include <stddef.h>
@@ -64,4 +67,21 @@ extern "C" int cuda_util_bandwidth(int device, double* d2d_gbps, double* h2d_gbp
     cudaFree(b);
     cudaFreeHost(h);
     return cudaGetLastError() == cudaSuccess ? 0 : -1;
+}
+
+cudaError_t cuda_allow_shared(const void* kernel, size_t bytes)
+{
+    cudaFuncAttributes fa;
+    int device = 0, optin = 0;
+    cudaError_t e = cudaFuncGetAttributes(&fa, kernel);
+    if (e == cudaSuccess)
+        e = cudaGetDevice(&device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e != cudaSuccess)
+        return e;
+    const size_t most = (size_t)optin > fa.sharedSizeBytes ? (size_t)optin - fa.sharedSizeBytes : 0;
+    if (bytes > most)
+        return cudaErrorInvalidValue;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most);
 }

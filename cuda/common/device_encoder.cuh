@@ -7,6 +7,8 @@
 
 #include <cuda_runtime.h>
 
+#include "shared_limit.cuh"
+
 extern "C" {
 #include "device_encoder_internal.h"
 }

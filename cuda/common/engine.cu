@@ -190,6 +190,15 @@ static gpufec_status engine_alloc(engine* e)
     return GPUFEC_OK;
 }
 
+bool engine_packs_in_kernel(const decoder_config* cfg)
+{
+    /* without a CRC the plan writes the caller's positions, with one the CRC's bits with the
+     * caller's first (crc_word; finish_tables): packing the first user_len and checking the CRC
+     * on all is all that finishing would do */
+    return cfg->pack && (!cfg->check_crc || cfg->crc_word) && cfg->user_len <= cfg->out_len &&
+           !(cfg->opts.cuda_tuning & GPUFEC_CUDA_PACK_AFTER);
+}
+
 gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
                             engine** out)
 {
@@ -205,11 +214,7 @@ gpufec_status engine_create(const decoder_config* cfg, const engine_plan_ops* op
     e->B = B;
     const gpufec_input_type type = cfg->opts.input_type;
     e->raw_in = type != GPUFEC_INPUT_FLOAT32 && ops->reads_raw && ops->reads_raw(plan, type);
-    /* without a CRC the plan writes the caller's positions, with one the CRC's bits with the
-     * caller's first (crc_word; finish_tables): packing the first user_len and checking the CRC
-     * on all is all that finishing would do */
-    e->may_pack = cfg->pack && (!cfg->check_crc || cfg->crc_word) && cfg->user_len <= cfg->out_len &&
-                  !(cfg->opts.cuda_tuning & GPUFEC_CUDA_PACK_AFTER) && ops->writes_packed;
+    e->may_pack = engine_packs_in_kernel(cfg) && ops->writes_packed;
     gpufec_status st = engine_alloc(e);
     if (st != GPUFEC_OK) {
         engine_destroy(e);
@@ -242,11 +247,55 @@ uint32_t engine_chunk_frames(const decoder_config* cfg, size_t frame_bytes, size
     }
     size_t b = budget / (frame_bytes ? frame_bytes : 1);
     b = b < 1 ? 1 : b > cap ? cap : b;
-    int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cfg->opts.device) == cudaSuccess && sms > 0 &&
-        b >= (size_t)sms)
+    const int sms = engine_device_limits(cfg).sms;
+    if (sms > 0 && b >= (size_t)sms)
         b -= b % (size_t)sms;
     return (uint32_t)b;
+}
+
+/* A GeForce RTX 3060's (sm_86; the RTX 40 series' sm_89 has the same per-SM limits) */
+#define ENGINE_SMALL_OPTIN 101376
+#define ENGINE_SMALL_PER_SM 102400
+#define ENGINE_SMALL_SMS 28
+#define ENGINE_SMALL_THREADS 1536
+
+static int attr_or_zero(cudaDeviceAttr what, int device, int small, bool as_small)
+{
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, what, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return as_small && v > small ? small : v;
+}
+
+device_limits engine_device_limits(const decoder_config* cfg)
+{
+    const int d = cfg->opts.device;
+    const bool small = (cfg->opts.cuda_tuning & GPUFEC_CUDA_SMALL_GPU) != 0;
+    device_limits l;
+    l.optin = attr_or_zero(cudaDevAttrMaxSharedMemoryPerBlockOptin, d, ENGINE_SMALL_OPTIN, small);
+    l.per_sm = attr_or_zero(cudaDevAttrMaxSharedMemoryPerMultiprocessor, d, ENGINE_SMALL_PER_SM, small);
+    l.sms = attr_or_zero(cudaDevAttrMultiProcessorCount, d, ENGINE_SMALL_SMS, small);
+    l.threads_per_sm = attr_or_zero(cudaDevAttrMaxThreadsPerMultiProcessor, d, ENGINE_SMALL_THREADS, small);
+    return l;
+}
+
+int engine_blocks_per_sm(const decoder_config* cfg, const void* kernel, int threads, size_t smem)
+{
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    /* the runtime answers for the device itself; the limits may be a smaller one's (1 KB of
+     * shared memory per block is the runtime's own) */
+    const device_limits l = engine_device_limits(cfg);
+    if (threads > 0 && l.threads_per_sm / threads < blocks)
+        blocks = l.threads_per_sm / threads;
+    if (l.per_sm > 0 && (size_t)l.per_sm / (smem + 1024) < (size_t)blocks)
+        blocks = (int)((size_t)l.per_sm / (smem + 1024));
+    return blocks;
 }
 
 gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
@@ -305,7 +354,7 @@ static gpufec_status enqueue_decode(engine* e, slot& q, uint32_t nf, uint64_t fi
                             packs ? q.fin : q.out,
                             packs,
                             cfg->user_len,
-                            cfg->check_crc ? e->crc_tab : NULL,
+                            packs && cfg->check_crc ? e->crc_tab : NULL,
                             q.iters,
                             q.conv,
                             nf,

@@ -13,6 +13,8 @@
 
 #include <cuda_runtime.h>
 
+#include "shared_limit.cuh"
+
 extern "C" {
 #include "decoder_internal.h"
 }
@@ -140,6 +142,28 @@ uint32_t engine_chunk_frames(const decoder_config* cfg, size_t frame_bytes, size
  * NULL, then the chunk size). */
 gpufec_status engine_start(const decoder_config* cfg, const engine_plan_ops* ops, void* plan, uint32_t B,
                            const char* extra, void** state, impl_caps* caps);
+
+/* The device's limits that plans size their kernels against (cfg->opts.device), read in this
+ * one place: the device's own, or with GPUFEC_CUDA_SMALL_GPU those of a GeForce-class GPU
+ * (ENGINE_SMALL_*: 99 KB of shared memory a block, 100 KB and 1536 threads an SM, 28 SMs) where
+ * those are smaller, so that a large GPU runs the plans such a card takes. Zero where the
+ * runtime cannot say. */
+struct device_limits {
+    int optin;          /* shared memory bytes a block may opt in to */
+    int per_sm;         /* shared memory bytes per SM */
+    int sms;            /* multiprocessors */
+    int threads_per_sm; /* resident threads per SM */
+};
+device_limits engine_device_limits(const decoder_config* cfg);
+/* Blocks of `kernel` resident per SM at `threads` threads and `smem` dynamic bytes, within
+ * engine_device_limits; 0 where the runtime cannot say. */
+int engine_blocks_per_sm(const decoder_config* cfg, const void* kernel, int threads, size_t smem);
+/* Whether a chunk's kernels that pack the output themselves (engine_plan_ops.writes_packed) are
+ * all that packed output needs: packed output of no more bits than the plan writes, without a CRC
+ * or with the CRC's bits following the caller's (crc_word: the CRC is checked on the bits the
+ * kernel packs), and not turned off by GPUFEC_CUDA_PACK_AFTER. The engine's rule (may_pack), also
+ * read by plans to describe themselves. */
+bool engine_packs_in_kernel(const decoder_config* cfg);
 
 /* 1 when a usable device `device` exists; else 0 and why. */
 extern "C" int cuda_backend_probe(int device, char* why, size_t why_len);

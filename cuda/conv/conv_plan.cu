@@ -235,8 +235,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.words_bm = a.n <= 4 ? 1u << a.n : 0;
     a.lstride = CHUNK * (a.n + a.words_bm);
     p->smem = (size_t)a.fpb * (2 * a.S + a.lstride) * sizeof(float);
-    int optin = 0;
-    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, cfg->opts.device);
+    const int optin = engine_device_limits(cfg).optin;
     const size_t dec_bytes = (size_t)a.fpb * a.steps * a.words * 4;
     /* Survivors on chip when a block's fit in a quarter of the SM's shared memory (four blocks
      * resident, sixteen frames at K = 7): k = 1024 at K = 7 takes 33 KB for four frames. */
@@ -247,8 +246,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     }
     gpufec_status st = engine_upload_io(cfg, &p->out_pos, &p->map);
     if (st == GPUFEC_OK)
-        st = engine_status(cfg, cudaFuncSetAttribute(k_viterbi, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
-                           "cudaFuncSetAttribute");
+        st = engine_status(cfg, cuda_allow_shared((const void*)k_viterbi, p->smem), "cudaFuncSetAttribute");
     if (st != GPUFEC_OK) {
         plan_destroy(p);
         return st;

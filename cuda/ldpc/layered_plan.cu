@@ -23,8 +23,7 @@ struct layered_plan {
 int choose_layout(const decoder_config* cfg, layered_plan* s, char* why, size_t why_len)
 {
     const ldpc_code* c = ldpc_of(cfg->code);
-    int optin = 0;
-    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, cfg->opts.device);
+    const int optin = engine_device_limits(cfg).optin;
     const size_t app32 = ((size_t)c->n * 4 + 15) & ~(size_t)15, msgs = (size_t)c->edges * 4;
     s->c2v_smem = 0;
     if (app32 + msgs <= (size_t)optin) { /* everything on chip */
@@ -65,8 +64,7 @@ int choose_layout(const decoder_config* cfg, layered_plan* s, char* why, size_t 
 template <typename AppT, bool SPA, bool WARP, bool SM> struct layered_kernel {
     static cudaError_t allow(size_t bytes)
     {
-        return cudaFuncSetAttribute(k_layered<AppT, SPA, WARP, SM>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+        return cuda_allow_shared((const void*)k_layered<AppT, SPA, WARP, SM>, bytes);
     }
     static void launch(const layered_args& a, uint32_t nf, int threads, size_t smem, cudaStream_t st)
     {
@@ -94,10 +92,8 @@ cudaError_t layered_run(const layered_plan* s, bool spa, const layered_args* a, 
 {
     if (s->compressed) {
         if (!a)
-            return s->half ? cudaFuncSetAttribute(k_layered_compressed<__half>,
-                                                  cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem)
-                           : cudaFuncSetAttribute(k_layered_compressed<float>,
-                                                  cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem);
+            return s->half ? cuda_allow_shared((const void*)k_layered_compressed<__half>, s->smem)
+                           : cuda_allow_shared((const void*)k_layered_compressed<float>, s->smem);
         uint4* state = reinterpret_cast<uint4*>(a->c2v);
         if (s->half)
             k_layered_compressed<__half><<<nf, s->threads, s->smem, st>>>(*a, state);

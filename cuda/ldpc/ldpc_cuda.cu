@@ -39,8 +39,7 @@ uint32_t choose_batch(const decoder_config* cfg, size_t per_frame, uint32_t wave
     if (room < budget)
         budget = room;
     if (!wave) {
-        int sms = 0;
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cfg->opts.device);
+        const int sms = engine_device_limits(cfg).sms;
         wave = sms > 0 ? (uint32_t)sms : 32;
     }
     if (per_frame)
@@ -78,7 +77,7 @@ gpufec_status soft_create(const decoder_config* cfg, void** state, impl_caps* ca
     void* plan = qc_plan_create(cfg, why, sizeof why, &st);
     if (plan)
         return start_engine(cfg, &qc_plan_ops, plan,
-                            choose_batch(cfg, qc_state_bytes_per_frame(plan), qc_wave_frames(plan, cfg->opts.device)),
+                            choose_batch(cfg, qc_state_bytes_per_frame(plan), qc_wave_frames(plan)),
                             state, caps);
     if (st != GPUFEC_OK) {
         decoder_log(cfg, GPUFEC_LOG_ERROR, "QC layered kernel: %s", why);

@@ -168,7 +168,7 @@ gpufec_status enc_create(const gpufec_code* code, int device, void** state, char
                           "device encoder: a frame needs %zu bytes of shared memory, the device has %d per block",
                           s->smem, most);
     if (!st && e == cudaSuccess && s->smem > 48 * 1024)
-        e = cudaFuncSetAttribute(k_ldpc_encode, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem);
+        e = cuda_allow_shared((const void*)k_ldpc_encode, s->smem);
     enc_dev& v = s->dev;
     const int qc = d.kind == LDPC_ENC_QC, dense = d.kind == LDPC_ENC_DENSE;
     uint32_t *row_ptr = NULL, *row_info = NULL, *out_src = NULL, *step_row = NULL, *step_target = NULL, *gen = NULL;

@@ -13,7 +13,7 @@ extern const engine_plan_ops qc_plan_ops;
 /* Its workspace per frame (0: the estimate for the generic plans), and the frames one full wave
  * of its thread blocks decodes on the device. */
 size_t qc_state_bytes_per_frame(const void* plan);
-uint32_t qc_wave_frames(const void* plan, int device);
+uint32_t qc_wave_frames(const void* plan);
 
 /* Generic layered SPA / min-sum (layered_plan.cu): codes whose posteriors fit on chip. */
 void* layered_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufec_status* st);

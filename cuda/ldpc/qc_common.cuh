@@ -563,47 +563,32 @@ template <class H> __device__ __forceinline__ bool output_frame(const qc_args& a
     }
     const uint32_t nb = packed_bytes(a.pack_len);
     uint32_t reg = 0; /* this thread's part of the CRC register */
-    if ((nt & 31u) == 0) { /* whole warps (every plan's blocks): a vote gathers 32 positions read side
-                              by side, where a byte per thread reads eight positions 32 bytes apart
-                              (bank conflicts: eight shared-memory wavefronts a load) */
-        const uint32_t lane = tid & 31u, warps = nt >> 5;
-        /* OUT_CRC_AHEAD votes at a time, their CRC registers loaded first: loaded one vote at a
-         * time, each waited for its load from L2 (a 5G NR BG1 block's 8448 bits: 22 votes a warp
-         * at 12 warps) */
-        constexpr uint32_t OUT_CRC_AHEAD = 8;
-        for (uint32_t i0 = tid >> 5; 32u * i0 < a.n_out; i0 += OUT_CRC_AHEAD * warps) {
-            uint32_t creg[OUT_CRC_AHEAD];
+    /* A vote gathers 32 positions read side by side, where a byte per thread would read eight
+     * positions 32 bytes apart (bank conflicts: eight shared-memory wavefronts a load). Every QC
+     * block is whole warps (qc_plan_create rounds its threads up), so every lane votes. */
+    const uint32_t lane = tid & 31u, warps = nt >> 5;
+    /* OUT_CRC_AHEAD votes at a time, their CRC registers loaded first: loaded one vote at a
+     * time, each waited for its load from L2 (a 5G NR BG1 block's 8448 bits: 22 votes a warp
+     * at 12 warps) */
+    constexpr uint32_t OUT_CRC_AHEAD = 8;
+    for (uint32_t i0 = tid >> 5; 32u * i0 < a.n_out; i0 += OUT_CRC_AHEAD * warps) {
+        uint32_t creg[OUT_CRC_AHEAD];
 #pragma unroll
-            for (uint32_t u = 0; u < OUT_CRC_AHEAD; u++) {
-                const uint32_t t = 32u * (i0 + u * warps) + lane;
-                creg[u] = a.crc_tab && t < a.n_out ? __ldg(a.crc_tab + t) : 0u;
-            }
-#pragma unroll
-            for (uint32_t u = 0; u < OUT_CRC_AHEAD; u++) {
-                const uint32_t i = i0 + u * warps; /* the same across the warp */
-                if (32u * i >= a.n_out)
-                    break;
-                const uint32_t t = 32u * i + lane;
-                const bool bit = t < a.n_out && hard(a.out_run ? a.out0 + t : a.out_int[t]);
-                reg ^= bit ? creg[u] : 0u;
-                const uint32_t r = __brev(__ballot_sync(0xffffffffu, bit && t < a.pack_len)); /* position 32i in bit 31 */
-                if (lane < 4u && 4u * i + lane < nb)
-                    out[4u * i + lane] = (uint8_t)(r >> (24u - 8u * lane));
-            }
+        for (uint32_t u = 0; u < OUT_CRC_AHEAD; u++) {
+            const uint32_t t = 32u * (i0 + u * warps) + lane;
+            creg[u] = a.crc_tab && t < a.n_out ? __ldg(a.crc_tab + t) : 0u;
         }
-    } else {
-        for (uint32_t b = tid; 8u * b < a.n_out; b += nt) {
-            uint32_t v = 0;
 #pragma unroll
-            for (uint32_t k = 0; k < 8; k++) {
-                const uint32_t t = 8u * b + k;
-                const bool bit = t < a.n_out && hard(a.out_run ? a.out0 + t : a.out_int[t]);
-                if (a.crc_tab && bit)
-                    reg ^= a.crc_tab[t];
-                v = v << 1 | (uint32_t)(bit && t < a.pack_len);
-            }
-            if (b < nb)
-                out[b] = (uint8_t)v;
+        for (uint32_t u = 0; u < OUT_CRC_AHEAD; u++) {
+            const uint32_t i = i0 + u * warps; /* the same across the warp */
+            if (32u * i >= a.n_out)
+                break;
+            const uint32_t t = 32u * i + lane;
+            const bool bit = t < a.n_out && hard(a.out_run ? a.out0 + t : a.out_int[t]);
+            reg ^= bit ? creg[u] : 0u;
+            const uint32_t r = __brev(__ballot_sync(0xffffffffu, bit && t < a.pack_len)); /* position 32i in bit 31 */
+            if (lane < 4u && 4u * i + lane < nb)
+                out[4u * i + lane] = (uint8_t)(r >> (24u - 8u * lane));
         }
     }
     return !a.crc_tab || block_xor_zero(reg, tid);

@@ -327,7 +327,7 @@ cudaError_t qc_launch(const void* plan, const engine_chunk* ch, cudaStream_t str
     a.out = ch->out;
     a.pack = ch->pack;
     a.pack_len = ch->pack_len;
-    a.crc_tab = ch->pack ? ch->crc_tab : NULL;
+    a.crc_tab = ch->crc_tab; /* (only where the chunk packs) */
     a.iters = ch->iterations;
     a.conv = ch->converged;
     a.gstate = (uint32_t*)ch->state;
@@ -419,16 +419,13 @@ size_t qc_state_bytes_per_frame(const void* plan)
     return p->packed ? (qc_state_bytes(plan, 4096) + 4095) / 4096 : 0;
 }
 
-uint32_t qc_wave_frames(const void* plan, int device)
+uint32_t qc_wave_frames(const void* plan)
 {
     const qc_plan* p = (const qc_plan*)plan;
-    int sms = 0, blocks = 0;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, pick_kernel(p), (int)p->threads, p->smem) != cudaSuccess ||
-        blocks < 1 || sms < 1) {
-        (void)cudaGetLastError();
+    const int sms = engine_device_limits(p->cfg).sms;
+    const int blocks = engine_blocks_per_sm(p->cfg, (const void*)pick_kernel(p), (int)p->threads, p->smem);
+    if (blocks < 1 || sms < 1)
         return 0;
-    }
     return (uint32_t)(sms * blocks) * (p->packed ? (uint32_t)p->packed : 1u);
 }
 
@@ -454,8 +451,8 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         snprintf(why, why_len, "disabled by the option cuda_tuning");
         return NULL;
     }
-    int optin = 0;
-    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, o->device);
+    const device_limits lim = engine_device_limits(cfg);
+    int optin = lim.optin;
     /* the kernels' static shared words (loaded frames, syndrome flags, block_xor_zero's CRC word)
      * come out of the same per-block limit as the dynamic bytes sized below */
     optin = optin > QC_STATIC_SHARED ? optin - QC_STATIC_SHARED : 0;
@@ -506,9 +503,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     }
     /* Row state on chip only when that does not cost frames per SM: two frames' barriers
      * interleave, and the prefetched global state costs little bandwidth (measured). */
-    int per_sm = 0, sms = 0;
-    cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, o->device);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, o->device);
+    const int per_sm = lim.per_sm, sms = lim.sms;
     const size_t with_state = tables + post + state + 1024, without = tables + post + 1024;
     p->ssmem = tables + post + state <= (size_t)optin &&
                (size_t)per_sm / with_state >= ((size_t)per_sm / without < 2 ? 1 : 2);
@@ -738,7 +733,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         a.f16_scale2 = __half_as_ushort(__float2half(a.scale)) * 0x00010001u;
         a.f16_offset2 = __half_as_ushort(__float2half(a.offset)) * 0x00010001u;
     }
-    err = cudaFuncSetAttribute(pick_kernel(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem);
+    err = cuda_allow_shared((const void*)pick_kernel(p), p->smem);
     /* A chunk of at most one group per SM, two frames per word on lean rows: the many groups'
      * build where its layers and the base graph's entries are compiled (qc_pair_kz, Z = 384), at
      * int8p16 and at int8 on BG2, where it measured faster than the one-wave build (H200, 152 and
@@ -761,8 +756,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                 (err = edge_table_attach(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 4, (size_t)optin,
                                          &p->dev[10], &p->ow_args, &p->ow_smem, &p->ow_tab)) != cudaSuccess)
                 goto done;
-            err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_ONE_WAVE), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)p->ow_smem);
+            err = cuda_allow_shared((const void*)pick_pair(p, QC_PAIR_ONE_WAVE), p->ow_smem);
         }
     }
     /* A few frames at int8 and float16 on the lean rows: a row's edges two by two in 16-bit lanes
@@ -803,8 +797,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
                 (err = edge_table_attach(c, ents, z, (uint32_t)(tables + PACKED_TABLE_BYTES), 2, (size_t)optin,
                                          &p->dev[9], &p->ep_args, &p->ep_smem, &p->ep_tab)) != cudaSuccess)
                 goto done;
-            err = cudaFuncSetAttribute(pick_pair(p, QC_PAIR_EDGES), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)p->ep_smem);
+            err = cuda_allow_shared((const void*)pick_pair(p, QC_PAIR_EDGES), p->ep_smem);
         }
     }
     /* int8p16: the latency plan only as edge pairs (lanes_h2w); otherwise few frames take the
@@ -813,7 +806,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
         p->lat_frames = 0;
     /* edge pairs replace the latency kernel where they run */
     if (err == cudaSuccess && p->lat_frames && !p->ep)
-        err = cudaFuncSetAttribute(pick_latency(p), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->lat_smem);
+        err = cuda_allow_shared((const void*)pick_latency(p), p->lat_smem);
     /* Four frames per word below one wave (a slot of 152 5G NR blocks is 38 groups of four on 132
      * SMs): the lean kernel, which fills the SMs with one frame per block (H100,
      * docs/performance.md). Two per word on the lean rows stay (the same slot at int8: 144 us
@@ -821,10 +814,9 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
     if (err == cudaSuccess && p->packed == 4 && lean_ok && !(o->cuda_tuning & GPUFEC_CUDA_PACKED_ALWAYS)) {
         p->lean_smem = tables + post + (p->ssmem ? state : 0);
         p->lean_gstate = p->ssmem ? 0 : state;
-        err = cudaFuncSetAttribute(qc_pick_lean(p, 2, 1, p->ssmem != 0), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)p->lean_smem);
+        err = cuda_allow_shared((const void*)qc_pick_lean(p, 2, 1, p->ssmem != 0), p->lean_smem);
         if (err == cudaSuccess)
-            p->lean_small_frames = qc_wave_frames(p, o->device);
+            p->lean_small_frames = qc_wave_frames(p);
     }
     char layers[48];
     snprintf(layers, sizeof layers, c->qv_slice ? "Z=%u, %u layers in slices of %u lanes" : "Z=%u, %u layers", z,
@@ -890,7 +882,7 @@ void* qc_plan_create(const decoder_config* cfg, char* why, size_t why_len, gpufe
             describe_add(p, "; %u to %u frames from the host: the first in groups of two, the rest one per block",
                          p->lat_frames + 1, 2 * p->lat_frames - 1);
     }
-    if (p->cfg->pack && (!p->cfg->check_crc || p->cfg->crc_word) && !(p->cfg->opts.cuda_tuning & GPUFEC_CUDA_PACK_AFTER))
+    if (engine_packs_in_kernel(p->cfg))
         describe_add(p, "%s%s", p->cfg->check_crc ? "; packed, CRC checked, by the kernel" : "; packed by the kernel",
                      p->ow_many ? "" : " but at one group per SM"); /* qc_writes_packed: the many groups'
                                                                        build packs at one per SM too */

@@ -134,7 +134,7 @@ gpufec_status nb_enc_create(const gpufec_code* code, int device, void** state, c
     if (!st && e == cudaSuccess)
         e = denc_upload(&s->base, &d_gf, &c->gf, 1);
     if (!st && e == cudaSuccess && s->smem > 48 * 1024)
-        e = cudaFuncSetAttribute(k_nb_encode, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem);
+        e = cuda_allow_shared((const void*)k_nb_encode, s->smem);
     free(in_src), free(info_of), free(out_src), free(enc_t);
     if (!st && e != cudaSuccess)
         st = text_fail_as(denc_status(e), diag, 0, "device encoder: %s", cudaGetErrorString(e));

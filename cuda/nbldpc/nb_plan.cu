@@ -426,8 +426,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.frame_bytes = carve(a, nullptr, nullptr);
     /* Shared memory per warp: U, F, B (d vectors each), two more vectors, and V (d vectors). */
     a.warp_floats = (4u * a.dmax + 2u) * a.q;
-    int optin = 0;
-    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, cfg->opts.device);
+    const int optin = engine_device_limits(cfg).optin;
     const size_t per_warp = (size_t)a.warp_floats * 4;
     /* Warps per block: enough for the checks of a layer, at most 16, and no more than about half
      * the opt-in shared memory, so that two frames share an SM. */
@@ -444,8 +443,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     p->smem = nw * per_warp;
     gpufec_status st = GPUFEC_OK;
     const nb_kernel kernel = pick_kernel(cfg, a.q);
-    st = engine_status(cfg, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
-                       "cudaFuncSetAttribute");
+    st = engine_status(cfg, cuda_allow_shared((const void*)kernel, p->smem), "cudaFuncSetAttribute");
     if (st == GPUFEC_OK)
         st = engine_status(cfg, dev_upload(&p->row_ptr, c->row_ptr, c->m + 1), "upload");
     if (st == GPUFEC_OK)

@@ -264,8 +264,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     a.metrics_per_thread = turbo_checkpoints(a.split.w);
     p->threads = (int)((a.split.P + 31) / 32 * 32);
     a.threads = (uint32_t)p->threads;
-    int optin = 0;
-    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, cfg->opts.device);
+    const int optin = engine_device_limits(cfg).optin;
     /* Checkpoints go to the frame's workspace (cached; the backward pass prefetches them a window
      * ahead) unless asked for shared memory, which would limit the frames per SM. The frame's
      * randomly read arrays (systematic and both extrinsic) go to shared memory when that costs no
@@ -277,10 +276,9 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
     auto kernel = a.logmap ? k_turbo<1> : k_turbo<0>;
     int blocks_without = 0, blocks_with = 0;
     if (base_smem + frame_bytes <= (size_t)optin) {
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(base_smem + frame_bytes));
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_without, kernel, p->threads, base_smem);
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_with, kernel, p->threads, base_smem + frame_bytes);
-        cudaGetLastError();
+        (void)cuda_allow_shared((const void*)kernel, base_smem + frame_bytes);
+        blocks_without = engine_blocks_per_sm(cfg, (const void*)kernel, p->threads, base_smem);
+        blocks_with = engine_blocks_per_sm(cfg, (const void*)kernel, p->threads, base_smem + frame_bytes);
     }
     if (cfg->opts.cuda_tuning & GPUFEC_CUDA_TURBO_FRAME_GLOBAL)
         a.frame_in_smem = 0;
@@ -314,8 +312,7 @@ gpufec_status create(const decoder_config* cfg, void** state, impl_caps* caps)
         st = engine_status(cfg, dev_upload(&p->perm_addr, pa, L), "upload");
     free(nat), free(pa);
     if (st == GPUFEC_OK)
-        st = engine_status(cfg, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem),
-                           "cudaFuncSetAttribute");
+        st = engine_status(cfg, cuda_allow_shared((const void*)kernel, p->smem), "cudaFuncSetAttribute");
     if (st == GPUFEC_OK)
         st = engine_upload_io(cfg, &p->out_pos, &p->map);
     if (st != GPUFEC_OK) {

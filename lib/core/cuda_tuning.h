@@ -77,6 +77,11 @@
                                               says so for the chunk, the QC plan's kernels of one frame per block
                                               and of many groups write the packed bytes and check the CRC
                                               themselves, engine_plan_ops.writes_packed) */
-#define GPUFEC_CUDA_TUNING_ALL 1073741823u /* every switch defined */
+#define GPUFEC_CUDA_SMALL_GPU 1073741824u   /* every plan sized as for a GeForce-class GPU (the smaller of the
+                                              device's limits and an RTX 3060's: 99 KB of shared memory a block,
+                                              100 KB and 1536 threads an SM, 28 SMs; engine_device_limits), so
+                                              that a large GPU runs, and the tests compare, the kernels such a
+                                              card takes. Not its speed: the device's own code and clocks run */
+#define GPUFEC_CUDA_TUNING_ALL 2147483647u /* every switch defined */
 
 #endif

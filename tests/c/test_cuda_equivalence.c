@@ -23,6 +23,23 @@ static double set_norm = 0.0, set_norm_offset = 0.0;
  * without its CRC, the same transmitted bits), whose syndrome holds while its CRC fails (but for
  * one word in 2^24), so no decoder may call it decoded */
 static const char* crc_free_twin = NULL;
+/* GPUFEC_TEST_CUDA_TUNING (a number): GPUFEC_CUDA_* flags or-ed into every GPU decoder's, e.g.
+ * GPUFEC_CUDA_SMALL_GPU, to compare the plans a GeForce-class card takes on this GPU. The checks
+ * of which kernel variant a record selects are then skipped: they name this GPU's choices. */
+static uint32_t extra_tuning = 0;
+static gpufec_status create_decoder(gpufec_decoder** d, const gpufec_code* c, const gpufec_decoder_opts* o)
+{
+    gpufec_decoder_opts x = *o;
+    if (x.backend != GPUFEC_BACKEND_CPU)
+        x.cuda_tuning |= extra_tuning;
+    return gpufec_decoder_create(d, c, &x);
+}
+#define variant_checks (extra_tuning == 0)
+/* When set (compare_opts), another GPU decoder of this code with the same options is created
+ * after the compared one and lives while it decodes: where both run one kernel with different
+ * shared memory, the kernel's limit (the function's, not the context's) must not be the
+ * second's (cuda_allow_shared) */
+static const char* beside = NULL;
 
 static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sched, double ebn0,
                       size_t frames, double max_frame_share, gpufec_precision prec)
@@ -68,19 +85,19 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
         test_set_float(&o, "norm_offset", set_norm_offset);
     gpufec_decoder *cpu = NULL, *gpu = NULL;
     o.backend = GPUFEC_BACKEND_CPU;
-    CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
+    CHECK(create_decoder(&cpu, c, &o) == GPUFEC_OK, "cpu create");
     o.backend = GPUFEC_BACKEND_CUDA;
     o.cuda_tuning = tuning | plan;
     o.max_batch = chunk_frames; /* several launches, last one partial (by default) */
-    CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
+    CHECK(create_decoder(&gpu, c, &o) == GPUFEC_OK, "cuda create");
     {
         char ran[800] = "";
         gpufec_decoder_variant(gpu, ran, sizeof ran);
         CHECK(strncmp(ran, "cuda", 4) == 0, "%s: the CUDA backend reports variant '%s'", name, ran);
-        if (expect_variant)
+        if (expect_variant && variant_checks)
             CHECK(strstr(ran, expect_variant) != NULL, "%s: expected the variant '%s', ran '%s'", name,
                   expect_variant, ran);
-        if (reject_variant)
+        if (reject_variant && variant_checks)
             CHECK(strstr(ran, reject_variant) == NULL, "%s: the variant must not say '%s', ran '%s'", name,
                   reject_variant, ran);
         const int latency = strstr(ran, "frames: one per block") != NULL;
@@ -93,7 +110,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     { /* the asynchronous form gives the same words (from a fresh context: PGaB's random
        * stream continues from call to call, by design) */
         gpufec_decoder* ga = NULL;
-        CHECK(gpufec_decoder_create(&ga, c, &o) == GPUFEC_OK, "cuda create (async)");
+        CHECK(create_decoder(&ga, c, &o) == GPUFEC_OK, "cuda create (async)");
         uint8_t* pa = NULL;
         gpufec_host_alloc((void**)&pa, frames * nf_);
         CHECK(gpufec_decoder_decode_async(ga, llr, frames, pa, NULL, NULL, NULL) == GPUFEC_OK, "async decode");
@@ -105,7 +122,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
     if (max_frame_share == 0.0) { /* information output written by the GPU itself */
         o.output = GPUFEC_OUTPUT_INFO;
         gpufec_decoder* gi = NULL;
-        CHECK(gpufec_decoder_create(&gi, c, &o) == GPUFEC_OK, "cuda create (info)");
+        CHECK(create_decoder(&gi, c, &o) == GPUFEC_OK, "cuda create (info)");
         uint8_t* gu = malloc(frames * info.k);
         uint8_t* cu = malloc(frames * info.k);
         CHECK(gpufec_decoder_decode(gi, llr, frames, gu, NULL, NULL) == GPUFEC_OK, "cuda decode (info)");
@@ -116,7 +133,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
          * but one group per SM: qc_writes_packed), so each kernel variant here packs; the CPU's
          * bits packed here are the reference */
         o.output = GPUFEC_OUTPUT_INFO_PACKED;
-        CHECK(gpufec_decoder_create(&gi, c, &o) == GPUFEC_OK, "cuda create (info packed)");
+        CHECK(create_decoder(&gi, c, &o) == GPUFEC_OK, "cuda create (info packed)");
         char ran[800] = "";
         gpufec_decoder_variant(gi, ran, sizeof ran);
         if (strstr(ran, "QC layered")) /* by the finishing kernel after it where the switch says so */
@@ -148,7 +165,7 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
          * (written into a buffer of exactly that size, so an overrun shows under the sanitizer) */
         o.output = GPUFEC_OUTPUT_CODEWORD;
         gpufec_decoder* gt = NULL;
-        CHECK(gpufec_decoder_create(&gt, c, &o) == GPUFEC_OK, "cuda create (codeword)");
+        CHECK(create_decoder(&gt, c, &o) == GPUFEC_OK, "cuda create (codeword)");
         uint32_t in_len = 0, out_len = 0;
         gpufec_decoder_frame_sizes(gt, &in_len, &out_len);
         CHECK(in_len == info.n && out_len == info.n, "%s: codeword output length %u", name, out_len);
@@ -222,7 +239,7 @@ static void refuse_non_qc(void)
     o.backend = GPUFEC_BACKEND_CUDA;
     test_set_prec(&o, GPUFEC_PRECISION_INT8);
     gpufec_decoder* d = NULL;
-    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_UNSUPPORTED, "int8 on a non-QC code");
+    CHECK(create_decoder(&d, c, &o) == GPUFEC_ERR_UNSUPPORTED, "int8 on a non-QC code");
     gpufec_decoder_destroy(d);
     gpufec_code_destroy(c);
 }
@@ -247,12 +264,12 @@ static void refuse_i8p16_without_half2(void)
     test_set_prec(&o, GPUFEC_PRECISION_INT8_P16);
     gpufec_decoder* d = NULL;
     refuse_logs = 0;
-    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_ERR_UNSUPPORTED && refuse_logs > 0,
+    CHECK(create_decoder(&d, c, &o) == GPUFEC_ERR_UNSUPPORTED && refuse_logs > 0,
           "int8p16 without the half2 kernels: CUDA refuses, saying why (%d log lines)", refuse_logs);
     gpufec_decoder_destroy(d);
     d = NULL;
     o.backend = GPUFEC_BACKEND_AUTO;
-    CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "int8p16, AUTO: created");
+    CHECK(create_decoder(&d, c, &o) == GPUFEC_OK, "int8p16, AUTO: created");
     gpufec_backend used = GPUFEC_BACKEND_CUDA;
     gpufec_decoder_backend(d, &used);
     CHECK(used == GPUFEC_BACKEND_CPU, "int8p16 without the half2 kernels, AUTO: the CPU (got %s)", gpufec_backend_name(used));
@@ -280,14 +297,14 @@ static void kernel_seconds_per_backend(void)
         o.backend = GPUFEC_BACKEND_CUDA;
         test_set_alg(&o, algs[a]);
         gpufec_decoder* d = NULL;
-        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create %d", a);
+        CHECK(create_decoder(&d, c, &o) == GPUFEC_OK, "create %d", a);
         double sec = -1.0;
         CHECK(gpufec_decoder_decode(d, llr, F, out, NULL, NULL) == GPUFEC_OK, "decode");
         CHECK(gpufec_decoder_kernel_seconds(d, &sec) == GPUFEC_ERR_UNSUPPORTED && sec == 0.0,
               "%s: kernel seconds without kernel_timing: %g", gpufec_algorithm_name(algs[a]), sec);
         gpufec_decoder_destroy(d);
         o.kernel_timing = 1;
-        CHECK(gpufec_decoder_create(&d, c, &o) == GPUFEC_OK, "create %d, timed", a);
+        CHECK(create_decoder(&d, c, &o) == GPUFEC_OK, "create %d, timed", a);
         for (int r = 0; r < 3; r++) {
             CHECK(gpufec_decoder_decode(d, llr, F, out, NULL, NULL) == GPUFEC_OK, "decode");
             CHECK(gpufec_decoder_kernel_seconds(d, &sec) == GPUFEC_OK, "kernel_seconds");
@@ -369,9 +386,9 @@ static void typed_input_gpu(void)
             const void* soft = type == 1 ? (const void*)f16 : (const void*)i8;
             gpufec_decoder *cpu = NULL, *gpu = NULL, *ga = NULL;
             o.backend = GPUFEC_BACKEND_CPU;
-            CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
+            CHECK(create_decoder(&cpu, c, &o) == GPUFEC_OK, "cpu create");
             o.backend = GPUFEC_BACKEND_CUDA;
-            CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK && gpufec_decoder_create(&ga, c, &o) == GPUFEC_OK,
+            CHECK(create_decoder(&gpu, c, &o) == GPUFEC_OK && create_decoder(&ga, c, &o) == GPUFEC_OK,
                   "cuda create");
             uint8_t *bc = malloc(F * info.k), *bg = malloc(F * info.k), *oc = malloc(F), *og = malloc(F);
             int32_t *ic = malloc(F * 4), *ig = malloc(F * 4);
@@ -426,10 +443,19 @@ static void compare_opts(const char* name, const char* label, gpufec_decoder_opt
         llr[info.n + j] = NAN; /* an erased frame */
     gpufec_decoder *cpu = NULL, *gpu = NULL;
     o.backend = GPUFEC_BACKEND_CPU;
-    CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "%s: cpu create", label);
+    CHECK(create_decoder(&cpu, c, &o) == GPUFEC_OK, "%s: cpu create", label);
     o.backend = GPUFEC_BACKEND_CUDA;
     o.max_batch = 40; /* several chunks */
-    CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "%s: cuda create", label);
+    CHECK(create_decoder(&gpu, c, &o) == GPUFEC_OK, "%s: cuda create", label);
+    gpufec_code* c2 = beside ? open_test_code(beside) : NULL;
+    gpufec_decoder* other = NULL; /* alive while gpu decodes */
+    if (c2) {
+        CHECK(create_decoder(&other, c2, &o) == GPUFEC_OK, "%s: cuda create (%s beside it)", label, beside);
+        char v1[800] = "", v2[800] = "";
+        gpufec_decoder_variant(gpu, v1, sizeof v1);
+        gpufec_decoder_variant(other, v2, sizeof v2);
+        printf("%s beside %s: '%s' and '%s'\n", name, beside, v1, v2);
+    }
     uint32_t in_len, out_len;
     gpufec_decoder_frame_sizes(cpu, &in_len, &out_len);
     test_out ca = test_out_alloc(frames, out_len), cb = test_out_alloc(frames, out_len);
@@ -450,6 +476,17 @@ static void compare_opts(const char* name, const char* label, gpufec_decoder_opt
     if (max_frame_share == 0.0)
         CHECK(it_differ == 0, "%s %s: %zu iteration counts differ", name, label, it_differ);
     CHECK(frames <= 2 || !ob[1], "%s %s: erased frame reported decoded on the GPU", name, label);
+    if (c2) { /* ... and the other decodes too */
+        test_frames t2 = test_frames_of(c2, 4);
+        test_awgn_llr(t2.x, 4 * (size_t)t2.info.n, t2.info.rate, ebn0 + 1.0, t2.llr);
+        uint32_t in2 = 0, out2 = 0;
+        gpufec_decoder_frame_sizes(other, &in2, &out2);
+        uint8_t* o2 = malloc(4 * (size_t)out2);
+        CHECK(gpufec_decoder_decode(other, t2.llr, 4, o2, NULL, NULL) == GPUFEC_OK, "%s: %s decodes", label, beside);
+        free(o2);
+        gpufec_decoder_destroy(other);
+        test_frames_free(&t2);
+    }
     gpufec_decoder_destroy(cpu);
     gpufec_decoder_destroy(gpu);
     test_out_free(&ca);
@@ -839,13 +876,13 @@ static void syndrome_gate_case(const char* name, size_t frames, gpufec_precision
         test_set_prec(&o, prec);
         gpufec_decoder *cpu = NULL, *gpu = NULL;
         o.backend = GPUFEC_BACKEND_CPU;
-        CHECK(gpufec_decoder_create(&cpu, c, &o) == GPUFEC_OK, "cpu create");
+        CHECK(create_decoder(&cpu, c, &o) == GPUFEC_OK, "cpu create");
         o.backend = GPUFEC_BACKEND_CUDA;
         o.cuda_tuning = pl;
-        CHECK(gpufec_decoder_create(&gpu, c, &o) == GPUFEC_OK, "cuda create");
+        CHECK(create_decoder(&gpu, c, &o) == GPUFEC_OK, "cuda create");
         char ran[800] = "";
         gpufec_decoder_variant(gpu, ran, sizeof ran);
-        if (frames == 1 && prec != GPUFEC_PRECISION_FLOAT32 && !pl)
+        if (frames == 1 && prec != GPUFEC_PRECISION_FLOAT32 && !pl && variant_checks)
             CHECK(strstr(ran, "two by two") != NULL, "%s: expected edge pairs, ran '%s'", name, ran);
         CHECK(gpufec_decoder_decode(cpu, llr, frames, a, ia, oa) == GPUFEC_OK, "cpu decode");
         CHECK(gpufec_decoder_decode(gpu, llr, frames, b, ib, ob) == GPUFEC_OK, "cuda decode");
@@ -1035,6 +1072,10 @@ int main(int argc, char** argv)
     }
     test_rng_init();
     const char* only = argc > 1 ? argv[1] : "";
+    if (getenv("GPUFEC_TEST_CUDA_TUNING")) {
+        extra_tuning = (uint32_t)strtoul(getenv("GPUFEC_TEST_CUDA_TUNING"), NULL, 0);
+        printf("every GPU decoder with cuda_tuning |= 0x%x; variant checks skipped\n", extra_tuning);
+    }
 #define FAMILY(name) (!*only || strcmp(only, name) == 0)
     if (FAMILY("ldpc")) {
         kernel_seconds_per_backend();
@@ -1082,6 +1123,26 @@ int main(int argc, char** argv)
         compare_conv("conv-k6-53-75:k=700:term=tb", 2.0, nf, 5, GPUFEC_OUTPUT_INFO); /* two frames a warp */
         compare_conv("conv-k9-561-753:k=2000", 2.5, nf / 3, 1, GPUFEC_OUTPUT_INFO);   /* four warps a frame */
         compare_conv("conv-k2-3-1:k=100:term=trunc", 4.0, nf, 1, GPUFEC_OUTPUT_INFO);
+    }
+    if (FAMILY("contexts")) { /* two contexts of one kernel with different shared memory */
+        gpufec_decoder_opts o;
+        gpufec_decoder_opts_default(&o);
+        test_set_int(&o, "subblocks", 192); /* K = 6144 keeps its frame in shared memory, K = 3072 less of it */
+        o.max_iterations = 6;
+        o.output = GPUFEC_OUTPUT_INFO;
+        beside = "lte-turbo-3072";
+        compare_opts("lte-turbo-6144", "two contexts", o, 0.8, 8, 0.0);
+        beside = "lte-turbo-6144";
+        compare_opts("lte-turbo-3072", "two contexts", o, 0.8, 8, 0.0);
+        gpufec_decoder_opts_default(&o);
+        o.schedule = GPUFEC_SCHEDULE_LAYERED;
+        o.max_iterations = 20;
+        beside = "wifi-648-1_2";
+        compare_opts("wifi-1944-1_2", "two contexts", o, 2.0, 60, 0.0);
+        test_set_prec(&o, GPUFEC_PRECISION_INT8_P16);
+        beside = "5gnr-bg1-z384:k=8448:e=10752:qm=2";
+        compare_opts("5gnr-bg1-z384:k=8448:e=25344:qm=2", "two contexts", o, 1.2, 20, 0.0);
+        beside = NULL;
     }
     if (strcmp(only, "typed") == 0) { /* typed input alone (compute-sanitizer) */
         typed_input_gpu();
