@@ -100,8 +100,16 @@ static void compare_p(const char* name, gpufec_algorithm alg, gpufec_schedule sc
         if (reject_variant && variant_checks)
             CHECK(strstr(ran, reject_variant) == NULL, "%s: the variant must not say '%s', ran '%s'", name,
                   reject_variant, ran);
+        /* float32 whose posteriors do not fit the GPU's shared memory keeps them in fp16 (DVB-S2
+         * normal; on a 99 KB GeForce-class card, 5G NR BG1 at Z = 384 too): float32 arithmetic,
+         * but not the CPU's bits; the tolerance of the DVB-S2 normal record below */
+        if (prec == GPUFEC_PRECISION_FLOAT32 && strstr(ran, "fp16 posteriors") && max_frame_share < 0.04) {
+            printf("%s: fp16 posteriors on this GPU: 4%% of frames may differ\n", name);
+            max_frame_share = 0.04;
+        }
         const int latency = strstr(ran, "frames: one per block") != NULL;
-        if (strstr(ran, "QC layered") && (plan & (GPUFEC_CUDA_LATENCY_PLAN | GPUFEC_CUDA_NO_LATENCY_PLAN)))
+        if (strstr(ran, "QC layered") && (plan & (GPUFEC_CUDA_LATENCY_PLAN | GPUFEC_CUDA_NO_LATENCY_PLAN)) &&
+            variant_checks)
             CHECK(latency == ((plan & GPUFEC_CUDA_LATENCY_PLAN) != 0), "%s: latency plan %s but ran '%s'", name,
                   plan & GPUFEC_CUDA_LATENCY_PLAN ? "forced" : "refused", ran);
     }
